@@ -1,0 +1,61 @@
+# Two commands do all the set-up on a fresh clone: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+CHROMIUM := /usr/bin/chromium
+# Reinstall whenever pyproject.toml changes.
+INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+
+.PHONY: run test lint format install chromium screenshots bench signin clean
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py serve --host 0.0.0.0 --port $(PORT)
+
+test: $(INSTALLED) chromium lint
+	$(BIN)/python -m pytest
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(INSTALLED)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+install: $(INSTALLED)
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...).")'
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+# Browser tests drive Debian's Chromium; never `playwright install` (no downloads here).
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's chromium for the browser tests…"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "No $(CHROMIUM): browser tests will be skipped. Install it with: sudo apt-get install -y chromium"; \
+	  fi; \
+	fi
+
+screenshots: $(INSTALLED) chromium
+	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py -q
+	@echo "Screenshots are in ./screenshots/"
+
+bench: $(INSTALLED)
+	$(BIN)/python bench/run_all.py
+
+signin: $(INSTALLED)
+	$(BIN)/python manage.py signin_link --port $(PORT)
+
+clean:
+	rm -rf $(VENV) staticfiles screenshots

@@ -1,0 +1,207 @@
+"""Tables, their hidden variants, and reported games.
+
+Terms:
+    table     a numbered card table of an event (1..N; higher is better). Its phone
+              link carries a secret token, which the organizer can rotate.
+    variant   the table's hidden rules: ace high or low, trump suit, whether a trump
+              may be played at any time (see tables.variants).
+    game      one hand played at a table in a round, numbered 1, 2, ... in the order
+              reported. Its winner is the player with most tricks (tables.scoring).
+    report    one phone's (or the organizer's) statement of a game's result. The first
+              report creates the game; a second that names the same winner confirms it;
+              one that names another winner makes the game *disputed* until the
+              organizer settles it. A report that reaches a closed round is kept as
+              *late* for the organizer to accept or drop. Each report carries a key
+              made by the client, so a retried request is stored once.
+    correction a record of who changed or deleted a game, and what it was before.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tables.variants import Suit, Variant
+from tournament.models import Event, Player, Round, new_secret_token
+
+
+class TableQuerySet(models.QuerySet["Table"]):
+    def for_token(self, token: str) -> TableQuerySet:
+        return self.filter(token=token)
+
+
+class Table(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("number"))
+    token = models.CharField(max_length=64, unique=True, default=new_secret_token)
+    ace_high = models.BooleanField(_("ace high"), default=True)
+    trump = models.CharField(
+        _("trump suit"),
+        max_length=10,
+        choices=[(suit.value, suit.value) for suit in Suit],
+        default=Suit.HEARTS.value,
+    )
+    trump_anytime = models.BooleanField(_("trump may be played at any time"), default=False)
+    variant_set_by_hand = models.BooleanField(default=False)
+
+    objects = TableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.number}
+
+    @property
+    def variant(self) -> Variant:
+        return Variant(
+            ace_high=self.ace_high, trump=Suit(self.trump), trump_anytime=self.trump_anytime
+        )
+
+    def set_variant(self, variant: Variant) -> None:
+        self.ace_high = variant.ace_high
+        self.trump = variant.trump.value
+        self.trump_anytime = variant.trump_anytime
+
+    def rotate_token(self) -> None:
+        self.token = new_secret_token()
+        self.save(update_fields=["token"])
+
+
+class GameStatus(models.TextChoices):
+    UNCONFIRMED = "unconfirmed", _("Reported once")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed")
+    SETTLED = "settled", _("Settled by the organizer")
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def counted(self) -> GameQuerySet:
+        """Games whose winner counts in the results (a disputed one counts for nobody)."""
+        return self.exclude(status=GameStatus.DISPUTED).filter(winner__isnull=False)
+
+    def needing_attention(self) -> GameQuerySet:
+        return self.filter(status__in=[GameStatus.UNCONFIRMED, GameStatus.DISPUTED])
+
+
+class Game(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("game"))
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="games_won"
+    )
+    tricks = models.JSONField(
+        _("tricks per player"),
+        null=True,
+        blank=True,
+        help_text=_("Player id to tricks taken, when the reporter entered them."),
+    )
+    finished = models.BooleanField(_("finished"), default=True)
+    status = models.CharField(max_length=12, choices=GameStatus, default=GameStatus.UNCONFIRMED)
+    reported_by = models.CharField(_("reported by"), max_length=80, blank=True)
+    reported_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["round", "table__number", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table", "number"], name="one_game_per_number_per_table"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status="disputed") | Q(winner__isnull=False),
+                name="game_has_winner_unless_disputed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Game %(number)s") % {"number": self.number}
+
+
+class ReportState(models.TextChoices):
+    COUNTED = "counted", _("Counted")
+    LATE = "late", _("Arrived after the round closed")
+    ACCEPTED = "accepted", _("Accepted late")
+    DROPPED = "dropped", _("Dropped")
+
+
+class ReportSource(models.TextChoices):
+    PHONE = "phone", _("Table phone")
+    PLAYER = "player", _("Player's phone")
+    ORGANIZER = "organizer", _("Organizer")
+
+
+class GameReport(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="reports")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
+    game_number = models.PositiveSmallIntegerField(_("game"))
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    tricks = models.JSONField(null=True, blank=True)
+    finished = models.BooleanField(default=True)
+    client_key = models.CharField(max_length=64, unique=True)
+    state = models.CharField(max_length=10, choices=ReportState, default=ReportState.COUNTED)
+    source = models.CharField(max_length=10, choices=ReportSource, default=ReportSource.PHONE)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["received_at", "pk"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game_number__gte=1), name="report_game_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.round} · game {self.game_number}: {self.winner}"
+
+
+class CorrectionAction(models.TextChoices):
+    CORRECTED = "corrected", _("Corrected")
+    DELETED = "deleted", _("Deleted")
+    SETTLED = "settled", _("Settled a dispute")
+    ADDED = "added", _("Added by the organizer")
+    ACCEPTED_LATE = "accepted_late", _("Accepted a late report")
+    DROPPED_LATE = "dropped_late", _("Dropped a late report")
+
+
+class GameCorrection(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="corrections")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="corrections")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections"
+    )
+    game_number = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=16, choices=CorrectionAction)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+        verbose_name = _("correction")
+        verbose_name_plural = _("corrections")
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} · {self.table} · game {self.game_number}"

@@ -1,0 +1,306 @@
+"""Reporting games from phones, and the organizer's corrections.
+
+Terms:
+    report       one phone's statement "game k at table t was won by p" (see tables.models).
+    client key   a random key the phone makes once per game report; a double tap or a
+                 retried request over bad Wi-Fi carries the same key, so it is stored once.
+    confirmation a second report for the same game that names the same winner.
+    dispute      a second report that names another winner: both are kept, the game counts
+                 for nobody, and the organizer settles it.
+    late report  a report that reaches a round already closed: kept, not counted, until the
+                 organizer accepts (a new game in that round) or drops it.
+
+A game is counted once, however many reports it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tables.models import (
+    CorrectionAction,
+    Game,
+    GameCorrection,
+    GameReport,
+    GameStatus,
+    ReportSource,
+    ReportState,
+    Table,
+)
+from tables.scoring import game_winner
+from tournament.exceptions import Refused
+from tournament.models import Event, Player, Round, RoundStatus
+
+
+class Outcome(StrEnum):
+    RECORDED = "recorded"  # the first report of this game
+    CONFIRMED = "confirmed"  # a second report agreed
+    DISPUTED = "disputed"  # a report disagreed
+    REPEATED = "repeated"  # the same client key again: nothing new stored
+    LATE = "late"  # the round was closed: kept for the organizer
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    outcome: Outcome
+    report: GameReport
+    game: Game | None
+
+
+def next_game_number(*, round: Round, table: Table) -> int:
+    highest = Game.objects.filter(round=round, table=table).aggregate(n=Max("number"))["n"]
+    return (highest or 0) + 1
+
+
+def _seated_players(round_: Round, table: Table) -> dict[int, Player]:
+    return {
+        seat.player_id: seat.player
+        for seat in round_.seats.filter(table=table).select_related("player")
+    }
+
+
+def _tricks_json(tricks: Mapping[Player, int] | None) -> dict[str, int] | None:
+    return None if tricks is None else {str(p.pk): int(n) for p, n in tricks.items()}
+
+
+def report_game(
+    *,
+    table: Table,
+    round_number: int,
+    client_key: str,
+    winner: Player | None = None,
+    tricks: Mapping[Player, int] | None = None,
+    finished: bool = True,
+    game_number: int | None = None,
+    source: str = ReportSource.PHONE,
+) -> ReportResult:
+    """Store one report of a game at a table, given either the winner or tricks per player.
+
+    With tricks, the winner is the player with most tricks so far (ties broken
+    alphabetically), which is how a game cut off by the clock is decided.
+    """
+    if not client_key or len(client_key) > 64:
+        raise Refused(_("This report has no valid key. Reload the page and report again."))
+    if (winner is None) == (tricks is None):
+        raise Refused(_("Report either the winner or the tricks per player."))
+
+    with transaction.atomic():
+        repeated = GameReport.objects.filter(client_key=client_key).select_related("game").first()
+        if repeated is not None:
+            return ReportResult(Outcome.REPEATED, repeated, repeated.game)
+
+        round_ = Round.objects.filter(event_id=table.event_id, number=round_number).first()
+        if round_ is None or round_.status == RoundStatus.PLANNED:
+            raise Refused(_("No round is being played yet: practice games are not scored."))
+        seated = _seated_players(round_, table)
+        named = [winner] if winner is not None else list(tricks)
+        if any(p.pk not in seated for p in named):
+            raise Refused(_("That player is not seated at this table in this round."))
+        if tricks is not None:
+            if any(n < 0 for n in tricks.values()) or not any(tricks.values()):
+                raise Refused(_("Enter the tricks each player has taken so far."))
+            by_name = {p.name: p for p in tricks}
+            winner = by_name[game_winner({p.name: n for p, n in tricks.items()})]
+            finished = False if finished is None else finished
+
+        number = game_number or next_game_number(round=round_, table=table)
+        report = GameReport(
+            round=round_,
+            table=table,
+            game_number=number,
+            winner=winner,
+            tricks=_tricks_json(tricks),
+            finished=finished,
+            client_key=client_key,
+            source=source,
+        )
+        if round_.status == RoundStatus.CLOSED:
+            report.state = ReportState.LATE
+            report.save()
+            Event.objects.bump_version(table.event_id)
+            return ReportResult(Outcome.LATE, report, None)
+
+        outcome, game = _attach(report, round_, table, number)
+        Event.objects.bump_version(table.event_id)
+        return ReportResult(outcome, report, game)
+
+
+def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tuple[Outcome, Game]:
+    game = Game.objects.filter(round=round_, table=table, number=number).first()
+    if game is None:
+        try:
+            # A savepoint: if another phone created game k a moment ago, fall through to
+            # treat this report as the second one instead of failing.
+            with transaction.atomic():
+                game = Game.objects.create(
+                    round=round_,
+                    table=table,
+                    number=number,
+                    winner=report.winner,
+                    tricks=report.tricks,
+                    finished=report.finished,
+                    reported_by=report.get_source_display(),
+                )
+                report.game = game
+                report.save()
+                return Outcome.RECORDED, game
+        except IntegrityError:
+            game = Game.objects.get(round=round_, table=table, number=number)
+
+    report.game = game
+    report.save()
+    if game.status == GameStatus.DISPUTED:
+        return Outcome.DISPUTED, game
+    if game.winner_id == report.winner_id:
+        if game.status == GameStatus.UNCONFIRMED:
+            game.status = GameStatus.CONFIRMED
+            game.save(update_fields=["status", "updated_at"])
+        return Outcome.CONFIRMED, game
+    if game.status == GameStatus.SETTLED:
+        # The organizer already decided; the report is kept but changes nothing.
+        return Outcome.DISPUTED, game
+    game.status = GameStatus.DISPUTED
+    game.save(update_fields=["status", "updated_at"])
+    return Outcome.DISPUTED, game
+
+
+# --- the organizer's corrections ---------------------------------------------------------
+
+
+def _snapshot(game: Game) -> dict:
+    return {
+        "winner": game.winner.name if game.winner_id else None,
+        "status": game.status,
+        "finished": game.finished,
+        "tricks": game.tricks,
+    }
+
+
+@transaction.atomic
+def settle_game(*, game: Game, winner: Player, by) -> Game:
+    """Decide a game's winner (a dispute, or a correction); recorded with who did it."""
+    if winner.pk not in _seated_players(game.round, game.table):
+        raise Refused(_("That player is not seated at this table in this round."))
+    before = _snapshot(game)
+    action = (
+        CorrectionAction.SETTLED
+        if game.status == GameStatus.DISPUTED
+        else CorrectionAction.CORRECTED
+    )
+    game.winner = winner
+    game.status = GameStatus.SETTLED
+    game.save(update_fields=["winner", "status", "updated_at"])
+    GameCorrection.objects.create(
+        round=game.round,
+        table=game.table,
+        game=game,
+        game_number=game.number,
+        action=action,
+        changed_by=by,
+        before=before,
+        after=_snapshot(game),
+    )
+    Event.objects.bump_version(game.table.event_id)
+    return game
+
+
+@transaction.atomic
+def delete_game(*, game: Game, by) -> None:
+    GameCorrection.objects.create(
+        round=game.round,
+        table=game.table,
+        game=None,
+        game_number=game.number,
+        action=CorrectionAction.DELETED,
+        changed_by=by,
+        before=_snapshot(game),
+    )
+    event_id = game.table.event_id
+    game.reports.update(state=ReportState.DROPPED)
+    game.delete()
+    Event.objects.bump_version(event_id)
+
+
+@transaction.atomic
+def add_game(*, round: Round, table: Table, winner: Player, by) -> Game:
+    """The organizer enters a game by hand (a table without a phone)."""
+    if winner.pk not in _seated_players(round, table):
+        raise Refused(_("That player is not seated at this table in this round."))
+    game = Game.objects.create(
+        round=round,
+        table=table,
+        number=next_game_number(round=round, table=table),
+        winner=winner,
+        status=GameStatus.SETTLED,
+        reported_by=by.get_username() if by else "",
+    )
+    GameCorrection.objects.create(
+        round=round,
+        table=table,
+        game=game,
+        game_number=game.number,
+        action=CorrectionAction.ADDED,
+        changed_by=by,
+        after=_snapshot(game),
+    )
+    Event.objects.bump_version(table.event_id)
+    return game
+
+
+@transaction.atomic
+def accept_late_report(*, report: GameReport, by) -> Game:
+    """Count a late report as a new game of its (closed) round.
+
+    The moves already committed are not recomputed: to let the game change the moves,
+    undo the round close first.
+    """
+    if report.state != ReportState.LATE:
+        raise Refused(_("This report has already been handled."))
+    game = Game.objects.create(
+        round=report.round,
+        table=report.table,
+        number=next_game_number(round=report.round, table=report.table),
+        winner=report.winner,
+        tricks=report.tricks,
+        finished=report.finished,
+        status=GameStatus.SETTLED,
+        reported_by=report.get_source_display(),
+    )
+    report.game = game
+    report.state = ReportState.ACCEPTED
+    report.save(update_fields=["game", "state"])
+    GameCorrection.objects.create(
+        round=report.round,
+        table=report.table,
+        game=game,
+        game_number=game.number,
+        action=CorrectionAction.ACCEPTED_LATE,
+        changed_by=by,
+        after=_snapshot(game),
+    )
+    Event.objects.bump_version(report.table.event_id)
+    return game
+
+
+@transaction.atomic
+def drop_late_report(*, report: GameReport, by) -> None:
+    if report.state != ReportState.LATE:
+        raise Refused(_("This report has already been handled."))
+    report.state = ReportState.DROPPED
+    report.save(update_fields=["state"])
+    GameCorrection.objects.create(
+        round=report.round,
+        table=report.table,
+        game=None,
+        game_number=report.game_number,
+        action=CorrectionAction.DROPPED_LATE,
+        changed_by=by,
+        before={"winner": report.winner.name},
+    )
+    Event.objects.bump_version(report.table.event_id)

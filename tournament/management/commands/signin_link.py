@@ -1,0 +1,18 @@
+"""Print a fresh one-time sign-in link for an organizer (creating the account if needed)."""
+
+from django.core.management.base import BaseCommand
+
+from tournament.network import lan_base_url
+from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
+
+
+class Command(BaseCommand):
+    help = "Print a one-time sign-in link for an organizer account."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--username", default=DEFAULT_ORGANIZER)
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, **options):
+        user, _ = ensure_organizer(options["username"])
+        self.stdout.write(f"{lan_base_url(options['port'])}{sign_in_path(user)}")

@@ -1,0 +1,383 @@
+"""Events, players, rounds and seats.
+
+Terms:
+    event    one tournament run by one organizer: a roster, tables, phases and rounds.
+    phase    where the event stands: setup, study, practice, a round, between rounds
+             (a round was closed and its moves are shown), debrief.
+    round    a timed period of play, numbered 1..N. A round is *planned* once its
+             seating exists, *open* while games are reported, *closed* once the
+             organizer has confirmed its results and the next round's seating.
+    seat     who sits at which table in which round. Round 1's seats are the home
+             tables, where players also study and practise.
+    move up / move down
+             after a round, a table's best player(s) go to the next higher-numbered
+             table and its worst player(s) to the next lower one; a seat records the
+             table its player came from and why (see tournament.movement).
+    clock    kept on the server as an end time (or the time left while paused), so
+             every screen shows the same countdown and a reload changes nothing.
+    version  a counter bumped by every write that a screen could show; polling
+             screens compare it to answer "nothing changed" cheaply.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+PLAYER_NAME_MAX_LENGTH = 40
+SECRET_TOKEN_BYTES = 24  # 192 bits: unguessable links for tables and projectors
+
+
+def new_secret_token() -> str:
+    return secrets.token_urlsafe(SECRET_TOKEN_BYTES)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(1_000_000)
+
+
+class Phase(models.TextChoices):
+    SETUP = "setup", _("Setup")
+    STUDY = "study", _("Study")
+    PRACTICE = "practice", _("Practice")
+    ROUND = "round", _("Round")
+    BETWEEN_ROUNDS = "between", _("Between rounds")
+    DEBRIEF = "debrief", _("Debrief")
+
+
+CLOCKED_PHASES = {Phase.STUDY, Phase.PRACTICE, Phase.ROUND}
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def visible_to(self, user) -> EventQuerySet:
+        if user.is_superuser:
+            return self
+        return self.filter(owner=user)
+
+    def bump_version(self, event_id: int) -> None:
+        """Tell every polling screen that something it shows has changed."""
+        self.filter(pk=event_id).update(version=F("version") + 1)
+
+
+class Event(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name=_("organizer"),
+    )
+    name = models.CharField(_("name"), max_length=120)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    seed = models.PositiveIntegerField(
+        _("seed"),
+        default=new_seed,
+        help_text=_("Drives the random seating and the variant draw; the same seed repeats them."),
+    )
+    rounds_planned = models.PositiveSmallIntegerField(
+        _("rounds"), default=4, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    study_minutes = models.PositiveSmallIntegerField(
+        _("study time (minutes)"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    practice_minutes = models.PositiveSmallIntegerField(
+        _("practice time (minutes)"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    trump_anytime_share = models.FloatField(
+        _("share of tables that may trump at any time"),
+        default=0.2,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+    )
+    phase = models.CharField(_("phase"), max_length=16, choices=Phase, default=Phase.SETUP)
+    round_number = models.PositiveSmallIntegerField(
+        _("current round"),
+        default=0,
+        help_text=_("The round being played, or the last one closed; 0 before round 1."),
+    )
+    clock_ends_at = models.DateTimeField(_("clock ends at"), null=True, blank=True)
+    clock_paused_remaining = models.DurationField(
+        _("time left while paused"), null=True, blank=True
+    )
+    rules_revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    projector_token = models.CharField(max_length=64, unique=True, default=new_secret_token)
+    players_token = models.CharField(max_length=64, unique=True, default=new_secret_token)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rounds_planned__gte=1), name="event_at_least_one_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_number__lte=F("rounds_planned")),
+                name="event_round_number_within_plan",
+            ),
+            models.CheckConstraint(
+                condition=Q(trump_anytime_share__gte=0) & Q(trump_anytime_share__lte=1),
+                name="event_anytime_share_is_a_fraction",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    # --- the clock -------------------------------------------------------------------
+
+    def phase_minutes(self, phase: str | None = None) -> int | None:
+        return {
+            Phase.STUDY: self.study_minutes,
+            Phase.PRACTICE: self.practice_minutes,
+            Phase.ROUND: self.round_minutes,
+        }.get(phase or self.phase)
+
+    @property
+    def has_clock(self) -> bool:
+        return self.phase in CLOCKED_PHASES and (
+            self.clock_ends_at is not None or self.clock_paused_remaining is not None
+        )
+
+    @property
+    def clock_is_paused(self) -> bool:
+        return self.clock_paused_remaining is not None
+
+    def clock_remaining(self, now: datetime | None = None) -> timedelta | None:
+        """Time left on the clock, never negative; None when the phase has no clock."""
+        if not self.has_clock:
+            return None
+        if self.clock_paused_remaining is not None:
+            return max(self.clock_paused_remaining, timedelta(0))
+        return max(self.clock_ends_at - (now or timezone.now()), timedelta(0))
+
+    def clock_seconds_left(self, now: datetime | None = None) -> int | None:
+        remaining = self.clock_remaining(now)
+        if remaining is None:
+            return None
+        # Round up so the screens show 0:00 only when time is really up.
+        return int(-(-remaining.total_seconds() // 1))
+
+    def time_is_up(self, now: datetime | None = None) -> bool:
+        remaining = self.clock_remaining(now)
+        return remaining is not None and remaining <= timedelta(0)
+
+    def start_clock(self, minutes: int, now: datetime | None = None) -> None:
+        self.clock_ends_at = (now or timezone.now()) + timedelta(minutes=minutes)
+        self.clock_paused_remaining = None
+
+    def stop_clock(self) -> None:
+        self.clock_ends_at = None
+        self.clock_paused_remaining = None
+
+    def pause_clock(self, now: datetime | None = None) -> None:
+        if self.has_clock and not self.clock_is_paused:
+            self.clock_paused_remaining = self.clock_remaining(now)
+
+    def resume_clock(self, now: datetime | None = None) -> None:
+        if self.clock_is_paused:
+            self.clock_ends_at = (now or timezone.now()) + self.clock_paused_remaining
+            self.clock_paused_remaining = None
+
+    def add_clock_time(self, seconds: int = 60, now: datetime | None = None) -> None:
+        extra = timedelta(seconds=seconds)
+        if self.clock_is_paused:
+            self.clock_paused_remaining += extra
+        elif self.has_clock:
+            # After time is up, "one more minute" means a minute from now.
+            self.clock_ends_at = max(self.clock_ends_at, now or timezone.now()) + extra
+
+    def end_clock_now(self, now: datetime | None = None) -> None:
+        if self.has_clock:
+            self.clock_ends_at = now or timezone.now()
+            self.clock_paused_remaining = None
+
+    def save_and_bump(self, update_fields: list[str]) -> None:
+        """Save the given fields and bump the version in the same UPDATE."""
+        self.version = F("version") + 1
+        self.save(update_fields=[*update_fields, "version"])
+        self.refresh_from_db(fields=["version"])
+
+    @property
+    def current_round(self) -> Round | None:
+        if self.round_number == 0:
+            return None
+        return self.rounds.filter(number=self.round_number).first()
+
+    @property
+    def is_last_round(self) -> bool:
+        return self.round_number >= self.rounds_planned
+
+
+class PlayerStatus(models.TextChoices):
+    PRESENT = "present", _("Present")
+    ABSENT = "absent", _("Absent")
+    REMOVED = "removed", _("Removed")
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def seatable(self) -> PlayerQuerySet:
+        return self.filter(status=PlayerStatus.PRESENT)
+
+    def on_roster(self) -> PlayerQuerySet:
+        return self.exclude(status=PlayerStatus.REMOVED)
+
+
+class Player(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=PLAYER_NAME_MAX_LENGTH)
+    # Removed players stay in the database so that past rounds stay as they were.
+    status = models.CharField(
+        _("status"), max_length=10, choices=PlayerStatus, default=PlayerStatus.PRESENT
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                "event",
+                Lower("name"),
+                name="player_name_unique_per_event",
+                violation_error_message=_("This event already has a player with that name."),
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RoundStatus(models.TextChoices):
+    PLANNED = "planned", _("Planned")
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=RoundStatus, default=RoundStatus.PLANNED
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == RoundStatus.OPEN
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == RoundStatus.CLOSED
+
+    def games_won_by_table(self) -> dict[int, dict[str, int]]:
+        """Games won by each seated player, per table number; every table of the event is
+        present (empty or not), because movement goes to the next *existing* table.
+
+        A disputed game counts for nobody until the organizer settles it. Two queries.
+        """
+        from tables.models import GameStatus
+
+        standings: dict[int, dict[str, int]] = {
+            number: {} for number in self.event.tables.values_list("number", flat=True)
+        }
+        wins = Counter(
+            self.games.exclude(status=GameStatus.DISPUTED)
+            .exclude(winner=None)
+            .values_list("winner_id", flat=True)
+        )
+        for table_number, player_id, name in self.seats.values_list(
+            "table__number", "player_id", "player__name"
+        ):
+            standings.setdefault(table_number, {})[name] = wins.get(player_id, 0)
+        return standings
+
+
+class SeatReason(models.TextChoices):
+    """Why a player sits where they sit; the movement reasons plus how seating began."""
+
+    HOME = "home", _("Home table")
+    MOVES_UP = "moves_up", _("Most games: moves up")
+    MOVES_DOWN = "moves_down", _("Fewest games: moves down")
+    STAYS_AT_TOP = "stays_at_top", _("Most games at the top table: stays")
+    STAYS_AT_BOTTOM = "stays_at_bottom", _("Fewest games at the bottom table: stays")
+    STAYS = "stays", _("Stays")
+    RETURNING = "returning", _("Back in the game")
+    PLACED = "placed", _("Placed by the organizer")
+
+
+class Seat(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="seats")
+    from_table = models.ForeignKey(
+        "tables.Table",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The table this player sat at in the previous round."),
+    )
+    reason = models.CharField(max_length=16, choices=SeatReason, default=SeatReason.HOME)
+    games_won_before = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Games won in the previous round.")
+    )
+    tie_broken = models.BooleanField(
+        default=False, help_text=_("Alphabetical order decided this move.")
+    )
+
+    class Meta:
+        ordering = ["round", "table__number", "player__name"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player"], name="one_seat_per_player_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.table} ({self.round})"

@@ -1,0 +1,223 @@
+"""Running the event: phases, closing a round, and undoing a close.
+
+Terms:
+    phase        setup -> study -> practice -> round 1 -> between rounds -> round 2 ... ->
+                 debrief (see tournament.models.Phase).
+    close        the organizer confirms a round's results: the round is closed, the moves
+                 from tournament.movement are committed as the next round's seating, and
+                 the event shows the moves (between rounds). After the last round there
+                 is no next seating.
+    undo         reopen the last closed round and drop the seating it produced; allowed
+                 while that next round has no reported game.
+    returning    a present player who had no seat in the closed round (absent before,
+                 or added late); they start the next round at the lowest table.
+
+All writes happen in one transaction each; a failure halfway leaves nothing changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import Game, GameReport, GameStatus, Table
+from tournament.exceptions import Refused
+from tournament.models import Event, Phase, PlayerStatus, Round, RoundStatus, Seat, SeatReason
+from tournament.movement import Move, explain_moves
+
+
+@dataclass(frozen=True)
+class ClosePreview:
+    """What closing a round would do, for the organizer to check before confirming."""
+
+    round: Round
+    standings: dict[int, dict[str, int]]
+    moves: dict[str, Move]
+    games_needing_attention: list[Game]
+    late_reports: list[GameReport]
+    version: int
+
+    @property
+    def moves_by_table(self) -> dict[int, list[Move]]:
+        grouped: dict[int, list[Move]] = {number: [] for number in sorted(self.standings)}
+        for move in sorted(self.moves.values(), key=lambda m: (m.from_table, m.rank)):
+            grouped[move.from_table].append(move)
+        return grouped
+
+
+def preview_close(round_: Round) -> ClosePreview:
+    standings = round_.games_won_by_table()
+    return ClosePreview(
+        round=round_,
+        standings=standings,
+        moves=explain_moves(standings),
+        games_needing_attention=list(
+            round_.games.needing_attention().select_related("table", "winner")
+        ),
+        late_reports=list(round_.reports.filter(state="late").select_related("table", "winner")),
+        version=round_.event.version,
+    )
+
+
+def _start_clock(event: Event, phase: str, now: datetime) -> None:
+    event.phase = phase
+    minutes = event.phase_minutes(phase)
+    if minutes:
+        event.start_clock(minutes, now)
+    else:
+        event.stop_clock()
+
+
+@transaction.atomic
+def advance_phase(*, event: Event, now: datetime | None = None) -> Event:
+    """Move the event to its next phase and start that phase's clock.
+
+    Setup -> study needs a seating; practice -> round 1 and between rounds -> next round
+    open the planned round. A round itself ends only through close_round.
+    """
+    now = now or timezone.now()
+    event = Event.objects.get(pk=event.pk)
+    fields = ["phase", "clock_ends_at", "clock_paused_remaining"]
+    if event.phase == Phase.SETUP:
+        if (
+            not event.rounds.filter(number=1).exists()
+            or not Seat.objects.filter(round__event=event, round__number=1).exists()
+        ):
+            raise Refused(_("Make the table plan first: players need a home table to study at."))
+        _start_clock(event, Phase.STUDY, now)
+    elif event.phase == Phase.STUDY:
+        _start_clock(event, Phase.PRACTICE, now)
+    elif event.phase in (Phase.PRACTICE, Phase.BETWEEN_ROUNDS):
+        next_round = event.rounds.filter(status=RoundStatus.PLANNED).order_by("number").first()
+        if next_round is None:
+            _start_clock(event, Phase.DEBRIEF, now)
+        else:
+            if not next_round.seats.exists():
+                raise Refused(_("Nobody is seated for the next round. Mark players present first."))
+            updated = Round.objects.filter(pk=next_round.pk, status=RoundStatus.PLANNED).update(
+                status=RoundStatus.OPEN, started_at=now
+            )
+            if not updated:
+                raise Refused(_("That round has already started."))
+            event.round_number = next_round.number
+            fields.append("round_number")
+            _start_clock(event, Phase.ROUND, now)
+    elif event.phase == Phase.ROUND:
+        raise Refused(_("Close the round first: check its results, then confirm the moves."))
+    else:
+        raise Refused(_("The event is over: this is the debrief."))
+    event.save_and_bump(fields)
+    return event
+
+
+@transaction.atomic
+def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
+    """End the tournament early or on time; a round still open must be closed first."""
+    event = Event.objects.get(pk=event.pk)
+    if event.rounds.filter(status=RoundStatus.OPEN).exists():
+        raise Refused(_("Close the round that is being played before the debrief."))
+    _start_clock(event, Phase.DEBRIEF, now or timezone.now())
+    event.save_and_bump(["phase", "clock_ends_at", "clock_paused_remaining"])
+    return event
+
+
+@transaction.atomic
+def close_round(
+    *, round: Round, by, expected_version: int | None = None, now: datetime | None = None
+) -> dict[str, Move]:
+    """Close an open round and commit the next round's seating from its results.
+
+    expected_version guards against confirming moves that changed after the organizer
+    looked at them (a late report arrived): the close is refused and shown again.
+    """
+    now = now or timezone.now()
+    round_ = round
+    event = Event.objects.get(pk=round_.event_id)
+    if expected_version is not None and event.version != expected_version:
+        raise Refused(_("Results changed while you were looking. Check the moves again."))
+    # The status filter makes a second, concurrent close a no-op rather than a double move.
+    if not Round.objects.filter(pk=round_.pk, status=RoundStatus.OPEN).update(
+        status=RoundStatus.CLOSED, closed_at=now, closed_by=by
+    ):
+        raise Refused(_("This round is not open, so it cannot be closed."))
+
+    standings = round_.games_won_by_table()
+    moves = explain_moves(standings)
+    if round_.number < event.rounds_planned:
+        _seat_next_round(event, round_, moves)
+    event.phase = Phase.BETWEEN_ROUNDS
+    event.stop_clock()
+    event.save_and_bump(["phase", "clock_ends_at", "clock_paused_remaining"])
+    return moves
+
+
+def _seat_next_round(event: Event, closed: Round, moves: dict[str, Move]) -> Round:
+    tables = {table.number: table for table in Table.objects.filter(event=event)}
+    lowest = tables[min(tables)]
+    next_round = Round.objects.create(event=event, number=closed.number + 1)
+    present = {p.name: p for p in event.players.filter(status=PlayerStatus.PRESENT)}
+    seats = []
+    for name, move in moves.items():
+        player = present.pop(name, None)
+        if player is None:
+            continue  # absent or removed since: not seated, their move is not applied
+        seats.append(
+            Seat(
+                round=next_round,
+                player=player,
+                table=tables[move.to_table],
+                from_table=tables[move.from_table],
+                reason=SeatReason(move.reason.value),
+                games_won_before=move.games,
+                tie_broken=move.tie_broken,
+            )
+        )
+    seats.extend(
+        Seat(round=next_round, player=player, table=lowest, reason=SeatReason.RETURNING)
+        for player in present.values()
+    )
+    Seat.objects.bulk_create(seats)
+    return next_round
+
+
+@transaction.atomic
+def undo_close_round(*, event: Event, now: datetime | None = None) -> Round:
+    """Reopen the last closed round, dropping the next round's seating.
+
+    Refused once the next round has a reported game (or a report), because undoing would
+    throw results away.
+    """
+    event = Event.objects.get(pk=event.pk)
+    last_closed = event.rounds.filter(status=RoundStatus.CLOSED).order_by("-number").first()
+    if last_closed is None:
+        raise Refused(_("No round has been closed yet."))
+    following = event.rounds.filter(number=last_closed.number + 1).first()
+    if following is not None:
+        if (
+            Game.objects.filter(round=following).exists()
+            or GameReport.objects.filter(round=following).exists()
+        ):
+            raise Refused(
+                _("Round %(number)s already has reported games, so the close cannot be undone.")
+                % {"number": following.number}
+            )
+        following.delete()
+    Round.objects.filter(pk=last_closed.pk).update(
+        status=RoundStatus.OPEN, closed_at=None, closed_by=None
+    )
+    event.phase = Phase.ROUND
+    event.round_number = last_closed.number
+    # The round's time was up when it was closed; it stays up, so screens say so.
+    event.clock_ends_at = now or timezone.now()
+    event.clock_paused_remaining = None
+    event.save_and_bump(["phase", "round_number", "clock_ends_at", "clock_paused_remaining"])
+    last_closed.refresh_from_db()
+    return last_closed
+
+
+def disputed_games(round_: Round) -> list[Game]:
+    return list(round_.games.filter(status=GameStatus.DISPUTED).select_related("table"))

@@ -1,0 +1,34 @@
+"""One-time sign-in links for organizers.
+
+Terms: a *sign-in link* logs an organizer in without a password. It uses Django's
+password-reset token, which hashes the user's last login time: signing in changes that
+time, so each link works once, and it expires after PASSWORD_RESET_TIMEOUT.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+DEFAULT_ORGANIZER = "organizer"
+
+
+def ensure_organizer(username: str = DEFAULT_ORGANIZER) -> tuple[object, bool]:
+    """The organizer account, created without a usable password on first start."""
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(
+        username=username, defaults={"is_staff": True, "is_superuser": True}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user, created
+
+
+def sign_in_path(user) -> str:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return reverse("organizer:sign_in_link", kwargs={"uidb64": uid, "token": token})

@@ -1,0 +1,11 @@
+"""Root URLs, split by audience: organizer console, table phones, projector."""
+
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="organizer:events"), name="home"),
+    path("console/", include("tournament.organizer_urls")),
+    path("admin/", admin.site.urls),
+]
