@@ -1,4 +1,5 @@
-"""Root URLs, split by audience: organizer console, table phones, projector."""
+"""Root URLs, split by audience: organizer console, table kit, table phones, players'
+own pages and the projector."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -7,5 +8,8 @@ from django.views.generic import RedirectView
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="organizer:events"), name="home"),
     path("console/", include("tournament.organizer_urls")),
+    path("console/kit/", include("tables.kit_urls")),
+    path("t/", include("tables.phone_urls")),
+    path("screen/", include("tournament.projector_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,5 @@
+"""URLs of the printable table kit (organizer, signed in)."""
+
+app_name = "kit"
+
+urlpatterns: list = []

@@ -1,0 +1,53 @@
+"""Cheap polling for the screens that follow an event live (phones, projector, console).
+
+Terms:
+    version   Event.version, bumped by every write that a screen could show.
+    ETag      the version (plus whatever else decides the page) sent with each answer.
+              A poll sends it back in If-None-Match (static/js/poll.js); when nothing
+              changed the answer is 304 with no body, after one small query.
+    286       the answer that tells htmx to stop polling: the event reached a state that
+              will not change any more.
+
+The clock is not part of the version: pages carry the seconds left and count down in
+the browser (static/js/clock.js), so a ticking clock costs no request at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import condition
+
+POLL_INTERVAL_SECONDS = 2
+STOP_POLLING = 286  # htmx stops an `every` trigger on this status
+
+
+def poll_trigger(interval: int = POLL_INTERVAL_SECONDS) -> str:
+    """An hx-trigger that polls while the page is visible and catches up when it is shown."""
+    return (
+        f"every {interval}s [document.visibilityState === 'visible'], "
+        "visibilitychange from:document [document.visibilityState === 'visible']"
+    )
+
+
+def etag_from_version(
+    version_of: Callable[..., object | None],
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Decorate a polled GET view so an unchanged version answers 304 without running it.
+
+    version_of(request, *args, **kwargs) returns something that changes whenever the page
+    would (typically one values_list query on Event.version), or None for "unknown"
+    (then the view runs and answers 404 or the page).
+    """
+
+    def etag(request: HttpRequest, *args, **kwargs) -> str | None:
+        value = version_of(request, *args, **kwargs)
+        return None if value is None else f'"{value}"'
+
+    return condition(etag_func=etag)
+
+
+def stop_polling(response: HttpResponse) -> HttpResponse:
+    response.status_code = STOP_POLLING
+    return response

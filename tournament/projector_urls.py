@@ -1,0 +1,5 @@
+"""URLs of the projector screen (read-only, secret link, no sign-in)."""
+
+app_name = "projector"
+
+urlpatterns: list = []
