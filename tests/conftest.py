@@ -1,17 +1,23 @@
-"""Shared fixtures: small factories for events, players, tables and rounds."""
+"""Shared fixtures: small factories for events, players, tables and rounds.
+
+Factories are imported inside the fixtures so the pure-core tests still run without
+Django (`pytest -p no:django tests/tournament/test_movement.py`).
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from tests import factories
-
 
 @pytest.fixture
 def organizer(django_user_model):
+    from tests import factories
+
     return factories.make_user(django_user_model, "ada")
 
 
 @pytest.fixture
 def event(organizer):
+    from tests import factories
+
     return factories.make_event(owner=organizer)
