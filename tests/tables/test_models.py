@@ -1,0 +1,53 @@
+"""Tables and games: constraints and the variant round trip."""
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from tables.models import Game, GameStatus, Table
+from tables.variants import Suit, Variant
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def test_table_numbers_are_unique_per_event_and_positive(event):
+    Table.objects.create(event=event, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Table.objects.create(event=event, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Table.objects.create(event=event, number=0)
+
+
+def test_variant_round_trips_through_the_fields(event):
+    table = Table(event=event, number=1)
+    variant = Variant(ace_high=False, trump=Suit.CLUBS, trump_anytime=True)
+    table.set_variant(variant)
+    table.save()
+    assert Table.objects.get(pk=table.pk).variant == variant
+
+
+def test_rotating_a_token_replaces_it(event):
+    table = Table.objects.create(event=event, number=1)
+    old = table.token
+    table.rotate_token()
+    assert Table.objects.get(pk=table.pk).token != old
+
+
+def test_a_game_number_is_used_once_per_table_and_round(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    seat = event.current_round.seats.select_related("player", "table").first()
+    Game.objects.create(round=event.current_round, table=seat.table, number=1, winner=seat.player)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(
+            round=event.current_round, table=seat.table, number=1, winner=seat.player
+        )
+
+
+def test_only_a_disputed_game_may_lack_a_winner(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    table = factories.table(event, 1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.create(round=event.current_round, table=table, number=1)
+    Game.objects.create(
+        round=event.current_round, table=table, number=1, status=GameStatus.DISPUTED
+    )

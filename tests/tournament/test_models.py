@@ -1,0 +1,141 @@
+"""Event, Player, Round and Seat: the clock, the version, and the constraints that keep
+impossible states out of the database."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tests import factories
+from tournament.models import Event, Phase, Player, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+T0 = timezone.now().replace(microsecond=0)
+
+
+def test_clock_counts_down_and_never_goes_negative(event):
+    event.phase = Phase.STUDY
+    event.start_clock(5, now=T0)
+    assert event.clock_seconds_left(T0) == 300
+    assert event.clock_seconds_left(T0 + timedelta(seconds=299.5)) == 1
+    assert not event.time_is_up(T0 + timedelta(seconds=299))
+    assert event.clock_seconds_left(T0 + timedelta(minutes=9)) == 0
+    assert event.time_is_up(T0 + timedelta(minutes=9))
+
+
+def test_paused_clock_keeps_its_time_and_resumes_from_there(event):
+    event.phase = Phase.ROUND
+    event.start_clock(5, now=T0)
+    event.pause_clock(now=T0 + timedelta(minutes=2))
+    assert event.clock_is_paused
+    assert event.clock_seconds_left(T0 + timedelta(hours=1)) == 180
+    event.add_clock_time(60)
+    event.resume_clock(now=T0 + timedelta(hours=1))
+    assert event.clock_seconds_left(T0 + timedelta(hours=1)) == 240
+
+
+def test_adding_a_minute_after_time_is_up_gives_a_minute_from_now(event):
+    event.phase = Phase.ROUND
+    event.start_clock(1, now=T0)
+    later = T0 + timedelta(minutes=10)
+    event.add_clock_time(60, now=later)
+    assert event.clock_seconds_left(later) == 60
+
+
+def test_ending_the_clock_means_time_is_up_now(event):
+    event.phase = Phase.PRACTICE
+    event.start_clock(3, now=T0)
+    event.end_clock_now(now=T0)
+    assert event.time_is_up(T0)
+
+
+def test_phases_without_a_clock_have_no_time(event):
+    event.phase = Phase.SETUP
+    event.start_clock(5, now=T0)
+    assert event.clock_remaining(T0) is None
+    assert not event.time_is_up(T0)
+
+
+def test_save_and_bump_changes_the_version(event):
+    before = event.version
+    event.name = "Renamed"
+    event.save_and_bump(["name"])
+    assert event.version == before + 1
+    assert Event.objects.get(pk=event.pk).version == before + 1
+
+
+def test_bump_version_is_a_single_update(event, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        Event.objects.bump_version(event.pk)
+    event.refresh_from_db()
+    assert event.version == 2
+
+
+def test_tokens_are_long_and_distinct(organizer):
+    first = factories.make_event(owner=organizer)
+    second = factories.make_event(owner=organizer)
+    tokens = {first.projector_token, first.players_token, second.projector_token}
+    assert len(tokens) == 3
+    # token_urlsafe(24) is 32 characters of 6 bits: 192 bits.
+    assert all(len(t) >= 22 for t in tokens)
+
+
+def test_organizers_see_only_their_own_events(django_user_model):
+    ada = factories.make_user(django_user_model, "ada")
+    bob = factories.make_user(django_user_model, "bob")
+    root = factories.make_user(django_user_model, "root", superuser=True)
+    mine = factories.make_event(owner=ada)
+    theirs = factories.make_event(owner=bob)
+    assert list(Event.objects.visible_to(ada)) == [mine]
+    assert set(Event.objects.visible_to(root)) == {mine, theirs}
+
+
+def test_player_names_are_unique_per_event_ignoring_case(event, organizer):
+    # SQLite's LOWER() folds ASCII only; the roster form casefolds every script.
+    Player.objects.create(event=event, name="Zoë")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(event=event, name="zoë")
+    other = factories.make_event(owner=organizer)
+    Player.objects.create(event=other, name="Zoë")
+
+
+def test_player_name_cannot_be_empty(event):
+    with pytest.raises(IntegrityError):
+        Player.objects.create(event=event, name="")
+
+
+def test_round_numbers_are_unique_and_positive(event):
+    Round.objects.create(event=event, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Round.objects.create(event=event, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Round.objects.create(event=event, number=0)
+
+
+def test_one_seat_per_player_per_round(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    seat = Seat.objects.filter(round__event=event).first()
+    other_table = factories.table(event, 2 if seat.table.number == 1 else 1)
+    with pytest.raises(IntegrityError):
+        Seat.objects.create(round=seat.round, player=seat.player, table=other_table)
+
+
+def test_games_won_by_table_lists_every_table_and_ignores_disputes(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    round_ = event.current_round
+    seat = round_.seats.select_related("player", "table").first()
+    others = list(
+        round_.seats.filter(table=seat.table).exclude(pk=seat.pk).select_related("player")
+    )
+    factories.report(event, seat.table.number, seat.player, game_number=1)
+    factories.report(event, seat.table.number, seat.player, game_number=2)
+    factories.report(event, seat.table.number, others[0].player, game_number=2)  # disputes game 2
+
+    standings = round_.games_won_by_table()
+
+    assert set(standings) == {1, 2}
+    assert standings[seat.table.number][seat.player.name] == 1
+    assert standings[seat.table.number][others[0].player.name] == 0
+    assert sum(len(players) for players in standings.values()) == 8
