@@ -40,7 +40,9 @@ def run(players: int) -> None:
     Player.objects.bulk_create(Player(event=event, name=f"Player {i:03d}") for i in range(players))
     plan = suggest_table_plan(players)
     print(f"{players} players, {plan.table_count} tables")
-    timed("seat_players (table plan)", lambda: seat_players(event=event, table_count=plan.table_count))
+    timed(
+        "seat_players (table plan)", lambda: seat_players(event=event, table_count=plan.table_count)
+    )
     for _ in range(3):
         event = advance_phase(event=event)
     round_ = event.current_round
