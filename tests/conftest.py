@@ -7,6 +7,11 @@ Django (`pytest -p no:django tests/tournament/test_movement.py`).
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# A shared 2-core machine (CI included) makes per-example timing noisy: no deadlines.
+settings.register_profile("fivetricks", deadline=None, print_blob=True)
+settings.load_profile("fivetricks")
 
 
 @pytest.fixture
