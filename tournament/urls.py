@@ -3,10 +3,11 @@ own pages and the projector."""
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
+
+from tournament.views.home import home
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="organizer:events"), name="home"),
+    path("", home, name="home"),
     path("console/", include("tournament.organizer_urls")),
     path("console/kit/", include("tables.kit_urls")),
     path("t/", include("tables.phone_urls")),

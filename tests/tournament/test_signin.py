@@ -42,3 +42,12 @@ def test_signin_link_command_prints_a_working_link(client, capsys):
     assert link.startswith("http://")
     path = "/" + link.split("/", 3)[3]
     assert client.get(path).status_code == 302
+
+
+def test_the_root_page_points_players_to_their_table_and_organizers_to_the_console(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"Scan the QR code on your table" in response.content
+    user, _ = ensure_organizer()
+    client.force_login(user)
+    assert client.get("/").url == "/console/"
