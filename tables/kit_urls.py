@@ -1,5 +1,11 @@
-"""URLs of the printable table kit (organizer, signed in)."""
+"""URLs of the printable table kit (organizer, signed in, own events only)."""
+
+from django.urls import path
+
+from tables.views import kit
 
 app_name = "kit"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("<int:pk>/", kit.event_kit, name="event_kit"),
+]

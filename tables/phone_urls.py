@@ -1,5 +1,22 @@
-"""URLs that phones open: a table's page (from its QR code) and a player's own page."""
+"""URLs that phones open: a table's page (from its QR code) and a player's own page.
+
+Every URL carries a secret token (a table's, or the event's players_token); there is no
+sign-in. The player URLs come first so that "me" is never read as a table token.
+"""
+
+from django.urls import path
+
+from tables.views import phone, player
 
 app_name = "phone"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("me/<str:players_token>/", player.player_home, name="player_home"),
+    path("me/<str:players_token>/live/", player.player_live, name="player_live"),
+    path("me/<str:players_token>/pick/", player.pick_player, name="player_pick"),
+    path("me/<str:players_token>/names/", player.player_names, name="player_names"),
+    path("<str:token>/", phone.table_page, name="table"),
+    path("<str:token>/live/", phone.table_live, name="table_live"),
+    path("<str:token>/report/", phone.report_winner, name="report"),
+    path("<str:token>/tricks/", phone.report_tricks, name="tricks"),
+]

@@ -8,7 +8,9 @@ Terms:
     dispute      a second report that names another winner: both are kept, the game counts
                  for nobody, and the organizer settles it.
     late report  a report that reaches a round already closed: kept, not counted, until the
-                 organizer accepts (a new game in that round) or drops it.
+                 organizer accepts it (it then counts as the game it names) or drops it.
+    game number  the "Game k" a phone offered. Phones at one table that name the same k
+                 speak of the same game, which is how a second phone confirms the first.
 
 A game is counted once, however many reports it has.
 """
@@ -21,6 +23,7 @@ from enum import StrEnum
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import (
@@ -34,6 +37,7 @@ from tables.models import (
     Table,
 )
 from tables.scoring import game_winner
+from tables.variants import cards_per_player
 from tournament.exceptions import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
@@ -69,6 +73,33 @@ def _tricks_json(tricks: Mapping[Player, int] | None) -> dict[str, int] | None:
     return None if tricks is None else {str(p.pk): int(n) for p, n in tricks.items()}
 
 
+def _refuse_unless_playing(round_: Round | None, round_number: int) -> Round:
+    if round_ is None or round_.status == RoundStatus.PLANNED:
+        if round_number <= 1:
+            raise Refused(_("No round is being played yet: practice games are not scored."))
+        raise Refused(
+            _("Round %(number)s has not started yet: wait for the organizer to start it.")
+            % {"number": round_number}
+        )
+    return round_
+
+
+def _winner_from_tricks(tricks: Mapping[Player, int], seated: Mapping[int, Player]) -> Player:
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in tricks.values()):
+        raise Refused(_("Tricks are counted in whole numbers, 0 or more."))
+    if not any(tricks.values()):
+        raise Refused(_("Enter the tricks each player has taken so far."))
+    cards = cards_per_player(max(len(seated), 1))
+    total = sum(tricks.values())
+    if total > cards:
+        raise Refused(
+            _("%(total)s tricks entered, but a game at this table has only %(cards)s.")
+            % {"total": total, "cards": cards}
+        )
+    by_name = {p.name: p for p in tricks}
+    return by_name[game_winner({p.name: n for p, n in tricks.items()})]
+
+
 def report_game(
     *,
     table: Table,
@@ -76,40 +107,85 @@ def report_game(
     client_key: str,
     winner: Player | None = None,
     tricks: Mapping[Player, int] | None = None,
-    finished: bool = True,
+    finished: bool | None = None,
     game_number: int | None = None,
     source: str = ReportSource.PHONE,
 ) -> ReportResult:
     """Store one report of a game at a table, given either the winner or tricks per player.
 
     With tricks, the winner is the player with most tricks so far (ties broken
-    alphabetically), which is how a game cut off by the clock is decided.
+    alphabetically), which is how a game cut off by the clock is decided; such a game
+    counts as unfinished unless ``finished`` says otherwise.
+
+    ``game_number`` is the "Game k" the phone offered; without it the report is the next
+    game. A number beyond the next one (a stale page after the organizer deleted a game)
+    also means the next game. The same ``client_key`` twice returns the stored report
+    (REPEATED) and stores nothing, even when both requests arrive at once.
     """
     if not client_key or len(client_key) > 64:
         raise Refused(_("This report has no valid key. Reload the page and report again."))
     if (winner is None) == (tricks is None):
         raise Refused(_("Report either the winner or the tricks per player."))
+    if game_number is not None and game_number < 1:
+        raise Refused(_("Games are numbered from 1."))
+    try:
+        return _report_game(
+            table=table,
+            round_number=round_number,
+            client_key=client_key,
+            winner=winner,
+            tricks=tricks,
+            finished=(tricks is None) if finished is None else finished,
+            game_number=game_number,
+            source=source,
+        )
+    except IntegrityError:
+        # Two requests with the same key raced past the check below (possible on a
+        # database without SQLite's write lock): the first one's report is the answer.
+        repeated = _repeated(client_key, table)
+        if repeated is None:
+            raise
+        return repeated
 
+
+def _repeated(client_key: str, table: Table) -> ReportResult | None:
+    stored = GameReport.objects.filter(client_key=client_key).select_related("game").first()
+    if stored is None:
+        return None
+    if stored.table_id != table.pk:
+        # Keys are random, so this is a forged request; never show another table's games.
+        raise Refused(_("This report has no valid key. Reload the page and report again."))
+    return ReportResult(Outcome.REPEATED, stored, stored.game)
+
+
+def _report_game(
+    *,
+    table: Table,
+    round_number: int,
+    client_key: str,
+    winner: Player | None,
+    tricks: Mapping[Player, int] | None,
+    finished: bool,
+    game_number: int | None,
+    source: str,
+) -> ReportResult:
     with transaction.atomic():
-        repeated = GameReport.objects.filter(client_key=client_key).select_related("game").first()
-        if repeated is not None:
-            return ReportResult(Outcome.REPEATED, repeated, repeated.game)
+        if (repeated := _repeated(client_key, table)) is not None:
+            return repeated
 
-        round_ = Round.objects.filter(event_id=table.event_id, number=round_number).first()
-        if round_ is None or round_.status == RoundStatus.PLANNED:
-            raise Refused(_("No round is being played yet: practice games are not scored."))
+        round_ = _refuse_unless_playing(
+            Round.objects.filter(event_id=table.event_id, number=round_number).first(),
+            round_number,
+        )
         seated = _seated_players(round_, table)
         named = [winner] if winner is not None else list(tricks)
-        if any(p.pk not in seated for p in named):
+        if not named or any(p.pk not in seated for p in named):
             raise Refused(_("That player is not seated at this table in this round."))
         if tricks is not None:
-            if any(n < 0 for n in tricks.values()) or not any(tricks.values()):
-                raise Refused(_("Enter the tricks each player has taken so far."))
-            by_name = {p.name: p for p in tricks}
-            winner = by_name[game_winner({p.name: n for p, n in tricks.items()})]
-            finished = False if finished is None else finished
+            winner = _winner_from_tricks(tricks, seated)
 
-        number = game_number or next_game_number(round=round_, table=table)
+        next_number = next_game_number(round=round_, table=table)
+        number = next_number if game_number is None else min(game_number, next_number)
         report = GameReport(
             round=round_,
             table=table,
@@ -131,12 +207,16 @@ def report_game(
         return ReportResult(outcome, report, game)
 
 
+def _existing_game(round_: Round, table: Table, number: int) -> Game | None:
+    return Game.objects.filter(round=round_, table=table, number=number).first()
+
+
 def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tuple[Outcome, Game]:
-    game = Game.objects.filter(round=round_, table=table, number=number).first()
+    game = _existing_game(round_, table, number)
     if game is None:
         try:
-            # A savepoint: if another phone created game k a moment ago, fall through to
-            # treat this report as the second one instead of failing.
+            # A savepoint holding only the game: if another phone created game k a moment
+            # ago, the unique constraint fails here and this report becomes the second one.
             with transaction.atomic():
                 game = Game.objects.create(
                     round=round_,
@@ -147,11 +227,12 @@ def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tup
                     finished=report.finished,
                     reported_by=report.get_source_display(),
                 )
-                report.game = game
-                report.save()
-                return Outcome.RECORDED, game
         except IntegrityError:
             game = Game.objects.get(round=round_, table=table, number=number)
+        else:
+            report.game = game
+            report.save()
+            return Outcome.RECORDED, game
 
     report.game = game
     report.save()
@@ -159,14 +240,19 @@ def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tup
         return Outcome.DISPUTED, game
     if game.winner_id == report.winner_id:
         if game.status == GameStatus.UNCONFIRMED:
+            # Conditional, so two confirmations at once both see a confirmed game.
+            Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
+                status=GameStatus.CONFIRMED, updated_at=timezone.now()
+            )
             game.status = GameStatus.CONFIRMED
-            game.save(update_fields=["status", "updated_at"])
         return Outcome.CONFIRMED, game
     if game.status == GameStatus.SETTLED:
         # The organizer already decided; the report is kept but changes nothing.
         return Outcome.DISPUTED, game
+    Game.objects.filter(pk=game.pk).exclude(status=GameStatus.SETTLED).update(
+        status=GameStatus.DISPUTED, updated_at=timezone.now()
+    )
     game.status = GameStatus.DISPUTED
-    game.save(update_fields=["status", "updated_at"])
     return Outcome.DISPUTED, game
 
 
@@ -255,23 +341,35 @@ def add_game(*, round: Round, table: Table, winner: Player, by) -> Game:
 
 @transaction.atomic
 def accept_late_report(*, report: GameReport, by) -> Game:
-    """Count a late report as a new game of its (closed) round.
+    """Count a late report in its (closed) round, as if it had arrived in time.
 
-    The moves already committed are not recomputed: to let the game change the moves,
-    undo the round close first.
+    Its game number decides what it means, as for any report: a number with no game yet
+    becomes that game; a game already recorded with the same winner is already counted
+    (nothing is added, so no game counts twice); a game recorded with another winner is
+    settled in favour of the report. The moves already committed are not recomputed: to
+    let the game change the moves, undo the round close first.
     """
-    if report.state != ReportState.LATE:
+    if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
+        state=ReportState.ACCEPTED
+    ):
         raise Refused(_("This report has already been handled."))
-    game = Game.objects.create(
-        round=report.round,
-        table=report.table,
-        number=next_game_number(round=report.round, table=report.table),
-        winner=report.winner,
-        tricks=report.tricks,
-        finished=report.finished,
-        status=GameStatus.SETTLED,
-        reported_by=report.get_source_display(),
-    )
+    game = _existing_game(report.round, report.table, report.game_number)
+    before = None if game is None else _snapshot(game)
+    if game is None:
+        game = Game.objects.create(
+            round=report.round,
+            table=report.table,
+            number=report.game_number,
+            winner=report.winner,
+            tricks=report.tricks,
+            finished=report.finished,
+            status=GameStatus.SETTLED,
+            reported_by=report.get_source_display(),
+        )
+    elif game.winner_id != report.winner_id or game.status == GameStatus.DISPUTED:
+        game.winner = report.winner
+        game.status = GameStatus.SETTLED
+        game.save(update_fields=["winner", "status", "updated_at"])
     report.game = game
     report.state = ReportState.ACCEPTED
     report.save(update_fields=["game", "state"])
@@ -282,6 +380,7 @@ def accept_late_report(*, report: GameReport, by) -> Game:
         game_number=game.number,
         action=CorrectionAction.ACCEPTED_LATE,
         changed_by=by,
+        before=before,
         after=_snapshot(game),
     )
     Event.objects.bump_version(report.table.event_id)
@@ -290,10 +389,11 @@ def accept_late_report(*, report: GameReport, by) -> Game:
 
 @transaction.atomic
 def drop_late_report(*, report: GameReport, by) -> None:
-    if report.state != ReportState.LATE:
+    if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
+        state=ReportState.DROPPED
+    ):
         raise Refused(_("This report has already been handled."))
     report.state = ReportState.DROPPED
-    report.save(update_fields=["state"])
     GameCorrection.objects.create(
         round=report.round,
         table=report.table,

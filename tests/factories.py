@@ -67,3 +67,74 @@ def report(
         winner=winner,
         **kwargs,
     )
+
+
+def play_until(event: Event, phase: str, *, by=None) -> Event:
+    """Drive a seated event forward through the real bridges until it reaches ``phase``.
+
+    Rounds are closed as they come (with whatever games were reported), so "between"
+    stops after round 1 closes and "debrief" plays every planned round out.
+    """
+    from tournament.rounds import close_round
+
+    event.refresh_from_db()
+    while event.phase != phase:
+        if event.phase == Phase.ROUND:
+            close_round(round=event.current_round, by=by)
+            event.refresh_from_db()
+        else:
+            event = advance_phase(event=event)
+    return event
+
+
+def seated_names(event: Event, table_number: int, round_number: int | None = None) -> list[str]:
+    """Names at a table in a round (the current one by default), alphabetically."""
+    from tournament.models import Seat
+
+    return list(
+        Seat.objects.filter(
+            round__event=event,
+            round__number=round_number or event.round_number or 1,
+            table__number=table_number,
+        )
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+
+
+# --- organizer console helpers ------------------------------------------------------------
+
+
+def seats_of(event: Event, round_number: int) -> dict[str, int]:
+    """{player name: table number} for one round of an event."""
+    from tournament.models import Seat
+
+    return dict(
+        Seat.objects.filter(round__event=event, round__number=round_number).values_list(
+            "player__name", "table__number"
+        )
+    )
+
+
+def play_games(event: Event, winners_by_table: dict[int, list[str]]) -> None:
+    """Report one game per listed winner at each table of the current round, as a phone."""
+    for table_number, winners in winners_by_table.items():
+        for winner in winners:
+            report(event, table_number, winner)
+
+
+def close_current_round(event: Event, by) -> Event:
+    from tournament.rounds import close_round
+
+    event.refresh_from_db()
+    close_round(round=event.current_round, by=by)
+    event.refresh_from_db()
+    return event
+
+
+def make_organizer(user_model, username: str | None = None, *, superuser: bool = False):
+    """A user without a password: quick to make (no hashing), signed in with force_login."""
+    user = user_model(username=username or f"organizer{next(_counter)}", is_superuser=superuser)
+    user.set_unusable_password()
+    user.save()
+    return user

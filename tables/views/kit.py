@@ -1,0 +1,128 @@
+"""The printable table kit: one print job with a tent card and a rule sheet per table.
+
+Terms:
+    tent card   a page folded across its middle so it stands on the table: the big table
+                number and the table's QR code on both halves, one half upside down, so
+                it reads from both sides of the table.
+    QR code     the table's phone link at the address phones can reach (the LAN address
+                or the configured public URL, never localhost; tournament.network).
+    rule sheet  the table's variant written out in full, with the exact deal for the
+                number of players seated there now. Handed out for the study phase and
+                taken away after it.
+    paper       A4 or US Letter; chosen with ?paper=, it sets the CSS page size.
+    one table   ?table=N prints just that table: after the console gave it a new link
+                (its old QR code stopped working), or when a card went missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from tables.models import Table
+from tables.qr import qr_svg
+from tables.variants import DECK_SIZE, RuleSheet, rule_sheet
+from tournament.models import Event
+from tournament.network import LOOPBACK_NAMES, public_base_url
+from tournament.seating import table_sizes
+
+
+@dataclass(frozen=True)
+class Paper:
+    code: str
+    label: str
+    css_size: str  # the CSS @page size
+    width_mm: float
+    height_mm: float
+
+
+PAPERS = {
+    paper.code: paper
+    for paper in (
+        Paper("a4", gettext_lazy("A4"), "A4 portrait", 210, 297),
+        Paper("letter", gettext_lazy("US Letter"), "letter portrait", 215.9, 279.4),
+    )
+}
+DEFAULT_PAPER = "a4"
+
+
+@dataclass(frozen=True)
+class KitTable:
+    table: Table
+    players: int
+    url: str
+    qr: SafeString
+    sheet: RuleSheet
+
+    @property
+    def number_digits(self) -> int:
+        return len(str(self.table.number))
+
+
+def _owned_event(request: HttpRequest, pk: int) -> Event:
+    return get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
+
+
+def kit_tables(event: Event, base_url: str, only: int | None = None) -> list[KitTable]:
+    """Each table's printed matter, in table order; three queries at any event size."""
+    latest_round = event.rounds.order_by("-number").first()
+    sizes = table_sizes(latest_round) if latest_round else {}
+    tables = event.tables.order_by("number")
+    if only is not None:
+        tables = tables.filter(number=only)
+    kit = []
+    for table in tables:
+        players = sizes.get(table.number, 0)
+        url = base_url + reverse("phone:table", args=[table.token])
+        kit.append(
+            KitTable(
+                table=table,
+                players=players,
+                url=url,
+                qr=qr_svg(url, label=_("Table %(number)s") % {"number": table.number}),
+                sheet=rule_sheet(
+                    table.variant,
+                    players=players if 1 <= players <= DECK_SIZE else None,
+                    translate=_,
+                ),
+            )
+        )
+    return kit
+
+
+@require_GET
+@login_required
+def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _owned_event(request, pk)
+    paper = PAPERS.get(request.GET.get("paper", ""), PAPERS[DEFAULT_PAPER])
+    only_value = request.GET.get("table", "")
+    only = int(only_value) if only_value.isdigit() else None
+    base_url = public_base_url(request)
+    tables = kit_tables(event, base_url, only)
+    if only is not None and not tables:
+        messages.error(request, _("There is no table %(number)s.") % {"number": only})
+        return HttpResponseRedirect(reverse("kit:event_kit", args=[event.pk]))
+    return render(
+        request,
+        "kit/kit.html",
+        {
+            "event": event,
+            "paper": paper,
+            "papers": PAPERS.values(),
+            "kit": tables,
+            "base_url": base_url,
+            "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
+            "only": only,
+            "table_numbers": list(event.tables.order_by("number").values_list("number", flat=True)),
+        },
+    )

@@ -1,0 +1,240 @@
+"""A player's own page: pick your name once, then your phone follows you from table to table.
+
+Terms:
+    players link  /t/me/<players_token>/, shown as a QR code on the projector. One link
+                  for the whole event; it carries no table's token, so it can never lead
+                  to a table's page or its rules.
+    me            the player this phone picked, kept in a signed cookie for this event only
+                  (no account, no session). "Not me" shows the names again.
+    your table    where you sit in the round being played (your home table before that).
+    next table    after a round closes: where you go next, and why.
+
+This page never shows rules: a player could pick anybody's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from tables.forms import PickPlayerForm
+from tables.models import Game
+from tables.views.phone import (
+    clock_text,
+    link_invalid,
+    looks_like_token,
+    move_direction,
+    phase_title,
+    shown_round_number,
+)
+from tournament.models import Event, Phase, Player, RoundStatus, Seat, SeatReason
+from tournament.ordering import name_key
+from tournament.polling import etag_from_version, poll_trigger, stop_polling
+
+COOKIE_SALT = "tables.player"
+COOKIE_AGE = 3 * 24 * 60 * 60
+ALL_NAMES_UP_TO = 40  # longer rosters ask for a few letters first
+MATCHES_SHOWN = 30
+LIVE_PARTIAL = "phone/player.html#live"
+
+
+@dataclass(frozen=True)
+class PlayerScreen:
+    event: Event
+    player: Player
+    seat: Seat | None  # this round's (or the home table before round 1)
+    next_seat: Seat | None  # after a round closes
+    games_won: int | None  # in the round shown, once it is being played
+    is_final: bool
+
+    @property
+    def polling(self) -> bool:
+        return self.event.phase != Phase.DEBRIEF
+
+    @property
+    def direction(self) -> str:
+        if self.seat is None or self.next_seat is None:
+            return ""
+        return move_direction(self.seat.table.number, self.next_seat.table.number)
+
+    @property
+    def next_reason(self) -> str:
+        return SeatReason(self.next_seat.reason).label if self.next_seat else ""
+
+
+def player_screen(event: Event, player: Player) -> PlayerScreen:
+    """What the player's phone shows now; three queries at most, at any event size."""
+    number = shown_round_number(event)
+    seats = {
+        seat.round.number: seat
+        for seat in Seat.objects.filter(
+            player=player, round__event=event, round__number__in=[number, number + 1]
+        ).select_related("table", "round")
+    }
+    seat = seats.get(number)
+    is_final = False
+    next_seat = None
+    games_won = None
+    if seat is not None and seat.round.status != RoundStatus.PLANNED:
+        games_won = Game.objects.counted().filter(round=seat.round, winner=player).count()
+        if seat.round.status == RoundStatus.CLOSED:
+            is_final = number >= event.rounds_planned
+            if event.phase == Phase.BETWEEN_ROUNDS:
+                next_seat = seats.get(number + 1)
+    return PlayerScreen(event, player, seat, next_seat, games_won, is_final)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _event(players_token: str) -> Event | None:
+    if not looks_like_token(players_token):
+        return None
+    return Event.objects.filter(players_token=players_token).first()
+
+
+def _event_version(request: HttpRequest, players_token: str) -> int | None:
+    if not looks_like_token(players_token):
+        return None
+    return (
+        Event.objects.filter(players_token=players_token).values_list("version", flat=True).first()
+    )
+
+
+def _cookie_name(event: Event) -> str:
+    return f"ft-player-{event.pk}"
+
+
+def _me(request: HttpRequest, event: Event) -> Player | None:
+    try:
+        player_id = int(request.get_signed_cookie(_cookie_name(event), salt=COOKIE_SALT))
+    except (KeyError, ValueError, signing.BadSignature):
+        return None
+    return Player.objects.on_roster().filter(event=event, pk=player_id).first()
+
+
+def _home_url(event: Event) -> str:
+    return reverse("phone:player_home", args=[event.players_token])
+
+
+def _matching_names(event: Event, query: str) -> tuple[list[tuple[int, str]], int, bool]:
+    """(matches shown, roster size, whether a search is needed first). One query."""
+    roster = list(event.players.on_roster().values_list("pk", "name"))
+    roster.sort(key=lambda row: name_key(row[1]))
+    folded = name_key(query.strip())[0]
+    if not folded:
+        if len(roster) <= ALL_NAMES_UP_TO:
+            return roster, len(roster), False
+        return [], len(roster), True
+    matches = [row for row in roster if folded in name_key(row[1])[0]]
+    return matches[:MATCHES_SHOWN], len(roster), False
+
+
+def _pick_context(event: Event, query: str, error: str = "") -> dict:
+    names, roster_size, needs_search = _matching_names(event, query)
+    return {
+        "event": event,
+        "names": names,
+        "query": query,
+        "roster_size": roster_size,
+        "needs_search": needs_search,
+        "error": error,
+    }
+
+
+def _screen_context(screen: PlayerScreen) -> dict:
+    seconds = screen.event.clock_seconds_left()
+    return {
+        "screen": screen,
+        "event": screen.event,
+        "me": screen.player,
+        "phase_title": phase_title(screen.event),
+        "seconds_left": seconds,
+        "clock_text": clock_text(seconds),
+        "etag": f'"{screen.event.version}"',
+        "poll_trigger": poll_trigger(),
+        "live_url": reverse("phone:player_live", args=[screen.event.players_token]),
+    }
+
+
+# --- views -----------------------------------------------------------------------------
+
+
+@require_GET
+@never_cache
+def player_home(request: HttpRequest, players_token: str) -> HttpResponse:
+    event = _event(players_token)
+    if event is None:
+        return link_invalid(request, for_player=True)
+    me = None if "pick" in request.GET else _me(request, event)
+    if me is None:
+        query = request.GET.get("q", "")[:40]
+        return render(request, "phone/player_pick.html", _pick_context(event, query))
+    return render(request, "phone/player.html", _screen_context(player_screen(event, me)))
+
+
+@require_GET
+@never_cache
+def player_names(request: HttpRequest, players_token: str) -> HttpResponse:
+    """The names matching a search, for the picker's type-ahead."""
+    event = _event(players_token)
+    if event is None:
+        return link_invalid(request, for_player=True)
+    query = request.GET.get("q", "")[:40]
+    return render(request, "phone/player_pick.html#names", _pick_context(event, query))
+
+
+@require_GET
+@never_cache
+@etag_from_version(_event_version)
+def player_live(request: HttpRequest, players_token: str) -> HttpResponse:
+    event = _event(players_token)
+    if event is None:
+        return link_invalid(request, for_player=True)
+    me = _me(request, event)
+    if me is None:
+        # The cookie is gone (cleared, or the player was removed): back to the names.
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = _home_url(event)
+        return response
+    screen = player_screen(event, me)
+    response = render(request, LIVE_PARTIAL, _screen_context(screen))
+    return response if screen.polling else stop_polling(response)
+
+
+@csrf_exempt  # nothing rides on a cookie here: the link in the URL is the only credential
+@require_POST
+def pick_player(request: HttpRequest, players_token: str) -> HttpResponse:
+    event = _event(players_token)
+    if event is None:
+        return link_invalid(request, for_player=True)
+    form = PickPlayerForm(request.POST)
+    player = None
+    if form.is_valid():
+        player = (
+            Player.objects.on_roster().filter(event=event, pk=form.cleaned_data["player"]).first()
+        )
+    if player is None:
+        context = _pick_context(
+            event, "", error=_("That name is not on the list. Pick yours again.")
+        )
+        return render(request, "phone/player_pick.html", context, status=400)
+    response = HttpResponseRedirect(_home_url(event))
+    response.set_signed_cookie(
+        _cookie_name(event),
+        str(player.pk),
+        salt=COOKIE_SALT,
+        max_age=COOKIE_AGE,
+        path=_home_url(event),
+        httponly=True,
+        samesite="Lax",
+    )
+    return response

@@ -1,0 +1,339 @@
+"""Phones at the tables, in a real browser: two phones at table 1 and one at table 2, each
+its own browser context, while the test thread drives the event through its phases.
+
+The second test walks every phone screen at 390 px, checks what a player holding it
+would notice (touch targets, text size, nothing wider than the screen), and takes
+screenshots; so does the third for the printed kit. `SCREENSHOTS=1` keeps them in
+./screenshots/phone and ./screenshots/kit; otherwise they go to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from tables.models import Game, GameReport, GameStatus, ReportState, Table
+from tables.variants import rule_sheet
+from tests import factories
+from tests.browser.conftest import LAPTOP, PHONE
+from tournament.models import Seat
+from tournament.rounds import advance_phase, close_round
+from tournament.signin import ensure_organizer, sign_in_path
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POLL_WAIT = 12_000  # ms: phones poll every 2 s; a shared 2-core machine can be slow
+MIN_TARGET_PX = 44
+MIN_TEXT_PX = 16
+
+
+def trumps(table: Table) -> str:
+    """The sentence of a table's rule sheet that names its trump suit: unique per variant."""
+    return next(s.text for s in rule_sheet(table.variant).sections if s.heading == "Trumps")
+
+
+def open_phone(new_context, live_server, table: Table) -> Page:
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(live_server.url + reverse("phone:table", args=[table.token]))
+    return page
+
+
+def stop_polling(*pages: Page) -> None:
+    """Leave the live pages before the test database is emptied: a poll still running in
+    the live server would hold a table lock and make the teardown fail."""
+    for page in pages:
+        page.goto("about:blank")
+    pages[0].wait_for_timeout(200)  # let a request the server already took finish
+
+
+def winner_button(phone: Page, name: str):
+    return phone.locator("form.report").get_by_role("button", name=re.compile(f"^{name}"))
+
+
+def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
+    organizer, _ = ensure_organizer()
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=2)
+    one, two = factories.table(event, 1), factories.table(event, 2)
+    at_one, at_two = factories.seated_names(event, 1), factories.seated_names(event, 2)
+    event = advance_phase(event=event)  # study
+
+    phone_a = open_phone(new_context, live_server, one)
+    phone_b = open_phone(new_context, live_server, one)
+    phone_c = open_phone(new_context, live_server, two)
+
+    # Study: each phone shows its own table's rules, and only those.
+    expect(phone_a.get_by_text(trumps(one))).to_be_visible()
+    expect(phone_b.get_by_text(trumps(one))).to_be_visible()
+    expect(phone_c.get_by_text(trumps(two))).to_be_visible()
+    assert trumps(two) not in phone_a.content()
+    assert trumps(one) not in phone_c.content()
+
+    # Study ends: the rules disappear from every phone without a reload.
+    event = advance_phase(event=event)
+    for phone in (phone_a, phone_b, phone_c):
+        expect(phone.get_by_text("Practice: games are not scored.")).to_be_visible(
+            timeout=POLL_WAIT
+        )
+        expect(phone.locator(".rules")).to_have_count(0)
+    assert trumps(one) not in phone_a.content()
+    assert trumps(two) not in phone_c.content()
+
+    # Round 1: phone A reports game 1, phone B is asked to confirm it and does.
+    event = advance_phase(event=event)
+    for phone in (phone_a, phone_b, phone_c):
+        expect(phone.get_by_text("Game 1: who won?")).to_be_visible(timeout=POLL_WAIT)
+    winner_button(phone_a, at_one[0]).click()
+    expect(phone_a.get_by_text(f"Game 1 recorded: {at_one[0]} won.")).to_be_visible()
+    expect(phone_a.get_by_text("Game 2: who won?")).to_be_visible()
+    expect(phone_b.get_by_text(f"Another phone says {at_one[0]} won game 1.")).to_be_visible(
+        timeout=POLL_WAIT
+    )
+    phone_b.get_by_role("button", name="Yes, confirm game 1").click()
+    expect(phone_b.get_by_text(f"Game 1 confirmed: {at_one[0]} won.")).to_be_visible()
+    assert Game.objects.get(table=one, number=1).status == GameStatus.CONFIRMED
+
+    # A double tap stores one game.
+    winner_button(phone_a, at_one[1]).dblclick()
+    expect(phone_a.get_by_text(f"Game 2 recorded: {at_one[1]} won.")).to_be_visible()
+    expect(phone_a.get_by_text("Game 3: who won?")).to_be_visible()
+    assert Game.objects.filter(table=one, number=2).count() == 1
+    assert GameReport.objects.filter(table=one, game_number=2).count() == 1
+
+    # A retry over bad Wi-Fi (the first answer lost on the way back) stores one game too.
+    def answer_lost_then_retried(route):
+        route.fetch()
+        route.fulfill(response=route.fetch())
+
+    phone_a.route(re.compile(r"/report/$"), answer_lost_then_retried)
+    winner_button(phone_a, at_one[2]).click()
+    expect(phone_a.get_by_text(f"Game 3 recorded: {at_one[2]} won.")).to_be_visible()
+    phone_a.unroute(re.compile(r"/report/$"))
+    assert GameReport.objects.filter(table=one, game_number=3).count() == 1
+    assert Game.objects.filter(table=one).count() == 3
+
+    # Phone B disagrees about game 4: both reports are kept, the game is disputed.
+    expect(phone_a.get_by_text("Game 4: who won?")).to_be_visible()
+    winner_button(phone_a, at_one[3]).click()
+    expect(phone_a.get_by_text(f"Game 4 recorded: {at_one[3]} won.")).to_be_visible()
+    expect(phone_b.get_by_text(f"Another phone says {at_one[3]} won game 4.")).to_be_visible(
+        timeout=POLL_WAIT
+    )
+    phone_b.get_by_role("link", name="No, someone else won game 4").click()
+    expect(phone_b.get_by_text("Game 4: who won?")).to_be_visible()
+    winner_button(phone_b, at_one[0]).click()
+    expect(
+        phone_b.get_by_text(
+            "Game 4: another phone named someone else — the organizer will settle it."
+        )
+    ).to_be_visible()
+    expect(phone_a.locator(".game-disputed")).to_have_count(1, timeout=POLL_WAIT)
+
+    # The organizer's console shows the dispute.
+    console = new_context(viewport=LAPTOP).new_page()
+    console.goto(live_server.url + sign_in_path(organizer))
+    console.goto(live_server.url + reverse("organizer:table", args=[event.pk, 1]))
+    disputed_row = console.locator("tr.status-disputed")
+    expect(disputed_row).to_have_count(1)
+    expect(disputed_row).to_contain_text("disputed: counts for nobody")
+    expect(disputed_row).to_contain_text(f"{at_one[3]}")
+    expect(disputed_row).to_contain_text(f"{at_one[0]}")
+
+    # Table 2's phone lost its connection while the round was closed; its tap arrives
+    # late: refused with a clear message, and kept for the organizer.
+    expect(winner_button(phone_c, at_two[0])).to_be_visible()
+    phone_c.route(re.compile(r"/live/"), lambda route: route.abort())
+    expect(phone_c.locator("#offline")).to_be_visible(timeout=POLL_WAIT)
+    close_round(round=event.current_round, by=organizer)
+    winner_button(phone_c, at_two[0]).click()
+    expect(
+        phone_c.get_by_text("This round is closed. Your report was kept for the organizer.")
+    ).to_be_visible()
+    late = GameReport.objects.get(table=two)
+    assert late.state == ReportState.LATE
+    assert late.winner.name == at_two[0]
+    phone_c.unroute(re.compile(r"/live/"))
+    expect(phone_c.locator("#offline")).to_be_hidden(timeout=POLL_WAIT)
+
+    # Between rounds every phone shows where its players go next, and why.
+    next_tables = factories.seats_of(event, 2)
+    for phone, names in ((phone_a, at_one), (phone_b, at_one), (phone_c, at_two)):
+        expect(phone.get_by_text("Next round: where to go")).to_be_visible(timeout=POLL_WAIT)
+        for name in names:
+            row = phone.locator(".move", has_text=name)
+            expect(row.locator(".to")).to_have_text(f"Table {next_tables[name]}")
+            expect(row.locator(".why")).not_to_be_empty()
+    games_won = {
+        name: count
+        for name, count in Seat.objects.filter(round__event=event, round__number=2).values_list(
+            "player__name", "games_won_before"
+        )
+    }
+    assert games_won[at_one[0]] == 1  # game 1 counted once, game 4 disputed
+    stop_polling(phone_a, phone_b, phone_c, console)
+
+
+def test_a_phone_without_javascript_reports_with_plain_forms(live_server, new_context):
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=2)
+    )
+    names = factories.seated_names(event, 1)
+    phone = new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    phone.goto(live_server.url + reverse("phone:table", args=[factories.table(event, 1).token]))
+
+    winner_button(phone, names[1]).click()
+    expect(phone.get_by_text(f"Game 1 recorded: {names[1]} won.")).to_be_visible()
+    phone.get_by_role("link", name="Time up mid-game? Enter the tricks").click()
+    phone.get_by_label(names[2]).fill("2")
+    phone.get_by_label(names[3]).fill("2")
+    phone.get_by_role("button", name="Save this game").click()
+
+    # Two tricks each: the tie goes to the name first in the alphabet.
+    expect(phone.get_by_text(f"Game 2 recorded: {names[2]} won.")).to_be_visible()
+    assert Game.objects.get(table__number=1, number=2).finished is False
+
+
+# --- screenshots and what a player would notice -------------------------------------------
+
+
+@pytest.fixture
+def shots(tmp_path) -> callable:
+    def folder(area: str) -> Path:
+        if os.environ.get("SCREENSHOTS"):
+            path = Path(settings.BASE_DIR) / "screenshots" / area
+        else:
+            path = tmp_path / area
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    return folder
+
+
+def check_phone_screen(page: Page, what: str) -> None:
+    """Nothing wider than the phone; every tap target at least 44 px; text readable."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{what}: the page is {width}px wide"
+    small = page.evaluate(
+        """(min) => [...document.querySelectorAll('button, .button, input, select, main a')]
+             .filter(el => el.offsetParent !== null)
+             .map(el => [el.textContent.trim() || el.name, el.getBoundingClientRect()])
+             .filter(([, r]) => r.height < min || r.width < min)
+             .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""",
+        MIN_TARGET_PX,
+    )
+    assert not small, f"{what}: targets under {MIN_TARGET_PX}px: {small}"
+    tiny = page.evaluate(
+        """(min) => [...document.querySelectorAll('main p, main li, main button, main label')]
+             .filter(el => el.offsetParent !== null && el.textContent.trim())
+             .filter(el => parseFloat(getComputedStyle(el).fontSize) < min)
+             .map(el => el.textContent.trim().slice(0, 30))""",
+        MIN_TEXT_PX,
+    )
+    assert not tiny, f"{what}: text under {MIN_TEXT_PX}px: {tiny}"
+
+
+PLAYERS = [
+    "Anne-Charlotte Vandenberghe",
+    "Bartholomew Okonkwo",
+    "Chloé Dubois",
+    "Dmitri Ivanova",
+    "Émilie García",
+    "Fatima Hakimi",
+    "Gunnar Lindqvist",
+    "Hiroshi Tanaka",
+    "Ingrid Johansson",
+    "Jean-Baptiste Nakamura",
+]
+
+
+def test_every_phone_screen_at_390px(live_server, new_context, shots):
+    folder = shots("phone")
+    organizer, _ = ensure_organizer()
+    event = factories.seated_event(owner=organizer, players=PLAYERS, tables=2, rounds_planned=2)
+    table = factories.table(event, 1)
+    phone = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    player = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    table_url = live_server.url + reverse("phone:table", args=[table.token])
+    player_url = live_server.url + reverse("phone:player_home", args=[event.players_token])
+
+    def snap(page: Page, name: str) -> None:
+        check_phone_screen(page, name)
+        page.screenshot(path=folder / f"{name}.png")  # what the phone shows at first
+        page.screenshot(path=folder / f"{name}-full.png", full_page=True)
+
+    player.goto(player_url)
+    snap(player, "player-0-pick")
+    player.get_by_role("button", name=PLAYERS[0]).click()
+
+    steps = ["setup", "study", "practice", "round", "round-games", "between", "round-2",
+             "final", "debrief"]  # fmt: skip
+    for number, step in enumerate(steps, start=1):
+        if step == "round-games":
+            for winner in factories.seated_names(event, 1)[:3]:
+                factories.report(event, 1, winner)
+            factories.report(event, 1, factories.seated_names(event, 1)[0], game_number=3)
+            factories.report(event, 1, factories.seated_names(event, 1)[4])  # to confirm
+        elif step == "final":
+            event = factories.close_current_round(event, organizer)
+        elif step != "setup":
+            event = factories.play_until(
+                event, {"round-2": "round", "debrief": "debrief"}.get(step, step), by=organizer
+            )
+        phone.goto(table_url)
+        snap(phone, f"table-{number}-{step}")
+        player.goto(player_url)
+        snap(player, f"player-{number}-{step}")
+        if step == "round":
+            phone.goto(live_server.url + reverse("phone:tricks", args=[table.token]))
+            snap(phone, "table-4-round-tricks")
+
+    phone.goto(live_server.url + reverse("phone:table", args=["a-rotated-token"]))
+    snap(phone, "table-invalid-link")
+    stop_polling(phone, player)
+
+
+def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
+    folder = shots("kit")
+    organizer, _ = ensure_organizer()
+    # Five tables: one plays trump-anytime, whose rules are the longest to fit on a page.
+    players = PLAYERS + factories.names(12)
+    event = factories.seated_event(owner=organizer, players=players, tables=5)
+    assert event.tables.filter(trump_anytime=True).exists()
+    pages = 2 * 5
+    page = new_context(viewport=LAPTOP).new_page()
+    page.goto(live_server.url + sign_in_path(organizer))
+    kit = live_server.url + reverse("kit:event_kit", args=[event.pk])
+
+    page.goto(kit)
+    page.screenshot(path=folder / "kit-screen.png")
+    expect(page.get_by_role("button", name=re.compile("Print the whole kit"))).to_be_visible()
+
+    for paper, (width_mm, height_mm) in {"a4": (210, 297), "letter": (215.9, 279.4)}.items():
+        # A fresh page at the paper's size (96 px per inch), as the printer lays it out.
+        px = {"width": round(width_mm / 25.4 * 96), "height": round(height_mm / 25.4 * 96)}
+        printed = page.context.new_page()  # signed in, like the organizer's browser
+        printed.set_viewport_size(px)
+        printed.goto(f"{kit}?paper={paper}")
+        printed.emulate_media(media="print")
+        sheets = printed.locator(".sheet")
+        assert sheets.count() == pages  # a tent card and a rule sheet per table
+        for index in range(sheets.count()):
+            sheets.nth(index).screenshot(path=folder / f"kit-{paper}-page-{index + 1}.png")
+            overflow = sheets.nth(index).evaluate(
+                "el => [...el.querySelectorAll('*')].some(c => {"
+                " const r = c.getBoundingClientRect(), s = el.getBoundingClientRect();"
+                " return r.bottom > s.bottom + 1 || r.right > s.right + 1; })"
+            )
+            assert not overflow, f"{paper} page {index + 1}: something runs off the page"
+        pdf = printed.pdf(prefer_css_page_size=True, print_background=True)
+        (folder / f"kit-{paper}.pdf").write_bytes(pdf)
+        assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == pages
+        box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+        points = (float(box[1]), float(box[2]))
+        assert points == pytest.approx((width_mm / 25.4 * 72, height_mm / 25.4 * 72), abs=2)

@@ -1,0 +1,368 @@
+"""Reporting games from phones: outcomes, idempotency, disputes, late reports, and that a
+game is never counted twice."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError
+
+from tables import reporting
+from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState
+from tables.reporting import Outcome, accept_late_report, drop_late_report, report_game
+from tests import factories
+from tests.factories import report, table
+from tournament.exceptions import Refused
+from tournament.models import Player, Seat
+from tournament.rounds import close_round
+
+pytestmark = pytest.mark.django_db
+
+
+def seated(event, table_number: int, round_number: int | None = None) -> list[Player]:
+    event.refresh_from_db()
+    return [
+        seat.player
+        for seat in Seat.objects.filter(
+            round__event=event,
+            round__number=round_number or max(event.round_number, 1),
+            table__number=table_number,
+        )
+        .select_related("player")
+        .order_by("player__name")
+    ]
+
+
+@pytest.fixture
+def playing(organizer):
+    """Eight players at two tables, round 1 open."""
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    return factories.start_rounds(event)
+
+
+def test_first_report_records_the_game(playing):
+    alice = seated(playing, 1)[0]
+
+    result = report(playing, 1, alice, key="k1")
+
+    assert result.outcome == Outcome.RECORDED
+    assert result.game.number == 1
+    assert result.game.winner == alice
+    assert result.game.status == GameStatus.UNCONFIRMED
+    assert result.report.state == ReportState.COUNTED
+    assert result.game.finished is True
+
+
+def test_next_report_without_a_number_is_the_next_game(playing):
+    first, second = seated(playing, 1)[:2]
+    report(playing, 1, first)
+
+    result = report(playing, 1, second)
+
+    assert result.outcome == Outcome.RECORDED
+    assert result.game.number == 2
+
+
+def test_second_phone_naming_the_same_winner_confirms(playing):
+    alice = seated(playing, 1)[0]
+    report(playing, 1, alice, key="phone-a", game_number=1)
+
+    result = report(playing, 1, alice, key="phone-b", game_number=1)
+
+    assert result.outcome == Outcome.CONFIRMED
+    assert Game.objects.get().status == GameStatus.CONFIRMED
+    assert GameReport.objects.filter(game=result.game).count() == 2
+
+
+def test_second_phone_naming_another_winner_disputes_and_keeps_both(playing):
+    alice, bob = seated(playing, 1)[:2]
+    report(playing, 1, alice, key="phone-a", game_number=1)
+
+    result = report(playing, 1, bob, key="phone-b", game_number=1)
+
+    assert result.outcome == Outcome.DISPUTED
+    game = Game.objects.get()
+    assert game.status == GameStatus.DISPUTED
+    assert {r.winner for r in game.reports.all()} == {alice, bob}
+
+
+def test_a_third_report_on_a_disputed_game_stays_disputed(playing):
+    alice, bob = seated(playing, 1)[:2]
+    report(playing, 1, alice, game_number=1)
+    report(playing, 1, bob, game_number=1)
+
+    result = report(playing, 1, alice, game_number=1)
+
+    assert result.outcome == Outcome.DISPUTED
+    assert Game.objects.get().status == GameStatus.DISPUTED
+
+
+def test_same_key_again_stores_nothing_new(playing):
+    alice, bob = seated(playing, 1)[:2]
+    first = report(playing, 1, alice, key="double-tap", game_number=1)
+    version = type(playing).objects.get(pk=playing.pk).version
+
+    again = report(playing, 1, bob, key="double-tap", game_number=1)
+
+    assert again.outcome == Outcome.REPEATED
+    assert again.report.pk == first.report.pk
+    assert again.game.winner == alice
+    assert GameReport.objects.count() == 1
+    assert Game.objects.count() == 1
+    assert type(playing).objects.get(pk=playing.pk).version == version
+
+
+def test_a_key_from_another_table_is_refused_without_showing_its_game(playing):
+    report(playing, 1, seated(playing, 1)[0], key="table-one-key")
+
+    with pytest.raises(Refused):
+        report(playing, 2, seated(playing, 2)[0], key="table-one-key")
+
+
+def test_two_reports_racing_for_game_k_make_one_game(playing, monkeypatch):
+    """The second report does not see game k (the first was created a moment later), so
+    it tries to create it too: the unique constraint turns it into a confirmation."""
+    alice = seated(playing, 1)[0]
+    report(playing, 1, alice, key="phone-a", game_number=1)
+    monkeypatch.setattr(reporting, "_existing_game", lambda *args: None)
+
+    result = report(playing, 1, alice, key="phone-b", game_number=1)
+
+    assert result.outcome == Outcome.CONFIRMED
+    assert Game.objects.count() == 1
+    assert GameReport.objects.filter(game=result.game).count() == 2
+
+
+def test_same_key_racing_past_the_check_returns_the_stored_report(playing, monkeypatch):
+    alice = seated(playing, 1)[0]
+    first = report(playing, 1, alice, key="retry", game_number=1)
+    real_repeated = reporting._repeated
+    calls = []
+
+    def miss_once(client_key, table_):
+        calls.append(client_key)
+        return None if len(calls) == 1 else real_repeated(client_key, table_)
+
+    monkeypatch.setattr(reporting, "_repeated", miss_once)
+
+    again = report(playing, 1, alice, key="retry", game_number=1)
+
+    assert again.outcome == Outcome.REPEATED
+    assert again.report.pk == first.report.pk
+    assert GameReport.objects.count() == 1
+
+
+def test_a_failure_other_than_the_key_is_not_hidden(playing, monkeypatch):
+    def broken(*args, **kwargs):
+        raise IntegrityError("disk full")
+
+    monkeypatch.setattr(reporting, "_attach", broken)
+    with pytest.raises(IntegrityError):
+        report(playing, 1, seated(playing, 1)[0], key="new")
+
+
+def test_a_game_is_never_counted_twice(playing):
+    alice, bob = seated(playing, 1)[:2]
+    report(playing, 1, alice, key="a1", game_number=1)
+    report(playing, 1, alice, key="b1", game_number=1)  # confirmation
+    report(playing, 1, alice, key="a1", game_number=1)  # retry of the first tap
+    report(playing, 1, bob, key="a2", game_number=2)
+    report(playing, 1, alice, key="a3", game_number=3)
+    report(playing, 1, bob, key="b3", game_number=3)  # dispute: counts for nobody
+
+    standings = playing.current_round.games_won_by_table()
+
+    assert standings[1][alice.name] == 1
+    assert standings[1][bob.name] == 1
+
+
+def test_a_number_beyond_the_next_game_means_the_next_game(playing):
+    alice = seated(playing, 1)[0]
+
+    result = report(playing, 1, alice, game_number=7)
+
+    assert result.game.number == 1
+
+
+def test_game_number_below_one_is_refused(playing):
+    with pytest.raises(Refused):
+        report(playing, 1, seated(playing, 1)[0], game_number=0)
+
+
+# --- tricks -------------------------------------------------------------------------------
+
+
+def test_tricks_decide_the_winner_of_a_game_cut_off(playing):
+    players = seated(playing, 1)
+    tricks = {players[0]: 1, players[1]: 3, players[2]: 0, players[3]: 2}
+
+    result = _tricks(playing, tricks)
+
+    assert result.game.winner == players[1]
+    assert result.game.finished is False
+    assert result.game.tricks == {str(p.pk): n for p, n in tricks.items()}
+
+
+def _tricks(event, tricks, **kwargs):
+    event.refresh_from_db()
+    return report_game(
+        table=table(event, 1),
+        round_number=event.round_number,
+        client_key=kwargs.pop("key", f"tricks-{sum(tricks.values())}-{len(tricks)}"),
+        tricks=tricks,
+        **kwargs,
+    )
+
+
+def test_tied_tricks_go_to_the_name_first_in_the_alphabet(organizer):
+    event = factories.seated_event(
+        owner=organizer, players=["Zoë", "émile", "Bruno", "Yann"], tables=1
+    )
+    event = factories.start_rounds(event)
+    by_name = {p.name: p for p in seated(event, 1)}
+
+    result = _tricks(event, {by_name["Zoë"]: 2, by_name["émile"]: 2, by_name["Bruno"]: 1})
+
+    # Accents and case are ignored: "émile" sorts as "emile", before "Zoë".
+    assert result.game.winner == by_name["émile"]
+
+
+def test_tricks_can_describe_a_finished_game(playing):
+    players = seated(playing, 1)
+    result = _tricks(playing, {players[0]: 7, players[1]: 0}, finished=True)
+    assert result.game.finished is True
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ([0, 0, 0, 0], "Enter the tricks"),
+        ([5, 3, 0, 0], "only 7"),
+        ([-1, 2, 0, 0], "whole numbers"),
+    ],
+)
+def test_impossible_tricks_are_refused(playing, counts, message):
+    players = seated(playing, 1)
+    with pytest.raises(Refused, match=message):
+        _tricks(playing, dict(zip(players, counts, strict=True)))
+    assert not GameReport.objects.exists()
+
+
+def test_winner_and_tricks_together_are_refused(playing):
+    alice = seated(playing, 1)[0]
+    with pytest.raises(Refused):
+        report(playing, 1, alice, tricks={alice: 3})
+
+
+# --- who may report when --------------------------------------------------------------
+
+
+def test_practice_games_are_refused(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    event = factories.play_until(event, "practice")
+    with pytest.raises(Refused, match="practice games are not scored"):
+        report(event, 1, seated(event, 1)[0], round_number=1)
+    assert not GameReport.objects.exists()
+
+
+def test_a_round_not_started_yet_is_refused(playing):
+    playing = factories.play_until(playing, "between")
+    with pytest.raises(Refused, match="Round 2 has not started"):
+        report(playing, 1, seated(playing, 1, 2)[0], round_number=2)
+
+
+def test_a_player_not_seated_at_the_table_is_refused(playing):
+    elsewhere = seated(playing, 2)[0]
+    with pytest.raises(Refused, match="not seated at this table"):
+        report(playing, 1, elsewhere)
+    assert not Game.objects.exists()
+
+
+def test_a_key_that_is_missing_or_too_long_is_refused(playing):
+    alice = seated(playing, 1)[0]
+    for key in ("", "x" * 65):
+        with pytest.raises(Refused):
+            report_game(table=table(playing, 1), round_number=1, client_key=key, winner=alice)
+
+
+# --- late reports -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def closed(playing, organizer):
+    """Round 1 closed, with game 1 at table 1 won by the first seated player."""
+    report(playing, 1, seated(playing, 1)[0], key="in-time", game_number=1)
+    close_round(round=playing.current_round, by=organizer)
+    playing.refresh_from_db()
+    return playing
+
+
+def test_a_report_after_the_close_is_kept_as_late_and_not_counted(closed):
+    bob = seated(closed, 1, 1)[1]
+
+    result = report(closed, 1, bob, key="late", round_number=1, game_number=2)
+
+    assert result.outcome == Outcome.LATE
+    assert result.game is None
+    assert result.report.state == ReportState.LATE
+    assert GameReport.objects.get(client_key="late").state == ReportState.LATE
+    assert closed.rounds.get(number=1).games_won_by_table()[1][bob.name] == 0
+
+
+def test_a_late_report_retried_is_stored_once(closed):
+    bob = seated(closed, 1, 1)[1]
+    report(closed, 1, bob, key="late", round_number=1)
+    again = report(closed, 1, bob, key="late", round_number=1)
+    assert again.outcome == Outcome.REPEATED
+    assert GameReport.objects.filter(state=ReportState.LATE).count() == 1
+
+
+def test_accepting_a_late_report_for_a_new_game_counts_it_once(closed, organizer):
+    bob = seated(closed, 1, 1)[1]
+    late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
+
+    game = accept_late_report(report=late, by=organizer)
+
+    assert game.number == 2
+    assert game.winner == bob
+    late.refresh_from_db()
+    assert late.state == ReportState.ACCEPTED
+    assert closed.rounds.get(number=1).games_won_by_table()[1][bob.name] == 1
+    with pytest.raises(Refused):
+        accept_late_report(report=late, by=organizer)
+
+
+def test_accepting_a_late_copy_of_a_counted_game_adds_nothing(closed, organizer):
+    alice = seated(closed, 1, 1)[0]
+    late = report(closed, 1, alice, key="late", round_number=1, game_number=1).report
+
+    accept_late_report(report=late, by=organizer)
+
+    assert Game.objects.filter(table__number=1).count() == 1
+    assert closed.rounds.get(number=1).games_won_by_table()[1][alice.name] == 1
+    assert GameCorrection.objects.filter(action="accepted_late").count() == 1
+
+
+def test_accepting_a_late_report_that_disagrees_settles_the_game(closed, organizer):
+    alice, bob = seated(closed, 1, 1)[:2]
+    late = report(closed, 1, bob, key="late", round_number=1, game_number=1).report
+
+    game = accept_late_report(report=late, by=organizer)
+
+    assert game.number == 1
+    assert game.winner == bob
+    assert game.status == GameStatus.SETTLED
+    standings = closed.rounds.get(number=1).games_won_by_table()[1]
+    assert (standings[alice.name], standings[bob.name]) == (0, 1)
+
+
+def test_dropping_a_late_report_keeps_it_out_and_is_recorded(closed, organizer):
+    bob = seated(closed, 1, 1)[1]
+    late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
+
+    drop_late_report(report=late, by=organizer)
+
+    late.refresh_from_db()
+    assert late.state == ReportState.DROPPED
+    assert not Game.objects.filter(winner=bob).exists()
+    with pytest.raises(Refused):
+        drop_late_report(report=late, by=organizer)

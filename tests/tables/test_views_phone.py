@@ -1,0 +1,498 @@
+"""A table's phone page: each phase, one-tap reports, confirmations, disputes, late
+reports, tricks, polling (304 / 286), bad links, and a page that costs the same at any size."""
+
+from __future__ import annotations
+
+import html as html_module
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tables.models import Game, GameReport, GameStatus, ReportState
+from tables.variants import rule_sheet
+from tests import factories
+from tests.factories import table
+from tournament.models import Event, Player, Seat
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def page_url(event, number: int) -> str:
+    return reverse("phone:table", args=[table(event, number).token])
+
+
+def live_url(event, number: int) -> str:
+    return reverse("phone:table_live", args=[table(event, number).token])
+
+
+def report_url(event, number: int) -> str:
+    return reverse("phone:report", args=[table(event, number).token])
+
+
+def tricks_url(event, number: int) -> str:
+    return reverse("phone:tricks", args=[table(event, number).token])
+
+
+def seated(event, number: int, round_number: int | None = None) -> list[Player]:
+    event.refresh_from_db()
+    return [
+        seat.player
+        for seat in Seat.objects.filter(
+            round__event=event,
+            round__number=round_number or max(event.round_number, 1),
+            table__number=number,
+        )
+        .select_related("player")
+        .order_by("player__name")
+    ]
+
+
+def body(response) -> str:
+    """The page as text: entities decoded, so rule text compares as written."""
+    return html_module.unescape(response.content.decode())
+
+
+def next_round_tables(event) -> dict[Player, int]:
+    return {
+        seat.player: seat.table.number
+        for seat in Seat.objects.filter(
+            round__event=event, round__number=event.round_number + 1
+        ).select_related("player", "table")
+    }
+
+
+def etag_of(response) -> str:
+    """The ETag the polled element carries, as poll.js sends it back."""
+    return html_module.unescape(re.search(r'data-etag="([^"]+)"', response.content.decode())[1])
+
+
+def form_fields(html: str, form_class: str = "report") -> dict[str, str]:
+    """The hidden fields of the first form with that class, as a browser would send them."""
+    start = html.index(f'class="{form_class}"')
+    form = html[start : html.index("</form>", start)]
+    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+@pytest.fixture
+def event(organizer):
+    return factories.seated_event(owner=organizer, players=8, tables=2)
+
+
+@pytest.fixture
+def playing(event):
+    return factories.start_rounds(event)
+
+
+# --- each phase ---------------------------------------------------------------------------
+
+
+def test_setup_shows_the_table_and_who_sits_there_but_no_rules(client, event):
+    response = client.get(page_url(event, 1))
+
+    html = body(response)
+    assert response.status_code == 200
+    assert 'class="table-number">1<' in html
+    assert "has not started yet" in html
+    for player in seated(event, 1):
+        assert player.name in html
+    assert not any(s.text in html for s in rule_sheet(table(event, 1).variant).sections)
+
+
+def test_study_shows_this_tables_full_rules_and_the_deal_for_its_size(client, event):
+    event = factories.play_until(event, "study")
+    variant = table(event, 1).variant
+    sheet = rule_sheet(variant, players=len(seated(event, 1)))
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert sheet.deal in html
+    for section in sheet.sections:
+        assert section.heading in html
+        assert section.text in html
+    assert "data-clock-seconds" in html
+
+
+def test_practice_shows_who_sits_here_and_says_games_are_not_scored(client, event):
+    event = factories.play_until(event, "practice")
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert "Practice: games are not scored." in html
+    assert 'name="winner"' not in html
+    for player in seated(event, 1):
+        assert player.name in html
+
+
+def test_a_round_offers_game_one_with_a_button_per_seated_player(client, playing):
+    html = body(client.get(page_url(playing, 1)))
+
+    assert "Game 1: who won?" in html
+    buttons = re.findall(r'name="winner" value="(\d+)"', html)
+    assert sorted(map(int, buttons)) == sorted(p.pk for p in seated(playing, 1))
+    assert tricks_url(playing, 1) in html
+
+
+def test_the_page_is_never_cached(client, playing):
+    response = client.get(page_url(playing, 1))
+    assert "no-store" in response["Cache-Control"]
+
+
+# --- reporting ---------------------------------------------------------------------------
+
+
+def test_one_tap_records_the_game_and_offers_the_next(client, playing):
+    alice = seated(playing, 1)[0]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+
+    response = client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX)
+
+    html = body(response)
+    assert response.status_code == 200
+    assert f"Game 1 recorded: {alice.name} won." in html
+    assert "Game 2: who won?" in html
+    game = Game.objects.get()
+    assert (game.number, game.winner, game.status) == (1, alice, GameStatus.UNCONFIRMED)
+    assert form_fields(html)["client_key"] != fields["client_key"]
+
+
+def test_a_double_tap_stores_one_game_and_shows_the_same_result(client, playing):
+    alice = seated(playing, 1)[0]
+    fields = {**form_fields(body(client.get(page_url(playing, 1)))), "winner": alice.pk}
+
+    first = body(client.post(report_url(playing, 1), fields, **HTMX))
+    second = body(client.post(report_url(playing, 1), fields, **HTMX))
+
+    assert Game.objects.count() == 1
+    assert GameReport.objects.count() == 1
+    assert f"Game 1 recorded: {alice.name} won." in first
+    assert f"Game 1 recorded: {alice.name} won." in second
+
+
+def test_without_javascript_a_report_redirects_to_the_page_with_its_result(playing):
+    phone = Client(enforce_csrf_checks=True)  # phones have no session: no CSRF cookie needed
+    alice = seated(playing, 1)[0]
+    fields = form_fields(body(phone.get(page_url(playing, 1))))
+
+    response = phone.post(report_url(playing, 1), {**fields, "winner": alice.pk}, follow=True)
+
+    assert response.redirect_chain == [(page_url(playing, 1), 302)]
+    html = body(response)
+    assert f"Game 1 recorded: {alice.name} won." in html
+    assert "Game 2: who won?" in html
+
+
+def test_a_second_phone_is_asked_to_confirm_and_confirms_in_one_tap(playing):
+    phone_a, phone_b = Client(), Client()
+    alice = seated(playing, 1)[0]
+    fields = form_fields(body(phone_a.get(page_url(playing, 1))))
+    own = phone_a.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX)
+    assert "confirm-box" not in body(own)  # never ask a phone to confirm itself
+    assert "confirm-box" not in body(phone_a.get(page_url(playing, 1)))
+
+    html = body(phone_b.get(page_url(playing, 1)))
+    assert f"Another phone says <b>{alice.name}</b> won game 1." in html
+    confirm = form_fields(html, "confirm-box")
+    response = phone_b.post(report_url(playing, 1), {**confirm, "winner": alice.pk}, **HTMX)
+
+    assert "Game 1 confirmed" in body(response)
+    assert Game.objects.get().status == GameStatus.CONFIRMED
+
+
+def test_two_phones_naming_different_winners_mark_the_game_disputed(playing):
+    phone_a, phone_b = Client(), Client()
+    alice, bob = seated(playing, 1)[:2]
+    fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
+    fields_b = form_fields(body(phone_b.get(page_url(playing, 1))))
+    assert fields_a["game_number"] == fields_b["game_number"] == "1"
+
+    phone_a.post(report_url(playing, 1), {**fields_a, "winner": alice.pk}, **HTMX)
+    response = phone_b.post(report_url(playing, 1), {**fields_b, "winner": bob.pk}, **HTMX)
+
+    html = body(response)
+    assert "Game 1: another phone named someone else — the organizer will settle it." in html
+    assert Game.objects.get().status == GameStatus.DISPUTED
+    assert "the organizer will settle it" in body(phone_a.get(page_url(playing, 1)))
+
+
+def test_contesting_an_earlier_game_asks_about_that_game(client, playing):
+    alice, bob = seated(playing, 1)[:2]
+    factories.report(playing, 1, alice)
+
+    html = body(client.get(page_url(playing, 1) + "?game=1"))
+    fields = form_fields(html)
+    client.post(report_url(playing, 1), {**fields, "winner": bob.pk}, **HTMX)
+
+    assert "Game 1: who won?" in html
+    assert fields["game_number"] == "1"
+    assert Game.objects.get().status == GameStatus.DISPUTED
+
+
+def test_a_report_after_the_round_closed_is_refused_and_kept(client, playing, organizer):
+    bob = seated(playing, 1)[1]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    factories.play_until(playing, "between", by=organizer)
+
+    response = client.post(report_url(playing, 1), {**fields, "winner": bob.pk}, **HTMX)
+
+    assert "This round is closed. Your report was kept for the organizer." in (body(response))
+    kept = GameReport.objects.get()
+    assert (kept.state, kept.winner) == (ReportState.LATE, bob)
+    assert not Game.objects.exists()
+
+
+def test_a_refused_report_says_why_and_stores_nothing(client, event):
+    event = factories.play_until(event, "practice")
+    alice = seated(event, 1)[0]
+    fields = {"round_number": 1, "game_number": 1, "client_key": "practice-key-1"}
+
+    response = client.post(report_url(event, 1), {**fields, "winner": alice.pk}, **HTMX)
+
+    assert "practice games are not scored" in body(response)
+    assert not GameReport.objects.exists()
+
+
+def test_a_player_of_another_table_is_refused(client, playing):
+    elsewhere = seated(playing, 2)[0]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+
+    response = client.post(report_url(playing, 1), {**fields, "winner": elsewhere.pk}, **HTMX)
+
+    assert "not seated at this table" in body(response)
+    assert not GameReport.objects.exists()
+
+
+def test_an_incomplete_report_asks_to_tap_again(client, playing):
+    response = client.post(report_url(playing, 1), {"winner": "1"}, **HTMX)
+    assert "Tap the winner again" in body(response)
+
+
+# --- tricks ------------------------------------------------------------------------------
+
+
+def test_tricks_of_a_game_cut_off_make_the_leader_win(client, playing):
+    players = seated(playing, 1)
+    html = body(client.get(tricks_url(playing, 1)))
+    fields = form_fields(html, "tricks")
+    counts = {f"tricks_{players[0].pk}": "1", f"tricks_{players[2].pk}": "2"}
+
+    response = client.post(tricks_url(playing, 1), {**fields, **counts}, follow=True)
+
+    game = Game.objects.get()
+    assert (game.winner, game.finished) == (players[2], False)
+    assert f"Game 1 recorded: {players[2].name} won." in body(response)
+
+
+def test_impossible_tricks_are_shown_again_with_what_was_typed(client, playing):
+    players = seated(playing, 1)
+    fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
+
+    response = client.post(
+        tricks_url(playing, 1),
+        {**fields, f"tricks_{players[0].pk}": "6", f"tricks_{players[1].pk}": "5"},
+    )
+
+    html = body(response)
+    assert response.status_code == 400
+    assert "11 tricks entered, but a game at this table has only 7." in html
+    assert 'value="6"' in html
+    assert 'value="5"' in html
+    assert not GameReport.objects.exists()
+
+
+def test_tricks_with_nothing_entered_are_refused(client, playing):
+    fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
+    response = client.post(tricks_url(playing, 1), fields)
+    assert response.status_code == 400
+    assert "Enter the tricks each player has taken so far." in body(response)
+
+
+def test_tricks_after_the_close_are_kept_as_late(client, playing, organizer):
+    players = seated(playing, 1)
+    fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
+    factories.play_until(playing, "between", by=organizer)
+
+    response = client.post(
+        tricks_url(playing, 1), {**fields, f"tricks_{players[1].pk}": "3"}, follow=True
+    )
+
+    assert "This round is closed" in body(response)
+    assert GameReport.objects.get().state == ReportState.LATE
+
+
+def test_the_tricks_page_outside_a_round_goes_back_to_the_table(client, event):
+    response = client.get(tricks_url(event, 1))
+    assert response.status_code == 302
+
+
+# --- after a round -----------------------------------------------------------------------
+
+
+def test_after_a_close_the_page_shows_where_each_player_goes_and_why(client, playing, organizer):
+    players = seated(playing, 1)
+    factories.report(playing, 1, players[1])
+    factories.report(playing, 1, players[1])
+    event = factories.play_until(playing, "between", by=organizer)
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert "Next round: where to go" in html
+    shown = {
+        name: (arrow, int(number))
+        for name, arrow, number in re.findall(
+            r'<span class="name">([^<]+)</span>\s*<span class="arrow"[^>]*>(.)</span>\s*'
+            r'<span class="to"><span class="visually-hidden">Table </span>(\d+)</span>',
+            html,
+        )
+    }
+    next_tables = {p.name: t for p, t in next_round_tables(event).items()}
+    assert shown == {
+        p.name: ("↑" if next_tables[p.name] > 1 else "→", next_tables[p.name]) for p in players
+    }
+    assert "Most games: moves up · 2 games won" in html
+    assert "Fewest games: moves down" not in html  # table 1 is the lowest: they stay
+    assert 'name="winner"' not in html
+
+
+def test_after_the_last_round_the_page_shows_the_tables_results(client, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    event = factories.start_rounds(event)
+    winner = seated(event, 1)[2]
+    factories.report(event, 1, winner)
+    event = factories.play_until(event, "between", by=organizer)
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert "That was the last round." in html
+    assert re.search(rf'{winner.name}</span> <span class="count">1 game<', html)
+
+
+# --- polling -----------------------------------------------------------------------------
+
+
+def test_an_unchanged_poll_answers_304_after_one_query(
+    client, playing, django_assert_max_num_queries
+):
+    live = live_url(playing, 1)
+    etag = etag_of(client.get(live, **HTMX))
+
+    with django_assert_max_num_queries(1):
+        response = client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX)
+
+    assert response.status_code == 304
+
+
+def test_a_poll_after_a_change_brings_the_new_phase(client, event):
+    event = factories.play_until(event, "study")
+    etag = etag_of(client.get(live_url(event, 1), **HTMX))
+    factories.play_until(event, "practice")
+
+    response = client.get(live_url(event, 1), HTTP_IF_NONE_MATCH=etag, **HTMX)
+
+    assert response.status_code == 200
+    assert "Practice: games are not scored." in body(response)
+
+
+def test_the_debrief_stops_polling(client, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    event = factories.play_until(event, "debrief", by=organizer)
+
+    assert client.get(live_url(event, 1), **HTMX).status_code == 286
+    assert "hx-get" not in body(client.get(page_url(event, 1)))
+
+
+@pytest.mark.parametrize("players", [20, 500])
+def test_the_page_costs_the_same_at_any_event_size(
+    client, organizer, players, django_assert_max_num_queries
+):
+    event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
+    event = factories.start_rounds(event)
+    factories.report(event, 1, seated(event, 1)[0])
+    page, live = page_url(event, 1), live_url(event, 1)
+
+    with django_assert_max_num_queries(4):
+        assert client.get(page).status_code == 200
+    with django_assert_max_num_queries(5):  # one more: the version for the ETag
+        assert client.get(live, **HTMX).status_code == 200
+
+
+@pytest.mark.parametrize("players", [20, 500])
+def test_the_moves_cost_the_same_at_any_event_size(
+    client, organizer, players, django_assert_max_num_queries
+):
+    event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
+    event = factories.play_until(event, "between", by=organizer)
+    page = page_url(event, 2)
+
+    with django_assert_max_num_queries(5):
+        assert "where to go" in body(client.get(page))
+
+
+# --- bad links ---------------------------------------------------------------------------
+
+INVALID_TEXT = "This table link is no longer valid"
+WHAT_TO_DO = "Scan the QR code on your table again, or ask the organizer."
+
+
+@pytest.mark.parametrize("view", ["table", "table_live", "tricks"])
+def test_an_unknown_token_gets_a_friendly_404(client, playing, view):
+    response = client.get(reverse(f"phone:{view}", args=["not-a-real-token"]))
+
+    assert response.status_code == 404
+    assert INVALID_TEXT in body(response)
+    assert WHAT_TO_DO in body(response)
+
+
+def test_a_rotated_token_gets_the_friendly_404_and_the_new_one_works(client, playing):
+    old = table(playing, 1).token
+    table(playing, 1).rotate_token()
+
+    response = client.get(reverse("phone:table", args=[old]))
+
+    assert response.status_code == 404
+    assert WHAT_TO_DO in body(response)
+    assert client.get(page_url(playing, 1)).status_code == 200
+
+
+def test_a_phone_left_open_on_a_rotated_link_reloads_into_the_404(client, playing):
+    old = table(playing, 1).token
+    table(playing, 1).rotate_token()
+
+    poll = client.get(reverse("phone:table_live", args=[old]), HTTP_IF_NONE_MATCH='"1"', **HTMX)
+    tap = client.post(reverse("phone:report", args=[old]), {"winner": 1}, **HTMX)
+
+    assert (poll.status_code, poll["HX-Refresh"]) == (404, "true")
+    assert (tap.status_code, tap["HX-Refresh"]) == (404, "true")
+    assert not GameReport.objects.exists()
+
+
+@pytest.mark.parametrize("token", ["%00", "a b", "x" * 65, "ü"])
+def test_a_mangled_token_is_a_404_not_a_server_error(client, db, token):
+    response = client.get(f"/t/{token}/")
+    assert response.status_code == 404
+    assert WHAT_TO_DO in body(response)
+
+
+def test_a_missing_page_elsewhere_is_a_friendly_404(client, db):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert "This page does not exist" in body(response)
+
+
+def test_any_other_missing_page_under_t_says_what_to_do(client, db):
+    response = client.get("/t/nothing/here/at/all/")
+    assert response.status_code == 404
+    assert "Scan the QR code" in body(response)
+
+
+def test_report_endpoint_refuses_get(client, playing):
+    assert client.get(report_url(playing, 1)).status_code == 405
+
+
+def test_the_event_version_moves_with_each_report(client, playing):
+    before = Event.objects.get(pk=playing.pk).version
+    factories.report(playing, 1, seated(playing, 1)[0])
+    assert Event.objects.get(pk=playing.pk).version > before

@@ -1,0 +1,193 @@
+"""A player's own page: pick your name once, then see your table, and where to go next."""
+
+from __future__ import annotations
+
+import html as html_module
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests import factories
+from tournament.models import Player, PlayerStatus, Seat
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def body(response) -> str:
+    return html_module.unescape(response.content.decode())
+
+
+def home_url(event) -> str:
+    return reverse("phone:player_home", args=[event.players_token])
+
+
+def pick(client: Client, event, player: Player):
+    return client.post(
+        reverse("phone:player_pick", args=[event.players_token]), {"player": player.pk}
+    )
+
+
+def seat_of(player: Player, round_number: int) -> Seat:
+    return Seat.objects.select_related("table").get(player=player, round__number=round_number)
+
+
+@pytest.fixture
+def event(organizer):
+    return factories.seated_event(owner=organizer, players=8, tables=2)
+
+
+def test_the_url_name_the_projector_uses_is_stable(event):
+    assert home_url(event) == f"/t/me/{event.players_token}/"
+
+
+def test_a_new_phone_is_asked_for_its_name_from_the_roster(client, event):
+    html = body(client.get(home_url(event)))
+
+    assert "Who are you?" in html
+    for player in event.players.all():
+        assert player.name in html
+
+
+def test_a_long_roster_asks_for_a_few_letters_and_finds_names_without_accents(client, organizer):
+    names = [*factories.names(60), "Émilie Durand"]
+    event = factories.seated_event(owner=organizer, players=names, tables=15)
+
+    first = body(client.get(home_url(event)))
+    found = body(
+        client.get(reverse("phone:player_names", args=[event.players_token]), {"q": "emil"})
+    )
+
+    assert "Type a few letters of your name (61 players)." in first
+    assert "Player 001" not in first
+    assert "Émilie Durand" in found
+    assert "Player 001" not in found
+
+
+def test_picking_a_name_remembers_it_and_shows_the_home_table(client, event):
+    player = event.players.first()
+
+    response = pick(client, event, player)
+    html = body(client.get(home_url(event)))
+
+    assert response.status_code == 302
+    assert player.name in html
+    table_number = seat_of(player, 1).table.number
+    assert re.search(rf'class="table-number">{table_number}<', html)
+    assert f"Your home table is table {table_number}." in html
+
+
+def test_not_me_shows_the_names_again(client, event):
+    pick(client, event, event.players.first())
+    assert "Who are you?" in body(client.get(home_url(event) + "?pick=1"))
+
+
+def test_a_forged_cookie_is_ignored(event):
+    phone = Client()
+    phone.cookies[f"ft-player-{event.pk}"] = str(event.players.first().pk)
+    assert "Who are you?" in body(phone.get(home_url(event)))
+
+
+def test_picking_a_name_of_another_event_is_refused(client, event, organizer):
+    other = factories.seated_event(owner=organizer, players=4, tables=1, name="Other")
+
+    response = pick(client, event, other.players.first())
+
+    assert response.status_code == 400
+    assert "That name is not on the list" in body(response)
+
+
+def test_a_removed_player_is_asked_to_pick_again(client, event):
+    player = event.players.first()
+    pick(client, event, player)
+    Player.objects.filter(pk=player.pk).update(status=PlayerStatus.REMOVED)
+    assert "Who are you?" in body(client.get(home_url(event)))
+
+
+def test_during_a_round_the_page_shows_the_table_and_games_won(client, event):
+    event = factories.start_rounds(event)
+    player = event.players.first()
+    factories.report(event, seat_of(player, 1).table.number, player)
+    pick(client, event, player)
+
+    html = body(client.get(home_url(event)))
+
+    assert f"Play at table {seat_of(player, 1).table.number}." in html
+    assert "You have won 1 game this round." in html
+
+
+def test_after_a_close_the_page_shows_where_to_go_and_why(client, event, organizer):
+    event = factories.start_rounds(event)
+    player = event.players.first()
+    factories.report(event, seat_of(player, 1).table.number, player)
+    event = factories.play_until(event, "between", by=organizer)
+    pick(client, event, player)
+
+    html = body(client.get(home_url(event)))
+
+    after = seat_of(player, 2)
+    assert "Next round" in html
+    assert re.search(rf"Table </span>{after.table.number}</p>", html)
+    assert after.get_reason_display() in html
+
+
+def test_no_rules_on_the_player_page_even_in_study(client, event):
+    from tables.variants import rule_sheet
+
+    event = factories.play_until(event, "study")
+    player = event.players.first()
+    pick(client, event, player)
+
+    html = body(client.get(home_url(event)))
+
+    sheet = rule_sheet(seat_of(player, 1).table.variant)
+    assert "Study the rules at table" in html
+    assert not any(section.text in html for section in sheet.sections)
+
+
+def test_the_live_part_answers_304_when_nothing_changed(
+    client, event, django_assert_max_num_queries
+):
+    pick(client, event, event.players.first())
+    live = reverse("phone:player_live", args=[event.players_token])
+    raw = client.get(live, **HTMX).content.decode()
+    etag = html_module.unescape(re.search(r'data-etag="([^"]+)"', raw)[1])
+
+    with django_assert_max_num_queries(1):
+        assert client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+
+
+def test_the_live_part_sends_a_phone_without_a_name_back_to_the_list(client, event):
+    live = reverse("phone:player_live", args=[event.players_token])
+    response = client.get(live, **HTMX)
+    assert response["HX-Redirect"] == home_url(event)
+
+
+def test_the_debrief_stops_polling(client, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    event = factories.play_until(event, "debrief", by=organizer)
+    pick(client, event, event.players.first())
+    live = reverse("phone:player_live", args=[event.players_token])
+    assert client.get(live, **HTMX).status_code == 286
+
+
+@pytest.mark.parametrize("players", [20, 500])
+def test_the_page_costs_the_same_at_any_event_size(
+    client, organizer, players, django_assert_max_num_queries
+):
+    event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
+    event = factories.play_until(event, "between", by=organizer)
+    pick(client, event, event.players.first())
+    url = home_url(event)
+
+    with django_assert_max_num_queries(4):
+        assert "Next round" in body(client.get(url))
+
+
+def test_an_unknown_players_link_gets_a_friendly_404(client, db):
+    response = client.get(reverse("phone:player_home", args=["no-such-token"]))
+    assert response.status_code == 404
+    assert "Scan the QR code on the big screen again, or ask the organizer." in body(response)
