@@ -14,6 +14,14 @@ settings.register_profile("fivetricks", deadline=None, print_blob=True)
 settings.load_profile("fivetricks")
 
 
+def pytest_configure(config):
+    # Password hashing is built to be slow; tests need users, not security.
+    if config.pluginmanager.hasplugin("django"):
+        from django.conf import settings as django_settings
+
+        django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def organizer(django_user_model):
     from tests import factories

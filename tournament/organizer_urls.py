@@ -3,13 +3,78 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament.views import auth, organizer
+from tournament.views import auth, organizer, organizer_actions, organizer_console
 
 app_name = "organizer"
+
+event = "<int:pk>/"
 
 urlpatterns = [
     path("sign-in/", auth_views.LoginView.as_view(), name="login"),
     path("sign-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("sign-in/<uidb64>/<token>/", auth.sign_in_link, name="sign_in_link"),
     path("", organizer.event_list, name="events"),
+    path("new/", organizer.event_new, name="event_new"),
+    path(event, organizer_console.event_console, name="event"),
+    path(f"{event}live/", organizer_console.event_live, name="event_live"),
+    path(f"{event}settings/", organizer.event_settings, name="event_settings"),
+    path(f"{event}delete/", organizer.event_delete, name="event_delete"),
+    # roster
+    path(f"{event}roster/", organizer_actions.roster_add, name="roster_add"),
+    path(f"{event}players/<int:player_id>/", organizer_console.player_page, name="player"),
+    path(
+        f"{event}players/<int:player_id>/rename/",
+        organizer_actions.player_rename,
+        name="player_rename",
+    ),
+    path(
+        f"{event}players/<int:player_id>/status/",
+        organizer_actions.player_status,
+        name="player_status",
+    ),
+    path(
+        f"{event}players/<int:player_id>/remove/",
+        organizer_actions.player_remove,
+        name="player_remove",
+    ),
+    # table plan and variants
+    path(f"{event}plan/", organizer_actions.plan_tables, name="plan_tables"),
+    path(f"{event}plan/reshuffle/", organizer_actions.plan_reshuffle, name="plan_reshuffle"),
+    path(f"{event}plan/move/", organizer_actions.plan_move, name="plan_move"),
+    path(f"{event}variants/redraw/", organizer_actions.variants_redraw, name="variants_redraw"),
+    path(f"{event}variants/table/", organizer_actions.table_variant, name="table_variant"),
+    # tables and games
+    path(f"{event}tables/<int:number>/", organizer_console.table_view, name="table"),
+    path(f"{event}tables/<int:number>/live/", organizer_console.table_live, name="table_live"),
+    path(
+        f"{event}tables/<int:number>/rotate-link/",
+        organizer_actions.table_rotate_link,
+        name="table_rotate_link",
+    ),
+    path(f"{event}tables/<int:number>/games/", organizer_actions.game_add, name="game_add"),
+    path(f"{event}games/<int:game_id>/settle/", organizer_actions.game_settle, name="game_settle"),
+    path(f"{event}games/<int:game_id>/delete/", organizer_actions.game_delete, name="game_delete"),
+    path(
+        f"{event}late/<int:report_id>/accept/",
+        organizer_actions.report_accept,
+        name="report_accept",
+    ),
+    path(f"{event}late/<int:report_id>/drop/", organizer_actions.report_drop, name="report_drop"),
+    path(f"{event}corrections/", organizer_console.corrections_log, name="corrections"),
+    # phases, clock, rounds
+    path(f"{event}phase/next/", organizer_actions.phase_next, name="phase_next"),
+    path(f"{event}clock/<slug:action>/", organizer_actions.clock, name="clock"),
+    path(f"{event}debrief/", organizer_actions.debrief, name="debrief"),
+    path(f"{event}reveal/", organizer_actions.reveal, name="reveal"),
+    path(
+        f"{event}rounds/<int:number>/close/",
+        organizer_actions.close_round_page,
+        name="close_round",
+    ),
+    path(
+        f"{event}rounds/<int:number>/close/live/",
+        organizer_console.close_round_live,
+        name="close_round_live",
+    ),
+    path(f"{event}undo-close/", organizer_actions.undo_close, name="undo_close"),
 ]

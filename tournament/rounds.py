@@ -17,6 +17,7 @@ All writes happen in one transaction each; a failure halfway leaves nothing chan
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,15 +25,29 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import Game, GameReport, GameStatus, Table
+from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
 from tournament.exceptions import Refused
-from tournament.models import Event, Phase, PlayerStatus, Round, RoundStatus, Seat, SeatReason
+from tournament.models import (
+    Event,
+    Phase,
+    Player,
+    PlayerStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatReason,
+)
 from tournament.movement import Move, explain_moves
+from tournament.ordering import name_key
 
 
 @dataclass(frozen=True)
 class ClosePreview:
-    """What closing a round would do, for the organizer to check before confirming."""
+    """What closing a round would do, for the organizer to check before confirming.
+
+    ``version`` is the event's version when the preview was made; passing it back to
+    close_round refuses the close if anything changed in between.
+    """
 
     round: Round
     standings: dict[int, dict[str, int]]
@@ -40,6 +55,9 @@ class ClosePreview:
     games_needing_attention: list[Game]
     late_reports: list[GameReport]
     version: int
+    not_present: frozenset[str] = frozenset()  # seated this round, absent or removed now
+    returning: tuple[str, ...] = ()  # present now, not seated this round: join the lowest
+    seats_next_round: bool = True  # False after the last round: nobody moves
 
     @property
     def moves_by_table(self) -> dict[int, list[Move]]:
@@ -48,18 +66,56 @@ class ClosePreview:
             grouped[move.from_table].append(move)
         return grouped
 
+    @property
+    def next_sizes(self) -> dict[int, int]:
+        """Players at each table next round, once absent players and returners count."""
+        sizes = Counter(
+            move.to_table for name, move in self.moves.items() if name not in self.not_present
+        )
+        if self.returning and self.standings:
+            sizes[min(self.standings)] += len(self.returning)
+        return {number: sizes.get(number, 0) for number in sorted(self.standings)}
+
+    @property
+    def disputed(self) -> list[Game]:
+        return [g for g in self.games_needing_attention if g.status == GameStatus.DISPUTED]
+
+    @property
+    def unconfirmed(self) -> list[Game]:
+        return [g for g in self.games_needing_attention if g.status == GameStatus.UNCONFIRMED]
+
+    @property
+    def tables_without_games(self) -> list[int]:
+        return [
+            number
+            for number, games in sorted(self.standings.items())
+            if games and not any(games.values())
+        ]
+
 
 def preview_close(round_: Round) -> ClosePreview:
+    """Everything the organizer checks before closing a round; a constant number of queries."""
+    event = Event.objects.get(pk=round_.event_id)
+    round_.event = event
     standings = round_.games_won_by_table()
+    seated = {name for games in standings.values() for name in games}
+    present = set(event.players.seatable().values_list("name", flat=True))
     return ClosePreview(
         round=round_,
         standings=standings,
         moves=explain_moves(standings),
         games_needing_attention=list(
-            round_.games.needing_attention().select_related("table", "winner")
+            round_.games.needing_attention()
+            .select_related("table", "winner")
+            .prefetch_related("reports__winner")
         ),
-        late_reports=list(round_.reports.filter(state="late").select_related("table", "winner")),
-        version=round_.event.version,
+        late_reports=list(
+            round_.reports.filter(state=ReportState.LATE).select_related("table", "winner")
+        ),
+        version=event.version,
+        not_present=frozenset(seated - present),
+        returning=tuple(sorted(present - seated, key=name_key)),
+        seats_next_round=round_.number < event.rounds_planned,
     )
 
 
@@ -118,6 +174,10 @@ def advance_phase(*, event: Event, now: datetime | None = None) -> Event:
 def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
     """End the tournament early or on time; a round still open must be closed first."""
     event = Event.objects.get(pk=event.pk)
+    if event.phase == Phase.DEBRIEF:
+        raise Refused(_("The debrief has already started."))
+    if event.phase == Phase.SETUP:
+        raise Refused(_("Nothing has been played yet: start the study phase first."))
     if event.rounds.filter(status=RoundStatus.OPEN).exists():
         raise Refused(_("Close the round that is being played before the debrief."))
     _start_clock(event, Phase.DEBRIEF, now or timezone.now())
@@ -200,6 +260,7 @@ def undo_close_round(*, event: Event, now: datetime | None = None) -> Round:
         if (
             Game.objects.filter(round=following).exists()
             or GameReport.objects.filter(round=following).exists()
+            or GameCorrection.objects.filter(round=following).exists()
         ):
             raise Refused(
                 _("Round %(number)s already has reported games, so the close cannot be undone.")
@@ -217,6 +278,39 @@ def undo_close_round(*, event: Event, now: datetime | None = None) -> Round:
     event.save_and_bump(["phase", "round_number", "clock_ends_at", "clock_paused_remaining"])
     last_closed.refresh_from_db()
     return last_closed
+
+
+def undo_blocker(event: Event, rounds: list[Round], next_round_has_games: bool) -> str | None:
+    """Why the last close cannot be undone now, or None when it can (for the console)."""
+    closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
+    if not closed:
+        return _("No round has been closed yet.")
+    if next_round_has_games:
+        return _("Round %(number)s already has reported games, so the close cannot be undone.") % {
+            "number": closed[-1].number + 1
+        }
+    return None
+
+
+@transaction.atomic
+def reveal_rules(*, event: Event, revealed: bool = True) -> Event:
+    """Show (or hide again) every table's rules on the projector; only at the debrief."""
+    event = Event.objects.get(pk=event.pk)
+    if revealed and event.phase != Phase.DEBRIEF:
+        raise Refused(_("The rules are revealed at the debrief, after the last round."))
+    event.rules_revealed = revealed
+    event.save_and_bump(["rules_revealed"])
+    return event
+
+
+@transaction.atomic
+def delete_event(*, event: Event) -> None:
+    """Delete an event and everything in it (a rehearsal, a mistake)."""
+    # Seats and games protect players and tables, so the rounds (and with them seats,
+    # games and reports) go first.
+    Round.objects.filter(event=event).delete()
+    Player.objects.filter(event=event).delete()
+    Event.objects.filter(pk=event.pk).delete()
 
 
 def disputed_games(round_: Round) -> list[Game]:

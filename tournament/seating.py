@@ -11,13 +11,17 @@ Terms:
 
 Each function here writes several models in one transaction and bumps the event's
 version so that every screen refreshes.
+
+Roster changes (add, rename, absent, back, remove) never touch a round that has started:
+past rounds stay exactly as they were played.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
@@ -25,6 +29,7 @@ from tables.models import Table
 from tables.variants import Variant, check_variants, draw_variants, redraw_variant
 from tournament.exceptions import Refused
 from tournament.models import (
+    PLAYER_NAME_MAX_LENGTH,
     Event,
     Phase,
     Player,
@@ -34,6 +39,7 @@ from tournament.models import (
     Seat,
     SeatReason,
 )
+from tournament.roster import ProblemKind, clean_name, name_problem, same_name_key
 from tournament.table_plan import (
     MAX_TABLE_SIZE,
     MIN_TABLE_SIZE,
@@ -96,9 +102,17 @@ def seat_players(*, event: Event, table_count: int, reshuffle: bool = False) -> 
 
 @transaction.atomic
 def move_player(*, player: Player, table: Table) -> Seat:
-    """Put one player at another table in the planned round (before it starts)."""
+    """Put one player at another table in the planned round (before it starts).
+
+    The seat keeps where the player came from, so the projector can still show it.
+    """
     if table.event_id != player.event_id:
         raise Refused(_("That table belongs to another event."))
+    player = Player.objects.select_related("event").get(pk=player.pk)
+    if player.status != PlayerStatus.PRESENT:
+        raise Refused(
+            _("%(name)s is not marked present: mark them back first.") % {"name": player.name}
+        )
     round_ = planned_round(player.event)
     if round_ is None:
         raise Refused(_("Players can only be moved by hand before a round starts."))
@@ -118,6 +132,10 @@ def set_player_status(*, player: Player, status: str, table: Table | None = None
     A player who comes back (or joins late) is seated at the lowest table unless the
     organizer picks one. Past rounds keep their seats, so their results stay as they were.
     """
+    if status not in PlayerStatus.values:
+        raise ValueError(f"unknown player status {status!r}")
+    if table is not None and table.event_id != player.event_id:
+        raise Refused(_("That table belongs to another event."))
     player.status = status
     player.save(update_fields=["status"])
     round_ = planned_round(player.event)
@@ -132,6 +150,8 @@ def set_player_status(*, player: Player, status: str, table: Table | None = None
 
 def _seat_returning(*, player: Player, round_: Round, table: Table | None) -> None:
     if round_.seats.filter(player=player).exists():
+        if table is not None:
+            round_.seats.filter(player=player).update(table=table, reason=SeatReason.PLACED)
         return
     if table is not None:
         reason = SeatReason.PLACED
@@ -151,11 +171,138 @@ def _seat_returning(*, player: Player, round_: Round, table: Table | None) -> No
     Seat.objects.create(round=round_, player=player, table=table, reason=reason)
 
 
+def _taken_names(event: Event, *, other_than: Player | None = None) -> dict[str, Player]:
+    # Compared in Python: SQLite's lower() folds ASCII only, so "ZOË" would pass as new.
+    players = event.players.only("name", "status")
+    if other_than is not None:
+        players = players.exclude(pk=other_than.pk)
+    return {same_name_key(player.name): player for player in players}
+
+
+def _refuse_taken_name(taken: dict[str, Player], name: str) -> None:
+    clash = taken.get(same_name_key(name))
+    if clash is None:
+        return
+    if clash.status == PlayerStatus.REMOVED:
+        raise Refused(
+            _("%(name)s was removed earlier: put them back from the list of removed players.")
+            % {"name": clash.name}
+        )
+    raise Refused(_("%(name)s is already on the roster.") % {"name": clash.name})
+
+
+def _checked_name(raw: str) -> str:
+    name = clean_name(raw)
+    problem = name_problem(name, max_length=PLAYER_NAME_MAX_LENGTH)
+    if problem == ProblemKind.EMPTY:
+        raise Refused(_("Type a name: letters, digits or symbols."))
+    if problem == ProblemKind.TOO_LONG:
+        raise Refused(
+            _("That name has %(length)s characters; the limit is %(limit)s.")
+            % {"length": len(name), "limit": PLAYER_NAME_MAX_LENGTH}
+        )
+    return name
+
+
+@transaction.atomic
+def add_players(*, event: Event, names: Iterable[str]) -> list[Player]:
+    """Add players to the roster; they are seated in the planned round if there is one.
+
+    Before round 1 they join the emptiest home tables, keeping the tables balanced; later
+    they join the lowest table. Names must be new to the event (see tournament.roster).
+    """
+    cleaned = [_checked_name(name) for name in names]
+    taken = _taken_names(event)
+    for name in cleaned:
+        _refuse_taken_name(taken, name)
+    if len({same_name_key(name) for name in cleaned}) != len(cleaned):
+        raise Refused(_("The same name is listed twice."))
+    try:
+        with transaction.atomic():
+            players = Player.objects.bulk_create(Player(event=event, name=n) for n in cleaned)
+    except IntegrityError as error:
+        raise Refused(_("Another player got one of these names a moment ago.")) from error
+    round_ = planned_round(event)
+    tables = list(event.tables.order_by("number"))
+    if round_ is not None and tables:
+        if round_.number == 1:
+            seated = table_sizes(round_)
+            sizes = {table.number: seated.get(table.number, 0) for table in tables}
+            by_number = {table.number: table for table in tables}
+            seats = []
+            for player in players:
+                number = min(sizes, key=lambda n: (sizes[n], n))
+                sizes[number] += 1
+                seats.append(
+                    Seat(
+                        round=round_,
+                        player=player,
+                        table=by_number[number],
+                        reason=SeatReason.HOME,
+                    )
+                )
+        else:
+            seats = [
+                Seat(round=round_, player=player, table=tables[0], reason=SeatReason.RETURNING)
+                for player in players
+            ]
+        Seat.objects.bulk_create(seats)
+    Event.objects.bump_version(event.pk)
+    return players
+
+
+@transaction.atomic
+def rename_player(*, player: Player, name: str) -> Player:
+    """Correct a player's name; every round, past ones included, shows the new spelling."""
+    name = _checked_name(name)
+    _refuse_taken_name(_taken_names(player.event, other_than=player), name)
+    player.name = name
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["name"])
+    except IntegrityError as error:
+        raise Refused(_("%(name)s is already on the roster.") % {"name": name}) from error
+    Event.objects.bump_version(player.event_id)
+    return player
+
+
+def has_history(player: Player) -> bool:
+    """Whether the player took part in a round that started, or a game names them."""
+    from tables.models import Game, GameReport
+
+    return (
+        player.seats.exclude(round__status=RoundStatus.PLANNED).exists()
+        or Game.objects.filter(winner=player).exists()
+        or GameReport.objects.filter(winner=player).exists()
+    )
+
+
+@transaction.atomic
+def remove_player(*, player: Player) -> bool:
+    """Take a player off the roster. Returns True when they were deleted outright.
+
+    A player who never played (a typo, a no-show) is deleted, which frees the name. One who
+    played is only marked removed, so past rounds and their results stay as they were.
+    """
+    if has_history(player):
+        set_player_status(player=player, status=PlayerStatus.REMOVED)
+        return False
+    event_id = player.event_id
+    player.seats.all().delete()
+    player.delete()
+    Event.objects.bump_version(event_id)
+    return True
+
+
 # --- variants ----------------------------------------------------------------------
 
 
 def _refuse_after_study_unless_confirmed(event: Event, confirmed: bool) -> None:
-    if event.phase != Phase.SETUP and not confirmed:
+    # The phase is read again: the caller's event may be older than a click on "Start study".
+    phase = Event.objects.values_list("phase", flat=True).get(pk=event.pk)
+    if not event.tables.exists():
+        raise Refused(_("Make the table plan first: variants are drawn for its tables."))
+    if phase != Phase.SETUP and not confirmed:
         raise Refused(
             _("The players have already seen their rules. Confirm to change a variant anyway.")
         )
@@ -201,8 +348,15 @@ def set_table_variant(*, table: Table, variant: Variant, confirmed: bool = False
     _refuse_after_study_unless_confirmed(event, confirmed)
     table.set_variant(variant)
     _save_variants(event, [table], by_hand=True)
-    variants = [t.variant for t in event.tables.order_by("number")]
-    return [_(problem) for problem in check_variants(variants, event.trump_anytime_share)]
+    return variant_warnings(event)
+
+
+def variant_warnings(event: Event, tables: Iterable[Table] | None = None) -> list[str]:
+    """Translated problems with the event's variants (neighbours alike, too many anytime)."""
+    if tables is None:
+        tables = event.tables.order_by("number")
+    variants = [t.variant for t in sorted(tables, key=lambda t: t.number)]
+    return check_variants(variants, event.trump_anytime_share, translate=_)
 
 
 def table_sizes(round_: Round) -> dict[int, int]:

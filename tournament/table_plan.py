@@ -67,21 +67,36 @@ class TablePlan:
             counts[size] = counts.get(size, 0) + 1
         return counts
 
+    @property
+    def best_size_tables(self) -> int:
+        """How many tables seat exactly BEST_TABLE_SIZE players."""
+        return self.sizes.count(BEST_TABLE_SIZE)
 
-def suggest_table_plan(headcount: int) -> TablePlan | None:
-    """The best plan for a headcount, or None when fewer than 3 players are present."""
-    candidates = [
-        count
+
+def table_count_options(headcount: int) -> list[TablePlan]:
+    """Every plan that seats this headcount at tables of 3 to 6, fewest tables first."""
+    return [
+        TablePlan(headcount, count, tuple(balanced_sizes(headcount, count)))
         for count in range(1, headcount // MIN_TABLE_SIZE + 1)
         if table_count_problem(headcount, count) is None
     ]
-    if not candidates:
+
+
+def suggest_table_plan(headcount: int) -> TablePlan | None:
+    """The best plan for a headcount, or None when fewer than 3 players are present."""
+    options = table_count_options(headcount)
+    if not options:
         return None
-    best = max(
-        candidates,
-        key=lambda count: (balanced_sizes(headcount, count).count(BEST_TABLE_SIZE), count),
-    )
-    return TablePlan(headcount, best, tuple(balanced_sizes(headcount, best)))
+    return max(options, key=lambda plan: (plan.best_size_tables, plan.table_count))
+
+
+def size_problems(sizes: dict[int, int]) -> list[tuple[int, int]]:
+    """(table number, players) for every table whose size is outside 3 to 6."""
+    return [
+        (number, size)
+        for number, size in sorted(sizes.items())
+        if not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE
+    ]
 
 
 def deal_home_tables(names: Iterable[str], table_count: int, seed: int) -> dict[str, int]:

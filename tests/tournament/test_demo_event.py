@@ -1,0 +1,91 @@
+"""The rehearsal event: played through the same functions as the screens, ready to rehearse."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tables.models import Game, GameReport, GameStatus, ReportSource, ReportState
+from tournament.management.commands.demo_event import rehearsal_names
+from tournament.models import Event, Phase, PlayerStatus, Round, RoundStatus, Seat
+from tournament.movement import plan_moves
+
+pytestmark = pytest.mark.django_db
+
+
+def run(**options) -> str:
+    out = StringIO()
+    call_command("demo_event", stdout=out, **options)
+    return out.getvalue()
+
+
+def test_the_rehearsal_is_played_and_left_before_the_debrief():
+    output = run(players=24, rounds=3, seed=7, owner="organizer")  # as `make run` calls it
+    event = Event.objects.get()
+    assert event.owner.username == "organizer"
+    assert (event.phase, event.round_number, event.rounds_planned) == (
+        Phase.BETWEEN_ROUNDS,
+        3,
+        3,
+    )
+    assert (
+        list(Round.objects.filter(event=event).values_list("status", flat=True))
+        == [RoundStatus.CLOSED] * 3
+    )
+    assert event.players.count() == 24
+    assert event.players.filter(status=PlayerStatus.PRESENT).count() == 24
+    assert "Round 1:" in output
+    assert "Round 3 (the last):" in output
+    reports = GameReport.objects.filter(round__event=event)
+    assert reports.filter(source=ReportSource.PHONE).exists()
+    assert reports.filter(source=ReportSource.PLAYER).exists()
+    assert reports.filter(state=ReportState.LATE).count() == 1
+    games = Game.objects.filter(round__event=event)
+    assert games.filter(status=GameStatus.SETTLED).exists()
+    assert games.filter(status=GameStatus.DISPUTED).exists()
+    assert games.filter(finished=False).exists()  # cut off by the clock, reported as tricks
+
+
+def test_each_round_seats_the_next_by_the_movement_rule():
+    run(players=18, rounds=3, seed=11)
+    event = Event.objects.get()
+    for number in (1, 2):
+        closed = Round.objects.get(event=event, number=number)
+        expected = plan_moves(closed.games_won_by_table())
+        committed = dict(
+            Seat.objects.filter(round__event=event, round__number=number + 1).values_list(
+                "player__name", "table__number"
+            )
+        )
+        absent_then = set(expected) - set(committed)
+        assert len(absent_then) <= 1  # one player sits out round 2
+        assert {n: t for n, t in expected.items() if n not in absent_then} == {
+            n: t for n, t in committed.items() if n in expected
+        }
+
+
+def test_names_are_deterministic_distinct_and_some_accented():
+    names = rehearsal_names(40, 7)
+    assert names == rehearsal_names(40, 7)
+    assert len(set(names)) == 40
+    assert any(not name.isascii() for name in names)
+
+
+def test_the_same_seed_twice_makes_two_events():
+    run(players=6, rounds=1, seed=3)
+    run(players=6, rounds=1, seed=3)
+    first, second = Event.objects.order_by("pk")
+    assert sorted(first.players.values_list("name", flat=True)) == sorted(
+        second.players.values_list("name", flat=True)
+    )
+
+
+@pytest.mark.parametrize(
+    "options", [{"players": 2}, {"players": 501}, {"rounds": 0}, {"rounds": 21}, {"seed": -1}]
+)
+def test_impossible_options_are_refused(options):
+    with pytest.raises(CommandError):
+        run(**options)
+    assert not Event.objects.exists()

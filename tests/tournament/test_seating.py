@@ -1,0 +1,242 @@
+"""Seating and the roster bridge: table plan, moves by hand, absent and returning players,
+adding, renaming and removing players, and the variants' lock after study."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tables.models import Table
+from tables.variants import Suit, Variant
+from tests import factories
+from tournament.exceptions import Refused
+from tournament.models import Event, Phase, Player, PlayerStatus, Round, Seat, SeatReason
+from tournament.rounds import advance_phase
+from tournament.seating import (
+    add_players,
+    move_player,
+    redraw_table_variant,
+    redraw_variants,
+    remove_player,
+    rename_player,
+    seat_players,
+    set_player_status,
+    set_table_variant,
+    variant_warnings,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organizer(django_user_model):
+    return factories.make_organizer(django_user_model, "ada")
+
+
+def sizes(event: Event, round_number: int = 1) -> list[int]:
+    return sorted(Counter(factories.seats_of(event, round_number).values()).values())
+
+
+# --- table plan --------------------------------------------------------------------------
+
+
+def test_seat_players_makes_tables_and_a_balanced_deal(organizer):
+    event = factories.seated_event(owner=organizer, players=13, tables=3)
+    assert list(event.tables.values_list("number", flat=True)) == [1, 2, 3]
+    assert sizes(event) == [4, 4, 5]
+    assert Round.objects.get(event=event).status == "planned"
+
+
+def test_the_same_seed_gives_the_same_deal_and_a_reshuffle_another(organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    first = factories.seats_of(event, 1)
+    variants = [t.variant for t in event.tables.order_by("number")]
+    seat_players(event=event, table_count=3)
+    assert factories.seats_of(event, 1) == first
+    seat_players(event=event, table_count=3, reshuffle=True)
+    event.refresh_from_db()
+    assert event.seed != 7
+    assert [t.variant for t in event.tables.order_by("number")] == variants
+    assert sizes(event) == [4, 4, 4]
+
+
+def test_a_table_count_that_does_not_fit_is_refused(organizer):
+    event = factories.make_event(owner=organizer)
+    factories.add_players(event, factories.names(13))
+    with pytest.raises(Refused, match="more than 6"):
+        seat_players(event=event, table_count=2)
+    with pytest.raises(Refused, match="fewer than 3"):
+        seat_players(event=event, table_count=5)
+    assert not Table.objects.exists()
+
+
+def test_the_plan_is_fixed_once_study_starts(organizer):
+    event = advance_phase(event=factories.seated_event(owner=organizer, players=8, tables=2))
+    with pytest.raises(Refused, match="during setup"):
+        seat_players(event=event, table_count=2, reshuffle=True)
+
+
+def test_absent_players_are_not_dealt(organizer):
+    event = factories.make_event(owner=organizer)
+    players = factories.add_players(event, factories.names(9))
+    set_player_status(player=players[0], status=PlayerStatus.ABSENT)
+    seat_players(event=event, table_count=2)
+    assert "Player 001" not in factories.seats_of(event, 1)
+
+
+# --- moving one player -------------------------------------------------------------------
+
+
+def test_move_player_before_round_one(organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    name, number = next(iter(factories.seats_of(event, 1).items()))
+    target = factories.table(event, 3 if number != 3 else 1)
+    seat = move_player(player=Player.objects.get(name=name), table=target)
+    assert seat.reason == SeatReason.PLACED
+    assert factories.seats_of(event, 1)[name] == target.number
+
+
+def test_move_player_is_refused_once_the_round_started_or_for_absent_players(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    player = Player.objects.get(name="Player 001")
+    set_player_status(player=player, status=PlayerStatus.ABSENT)
+    with pytest.raises(Refused, match="not marked present"):
+        move_player(player=player, table=factories.table(event, 1))
+    assert "Player 001" not in factories.seats_of(event, 1)
+    factories.start_rounds(event)
+    with pytest.raises(Refused, match="before a round starts"):
+        move_player(player=Player.objects.get(name="Player 002"), table=factories.table(event, 1))
+
+
+def test_move_player_refuses_another_events_table(organizer):
+    one = factories.seated_event(owner=organizer, players=8, tables=2)
+    two = factories.seated_event(owner=organizer, players=8, tables=2, name="Other")
+    with pytest.raises(Refused, match="another event"):
+        move_player(player=one.players.first(), table=factories.table(two, 1))
+
+
+# --- absent, back, added -----------------------------------------------------------------
+
+
+def test_before_round_one_a_returning_player_joins_the_emptiest_home_table(organizer):
+    event = factories.seated_event(owner=organizer, players=9, tables=2)  # 4 and 5
+    player = Player.objects.get(name="Player 001")
+    set_player_status(player=player, status=PlayerStatus.ABSENT)
+    assert "Player 001" not in factories.seats_of(event, 1)
+    set_player_status(player=player, status=PlayerStatus.PRESENT)
+    assert sizes(event) == [4, 5]
+
+
+def test_add_players_fills_the_emptiest_home_tables(organizer):
+    event = factories.seated_event(owner=organizer, players=9, tables=3)  # 3, 3, 3
+    added = add_players(event=event, names=["Zoë", "<b>Bold</b>", "Émile"])
+    assert [p.name for p in added] == ["Zoë", "<b>Bold</b>", "Émile"]
+    assert sizes(event) == [4, 4, 4]
+
+
+def test_players_added_between_rounds_join_the_lowest_table(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    add_players(event=event, names=["Late Lou"])
+    assert Seat.objects.filter(player__name="Late Lou").count() == 0  # round 1 is running
+    factories.close_current_round(event, organizer)
+    seat = Seat.objects.get(player__name="Late Lou")
+    assert (seat.round.number, seat.table.number, seat.reason) == (2, 1, "returning")
+    add_players(event=event, names=["Later Lee"])
+    assert factories.seats_of(event, 2)["Later Lee"] == 1
+
+
+def test_add_players_refuses_names_taken_in_any_case(organizer):
+    event = factories.make_event(owner=organizer)
+    add_players(event=event, names=["Zoë"])
+    with pytest.raises(Refused, match="already on the roster"):
+        add_players(event=event, names=["ZOË"])  # SQLite's lower() would let this through
+    with pytest.raises(Refused, match="listed twice"):
+        add_players(event=event, names=["Ann", "ann"])
+    with pytest.raises(Refused, match="limit is 40"):
+        add_players(event=event, names=["x" * 41])
+    assert list(event.players.values_list("name", flat=True)) == ["Zoë"]
+
+
+def test_rename_player(organizer):
+    event = factories.make_event(owner=organizer)
+    ann, _ben = factories.add_players(event, ["Ann", "Ben"])
+    version = Event.objects.get(pk=event.pk).version
+    rename_player(player=ann, name="  Anne   Marie ")
+    ann.refresh_from_db()
+    assert ann.name == "Anne Marie"
+    assert Event.objects.get(pk=event.pk).version == version + 1
+    with pytest.raises(Refused, match="already on the roster"):
+        rename_player(player=ann, name="BEN")
+    with pytest.raises(Refused, match="Type a name"):
+        rename_player(player=ann, name="  ...  ")
+    rename_player(player=ann, name="anne marie")  # a change of case of one's own name is fine
+
+
+def test_remove_player_deletes_someone_who_never_played(organizer):
+    event = factories.seated_event(owner=organizer, players=9, tables=2)
+    assert remove_player(player=Player.objects.get(name="Player 001")) is True
+    assert not Player.objects.filter(name="Player 001").exists()
+    add_players(event=event, names=["Player 001"])  # the name is free again
+
+
+def test_remove_player_keeps_someone_who_played(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=9, tables=2))
+    factories.close_current_round(event, organizer)
+    player = Player.objects.get(name="Player 001")
+    assert remove_player(player=player) is False
+    player.refresh_from_db()
+    assert player.status == PlayerStatus.REMOVED
+    assert "Player 001" in factories.seats_of(event, 1)
+    assert "Player 001" not in factories.seats_of(event, 2)
+    with pytest.raises(Refused, match="removed earlier"):
+        add_players(event=event, names=["player 001"])
+
+
+# --- variants ----------------------------------------------------------------------------
+
+
+def test_variants_change_freely_during_setup(organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    before = [t.variant for t in event.tables.order_by("number")]
+    redraw_variants(event=event)
+    table = factories.table(event, 2)
+    old = table.variant
+    redraw_table_variant(table=table)
+    table.refresh_from_db()
+    assert table.variant != old
+    assert len(before) == 3
+
+
+def test_variant_changes_after_study_need_confirmation(organizer):
+    event = advance_phase(event=factories.seated_event(owner=organizer, players=12, tables=3))
+    assert event.phase == Phase.STUDY
+    table = factories.table(event, 1)
+    before = table.variant
+    for change in (
+        lambda: redraw_variants(event=event),
+        lambda: redraw_table_variant(table=table),
+        lambda: set_table_variant(table=table, variant=Variant(False, Suit.CLUBS)),
+    ):
+        with pytest.raises(Refused, match="Confirm"):
+            change()
+    table.refresh_from_db()
+    assert table.variant == before
+    redraw_table_variant(table=table, confirmed=True)
+    table.refresh_from_db()
+    assert table.variant != before
+
+
+def test_set_table_variant_by_hand_warns_about_the_plan(organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    neighbour = factories.table(event, 2).variant
+    warnings = set_table_variant(table=factories.table(event, 1), variant=neighbour)
+    assert any("neighbours" in w for w in warnings)
+    assert factories.table(event, 1).variant_set_by_hand
+    assert variant_warnings(event) == warnings
+
+
+def test_variants_need_a_table_plan(organizer):
+    event = factories.make_event(owner=organizer)
+    with pytest.raises(Refused, match="table plan first"):
+        redraw_variants(event=event)

@@ -1,0 +1,315 @@
+"""Organizer console, running an event: phases and the clock, results entered by hand,
+corrections, late reports, closing a round (and undoing it), the debrief, live polling."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from tables.models import CorrectionAction, Game, GameCorrection, GameStatus, ReportState
+from tests import factories
+from tournament.models import Event, Phase, Player, Round, RoundStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organizer(django_user_model):
+    return factories.make_organizer(django_user_model, "ada")
+
+
+@pytest.fixture
+def signed_in(client, organizer):
+    client.force_login(organizer)
+    return client
+
+
+@pytest.fixture
+def playing(organizer):
+    """12 players at 3 tables, round 1 running."""
+    return factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+
+
+def url(name, *args):
+    return reverse(f"organizer:{name}", args=args)
+
+
+def messages_after(client, response) -> list[str]:
+    assert response.status_code == 302, response.content[:300]
+    page = client.get(response["Location"])
+    return [str(m) for m in page.context["site_messages"]]
+
+
+def at_table(event, number, round_number=None) -> list[Player]:
+    seats = factories.seats_of(event, round_number or event.round_number)
+    names = sorted(name for name, table in seats.items() if table == number)
+    return list(Player.objects.filter(event=event, name__in=names).order_by("name"))
+
+
+# --- phases and the clock ----------------------------------------------------------------
+
+
+def test_the_phases_in_order_through_the_next_button(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    said = []
+    for phase in ("setup", "study", "practice"):
+        said += messages_after(
+            signed_in, signed_in.post(url("phase_next", event.pk), {"phase": phase})
+        )
+    event.refresh_from_db()
+    assert event.phase == Phase.ROUND
+    assert event.round_number == 1
+    assert said == [
+        "Study started: 5 minutes to read the rules.",
+        "Practice started: take the rule sheets away. Silence from now on.",
+        "Round 1 started: 5 minutes.",
+    ]
+
+
+def test_a_double_click_does_not_skip_a_phase(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    signed_in.post(url("phase_next", event.pk), {"phase": "setup"})
+    said = messages_after(
+        signed_in, signed_in.post(url("phase_next", event.pk), {"phase": "setup"})
+    )
+    assert said[-1] == "The event has already moved on: check where it stands."
+    assert Event.objects.get(pk=event.pk).phase == Phase.STUDY
+
+
+def test_study_without_a_table_plan_is_refused(signed_in, event):
+    said = messages_after(signed_in, signed_in.post(url("phase_next", event.pk)))
+    assert said == ["Make the table plan first: players need a home table to study at."]
+
+
+def test_pause_resume_add_a_minute_and_time_up(signed_in, playing):
+    event = playing
+    signed_in.post(url("clock", event.pk, "pause"))
+    event.refresh_from_db()
+    assert event.clock_is_paused
+    left = event.clock_remaining()
+    signed_in.post(url("clock", event.pk, "add-minute"))
+    event.refresh_from_db()
+    assert event.clock_remaining() == left + timedelta(minutes=1)
+    signed_in.post(url("clock", event.pk, "resume"))
+    event.refresh_from_db()
+    assert not event.clock_is_paused
+    said = messages_after(signed_in, signed_in.post(url("clock", event.pk, "time-up")))
+    event.refresh_from_db()
+    assert event.time_is_up()
+    assert event.phase == Phase.ROUND
+    assert said[-1].startswith("Time is up.")
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert 'class="panel phase-panel is-up"' in page
+    assert "Check results and close round 1" in page
+
+
+def test_the_clock_survives_a_reload(signed_in, playing):
+    first = signed_in.get(url("event", playing.pk)).context["seconds_left"]
+    again = signed_in.get(url("event", playing.pk)).context["seconds_left"]
+    assert 0 <= first - again <= 1
+    assert first > 4 * 60
+
+
+def test_clock_actions_are_refused_without_a_clock(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    said = messages_after(signed_in, signed_in.post(url("clock", event.pk, "pause")))
+    assert said == ["No clock runs in this phase."]
+    assert signed_in.post(url("clock", event.pk, "explode")).status_code == 302
+
+
+# --- results entered by hand, corrections ------------------------------------------------
+
+
+def test_tap_a_winner_on_the_table_view(signed_in, playing):
+    ann = at_table(playing, 1)[0]
+    page = signed_in.get(url("table", playing.pk, 1))
+    assert page.context["can_add"]
+    response = signed_in.post(
+        url("game_add", playing.pk, 1),
+        {"round": 1, "winner": ann.pk, "next": url("table", playing.pk, 1)},
+    )
+    assert response["Location"] == url("table", playing.pk, 1)
+    game = Game.objects.get()
+    assert (game.winner, game.status, game.table.number) == (ann, GameStatus.SETTLED, 1)
+    assert GameCorrection.objects.get().changed_by.username == "ada"
+
+
+def test_a_game_for_a_closed_round_or_a_stranger_is_refused(signed_in, playing, organizer):
+    stranger = at_table(playing, 2)[0]
+    said = messages_after(
+        signed_in,
+        signed_in.post(url("game_add", playing.pk, 1), {"round": 1, "winner": stranger.pk}),
+    )
+    assert said == ["That player is not seated at this table in this round."]
+    factories.close_current_round(playing, organizer)
+    said = messages_after(
+        signed_in,
+        signed_in.post(
+            url("game_add", playing.pk, 1), {"round": 1, "winner": at_table(playing, 1, 1)[0].pk}
+        ),
+    )
+    assert said == ["Games can be added only while their round is open."]
+    assert not Game.objects.exists()
+
+
+def test_settle_a_dispute_and_delete_a_game_with_a_record(signed_in, playing):
+    first, second = at_table(playing, 1)[:2]
+    factories.report(playing, 1, first, key="a", game_number=1)
+    factories.report(playing, 1, second, key="b", game_number=1)
+    game = Game.objects.get()
+    assert game.status == GameStatus.DISPUTED
+    signed_in.post(url("game_settle", playing.pk, game.pk), {"winner": second.pk})
+    game.refresh_from_db()
+    assert (game.winner, game.status) == (second, GameStatus.SETTLED)
+    signed_in.post(url("game_delete", playing.pk, game.pk))
+    assert not Game.objects.exists()
+    log = signed_in.get(url("corrections", playing.pk)).content.decode()
+    assert "Settled a dispute" in log
+    assert "Deleted" in log
+    assert "ada" in log
+    actions = list(GameCorrection.objects.values_list("action", flat=True))
+    assert actions == [CorrectionAction.DELETED, CorrectionAction.SETTLED]
+
+
+def test_another_events_game_is_not_found(signed_in, playing, django_user_model):
+    other = factories.start_rounds(
+        factories.seated_event(
+            owner=factories.make_organizer(django_user_model), players=8, tables=2, name="B"
+        )
+    )
+    factories.report(other, 1, at_table(other, 1)[0])
+    game = Game.objects.get()
+    assert signed_in.post(url("game_delete", playing.pk, game.pk)).status_code == 404
+    assert signed_in.post(url("game_delete", other.pk, game.pk)).status_code == 404
+    assert Game.objects.exists()
+
+
+# --- closing a round ---------------------------------------------------------------------
+
+
+def test_the_close_page_shows_results_disputes_and_moves(signed_in, playing):
+    first, second = at_table(playing, 2)[:2]
+    factories.report(playing, 2, first, key="a", game_number=1)
+    factories.report(playing, 2, second, key="b", game_number=1)
+    factories.report(playing, 3, at_table(playing, 3)[0], game_number=1)
+    page = signed_in.get(url("close_round", playing.pk, 1))
+    html = page.content.decode()
+    assert "Table 2, game 1 is disputed" in html
+    assert "1 game was reported by one phone only" in html
+    assert "No game reported at table" in html
+    assert "Most games: moves up" in html
+    assert "Fewest games: moves down" in html
+    assert page.context["preview"].version == Event.objects.get(pk=playing.pk).version
+
+
+def test_confirming_commits_the_moves_shown(signed_in, playing):
+    winner = at_table(playing, 2)[-1]
+    factories.report(playing, 2, winner)
+    preview = signed_in.get(url("close_round", playing.pk, 1)).context["preview"]
+    shown = {name: move.to_table for name, move in preview.moves.items()}
+    response = signed_in.post(url("close_round", playing.pk, 1), {"version": preview.version})
+    assert response["Location"] == url("event", playing.pk) + "#tables"
+    assert factories.seats_of(playing, 2) == shown
+    assert shown[winner.name] == 3
+
+
+def test_confirming_stale_moves_is_refused_and_shown_again(signed_in, playing):
+    version = signed_in.get(url("close_round", playing.pk, 1)).context["preview"].version
+    factories.report(playing, 1, at_table(playing, 1)[0])  # a phone reports meanwhile
+    response = signed_in.post(url("close_round", playing.pk, 1), {"version": version})
+    assert response.status_code == 200
+    assert "Results changed while you were looking." in response.content.decode()
+    assert response.context["preview"].version == version + 1
+    assert Round.objects.get(event=playing, number=1).status == RoundStatus.OPEN
+
+
+def test_undo_the_last_close_from_the_console(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    page = signed_in.get(url("event", playing.pk)).content.decode()
+    assert "Undo the close of round 1" in page
+    said = messages_after(signed_in, signed_in.post(url("undo_close", playing.pk)))
+    assert said[0].startswith("Round 1 is open again")
+    assert Round.objects.get(event=playing, number=1).status == RoundStatus.OPEN
+    said = messages_after(signed_in, signed_in.post(url("undo_close", playing.pk)))
+    assert said == ["No round has been closed yet."]
+
+
+def test_undo_is_refused_once_the_next_round_has_a_game(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    signed_in.post(url("phase_next", playing.pk), {"phase": "between"})
+    playing.refresh_from_db()
+    factories.report(playing, 1, at_table(playing, 1)[0])
+    page = signed_in.get(url("event", playing.pk))
+    assert page.context["c"].undo_blocker
+    said = messages_after(signed_in, signed_in.post(url("undo_close", playing.pk)))
+    assert said == ["Round 2 already has reported games, so the close cannot be undone."]
+
+
+def test_late_reports_are_accepted_or_dropped(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    ann, ben = at_table(playing, 1, 1)[:2]
+    factories.report(playing, 1, ann, round_number=1, key="late-1")
+    factories.report(playing, 1, ben, round_number=1, key="late-2")
+    page = signed_in.get(url("event", playing.pk))
+    late = page.context["c"].late_reports
+    assert len(late) == 2
+    assert "2 late reports" in page.content.decode()
+    signed_in.post(url("report_accept", playing.pk, late[0].pk))
+    signed_in.post(url("report_drop", playing.pk, late[1].pk))
+    late[0].refresh_from_db()
+    late[1].refresh_from_db()
+    assert (late[0].state, late[1].state) == (ReportState.ACCEPTED, ReportState.DROPPED)
+    assert Game.objects.get(round__number=1).winner == ann
+    assert not signed_in.get(url("event", playing.pk)).context["c"].late_reports
+
+
+# --- the end -----------------------------------------------------------------------------
+
+
+def test_debrief_and_reveal(signed_in, organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    said = messages_after(signed_in, signed_in.post(url("reveal", event.pk)))
+    assert said == ["The rules are revealed at the debrief, after the last round."]
+    factories.close_current_round(event, organizer)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Start the debrief" in page
+    signed_in.post(url("phase_next", event.pk), {"phase": "between"})
+    said = messages_after(signed_in, signed_in.post(url("reveal", event.pk), {"revealed": "1"}))
+    assert said[-1] == "The projector now shows every table's rules."
+    assert Event.objects.get(pk=event.pk).rules_revealed
+    signed_in.post(url("reveal", event.pk), {"revealed": "0"})
+    assert not Event.objects.get(pk=event.pk).rules_revealed
+
+
+def test_end_the_tournament_early(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    signed_in.post(url("debrief", playing.pk))
+    assert Event.objects.get(pk=playing.pk).phase == Phase.DEBRIEF
+
+
+# --- live polling ------------------------------------------------------------------------
+
+
+def test_polls_answer_304_until_something_changes(signed_in, playing):
+    etag = f'"{Event.objects.get(pk=playing.pk).version}"'
+    for name, args in (
+        ("event_live", [playing.pk]),
+        ("table_live", [playing.pk, 1]),
+        ("close_round_live", [playing.pk, 1]),
+    ):
+        page = signed_in.get(url(name, *args), HTTP_IF_NONE_MATCH=etag)
+        assert page.status_code == 304, name
+    factories.report(playing, 1, at_table(playing, 1)[0])
+    page = signed_in.get(url("event_live", playing.pk), HTTP_IF_NONE_MATCH=etag)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="tables" class="panel tables-panel" hx-swap-oob="true"' in html
+    version = Event.objects.get(pk=playing.pk).version
+    assert f'data-etag="&quot;{version}&quot;"' in html
+    table = signed_in.get(url("table_live", playing.pk, 1), HTTP_IF_NONE_MATCH=etag)
+    assert table.status_code == 200
+    assert 'hx-swap-oob="true"' in table.content.decode()

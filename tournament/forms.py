@@ -1,0 +1,247 @@
+"""Forms of the organizer console.
+
+Terms:
+    roster form   names pasted one per line, or a CSV file; read by tournament.roster and
+                  taken whole or not at all, with one message per problem line.
+    confirmed     a tick that says "the players have already seen their rules, change the
+                  variant anyway"; needed once the study phase has started.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tables.variants import ALL_VARIANTS, Variant, variant_label
+from tournament.models import PLAYER_NAME_MAX_LENGTH, Event, Player, PlayerStatus
+from tournament.roster import (
+    MAX_CSV_BYTES,
+    MAX_LINES,
+    FileProblem,
+    LineProblem,
+    ProblemKind,
+    RosterInput,
+    read_csv,
+    read_lines,
+)
+
+
+class EventForm(forms.ModelForm):
+    """A new event, or an existing event's settings."""
+
+    class Meta:
+        model = Event
+        fields = ["name", "rounds_planned", "round_minutes", "study_minutes", "practice_minutes"]
+        widgets = {
+            "name": forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
+            "rounds_planned": forms.NumberInput(attrs={"min": 1, "max": 20}),
+            "round_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
+            "study_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
+            "practice_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
+        }
+        labels = {
+            "rounds_planned": gettext_lazy("Number of rounds"),
+            "round_minutes": gettext_lazy("Round (minutes)"),
+            "study_minutes": gettext_lazy("Study (minutes)"),
+            "practice_minutes": gettext_lazy("Practice (minutes)"),
+        }
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise ValidationError(_("Give the event a name."))
+        return name
+
+    def clean_rounds_planned(self) -> int:
+        rounds = self.cleaned_data["rounds_planned"]
+        event = self.instance
+        if event.pk is None:
+            return rounds
+        highest = max((r.number for r in event.rounds.all()), default=0)
+        if rounds < highest:
+            raise ValidationError(
+                _("Round %(number)s is already seated or played, so at least %(number)s rounds.")
+                % {"number": highest}
+            )
+        last_closed_was_last = (
+            event.phase in ("between", "debrief")
+            and event.round_number == event.rounds_planned
+            and highest == event.round_number
+        )
+        if rounds > event.rounds_planned and last_closed_was_last:
+            raise ValidationError(
+                _(
+                    "The last round is already closed, without a seating for another round. "
+                    "To play more rounds: undo that close, change the number of rounds, "
+                    "then close the round again."
+                )
+            )
+        return rounds
+
+
+def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str:
+    """One problem as the organizer reads it, naming the line (or the file's row)."""
+    where = (
+        _("Row %(line)s") % {"line": problem.line}
+        if row_word
+        else _("Line %(line)s") % {"line": problem.line}
+    )
+    values = {
+        "where": where,
+        "name": problem.name,
+        "other": problem.other_line,
+        "length": problem.length,
+        "limit": PLAYER_NAME_MAX_LENGTH,
+    }
+    if problem.kind == ProblemKind.EMPTY:
+        return _("%(where)s: there is no name to add.") % values
+    if problem.kind == ProblemKind.TOO_LONG:
+        return (
+            _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.") % values
+        )
+    if problem.kind == ProblemKind.REPEATED:
+        return _("%(where)s: “%(name)s” is already on line %(other)s.") % values
+    if problem.kind == ProblemKind.ON_ROSTER:
+        return _("%(where)s: “%(name)s” is already on the roster.") % values
+    return (
+        _(
+            "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
+            "removed players instead."
+        )
+        % values
+    )
+
+
+FILE_PROBLEM_MESSAGES = {
+    FileProblem.TOO_BIG: gettext_lazy("This file is too big for a roster (1 MB at most)."),
+    FileProblem.NOT_TEXT: gettext_lazy(
+        "This file is not a CSV file. In a spreadsheet, choose “Save as” and “CSV”."
+    ),
+    FileProblem.TOO_MANY_LINES: gettext_lazy("A roster can have at most %(max)s lines."),
+    FileProblem.NO_NAMES: gettext_lazy("There are no names to add."),
+}
+
+
+class RosterForm(forms.Form):
+    """Names to add: typed one per line, or an uploaded CSV file (the file wins)."""
+
+    names = forms.CharField(
+        label=gettext_lazy("Names, one per line"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
+        help_text=gettext_lazy("Blank lines are skipped."),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("Or a CSV file"),
+        required=False,
+        help_text=gettext_lazy(
+            "The column headed “Name” (or “First name” and “Last name”), else the first column."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
+    )
+
+    def __init__(self, *args, event: Event, players: list[Player] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.players = players if players is not None else list(event.players.all())
+        self.roster_input: RosterInput | None = None
+        self.from_file = False
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        existing = [p.name for p in self.players if p.status != PlayerStatus.REMOVED]
+        removed = [p.name for p in self.players if p.status == PlayerStatus.REMOVED]
+        upload = cleaned.get("file")
+        if upload:
+            self.from_file = True
+            if upload.size > MAX_CSV_BYTES:
+                result = RosterInput(file_problem=FileProblem.TOO_BIG)
+            else:
+                result = read_csv(upload.read(), existing=existing, removed=removed)
+            if result.names:
+                # Put the file's names in the box so that nothing is lost: the organizer
+                # can fix them there and add them without the file.
+                self.data = self.data.copy()
+                self.data["names"] = "\n".join(
+                    [*result.names, *(p.name for p in result.problems if p.name)]
+                )
+        else:
+            result = read_lines(cleaned.get("names", ""), existing=existing, removed=removed)
+        self.roster_input = result
+        if result.file_problem is not None:
+            raise ValidationError(
+                str(FILE_PROBLEM_MESSAGES[result.file_problem]) % {"max": MAX_LINES}
+            )
+        if result.problems:
+            raise ValidationError(
+                [line_problem_message(p, row_word=self.from_file) for p in result.problems]
+            )
+        return cleaned
+
+    @property
+    def accepted_names(self) -> list[str]:
+        return self.roster_input.names if self.roster_input else []
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=200,  # the real limit is checked with a message that says the length
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class TablePlanForm(forms.Form):
+    table_count = forms.TypedChoiceField(label=gettext_lazy("Tables"), coerce=int)
+
+    def __init__(self, *args, options: list, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table_count"].choices = [
+            (plan.table_count, plan_choice_label(plan)) for plan in options
+        ]
+
+
+def plan_choice_label(plan) -> str:
+    sizes = ", ".join(
+        _("%(tables)s × %(size)s") % {"tables": count, "size": size}
+        for size, count in plan.size_counts.items()
+    )
+    return _("%(count)s tables (%(sizes)s players)") % {"count": plan.table_count, "sizes": sizes}
+
+
+class MovePlayerForm(forms.Form):
+    """Move one seated player to another table in the planned round."""
+
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
+    table = forms.TypedChoiceField(label=gettext_lazy("to table"), coerce=int)
+
+    def __init__(self, *args, players: list[tuple[int, str]], tables: list[int], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("Choose a player")), *players]
+        self.fields["table"].choices = [(n, _("Table %(number)s") % {"number": n}) for n in tables]
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    return [(v.code, variant_label(v, _)) for v in sorted(ALL_VARIANTS)]
+
+
+class SetVariantForm(forms.Form):
+    variant = forms.ChoiceField(label=gettext_lazy("Variant"))
+    confirmed = forms.BooleanField(
+        label=gettext_lazy("The players have seen their rules: change it anyway"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = variant_choices()
+
+    def clean_variant(self) -> Variant:
+        return Variant.from_code(self.cleaned_data["variant"])
+
+
+class CloseRoundForm(forms.Form):
+    """The version the organizer saw: the close is refused if anything changed since."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)

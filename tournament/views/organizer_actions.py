@@ -1,0 +1,587 @@
+"""The console's actions: every POST that changes an event, each through one bridge function.
+
+Terms:
+    action    a POST answered with a redirect back to where it came from (the `next`
+              field, else the console section it belongs to) and a message: what was
+              done, or why it was refused. Forms whose input can be wrong (roster,
+              rename, move, variant) are shown again with what was typed and the errors.
+    confirmed the organizer ticked "change it anyway" for a variant after the players
+              have seen their rules.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tables.models import Game, GameReport, Table
+from tables.reporting import (
+    accept_late_report,
+    add_game,
+    delete_game,
+    drop_late_report,
+    settle_game,
+)
+from tables.variants import variant_label
+from tournament.exceptions import Refused
+from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
+from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
+from tournament.rounds import (
+    advance_phase,
+    close_round,
+    reveal_rules,
+    start_debrief,
+    undo_close_round,
+)
+from tournament.seating import (
+    add_players,
+    move_player,
+    planned_round,
+    redraw_table_variant,
+    redraw_variants,
+    remove_player,
+    rename_player,
+    seat_players,
+    set_player_status,
+    set_table_variant,
+)
+from tournament.views.organizer import (
+    console_url,
+    form_error_status,
+    owned_event,
+    run_action,
+)
+from tournament.views.organizer_console import (
+    build_console,
+    close_context,
+    console_context,
+    player_context,
+)
+
+# --- roster ------------------------------------------------------------------------------
+
+
+def _joining_note(event: Event) -> str:
+    planned = planned_round(event)
+    if planned is None:
+        if event.phase == Phase.ROUND:
+            return _("They join the lowest table when you close this round.")
+        return ""
+    if planned.number == 1:
+        return _("They are seated at the home tables with the fewest players.")
+    return _("They join the lowest table in round %(number)s.") % {"number": planned.number}
+
+
+@require_POST
+@login_required
+def roster_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    console = build_console(event)
+    form = RosterForm(request.POST, request.FILES, event=event, players=console.players)
+    if form.is_valid():
+        try:
+            added = add_players(event=event, names=form.accepted_names)
+        except Refused as refused:
+            form.add_error(None, refused.message)
+        else:
+            event.refresh_from_db()
+            message = ngettext(
+                "Added %(count)s player.", "Added %(count)s players.", len(added)
+            ) % {"count": len(added)}
+            messages.success(request, f"{message} {_joining_note(event)}".strip())
+            return redirect(console_url(event, "roster"))
+    return render(
+        request,
+        "organizer/event.html",
+        console_context(request, event, console, roster_form=form),
+        status=form_error_status(request),
+    )
+
+
+def _player(event: Event, player_id: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("event"), event=event, pk=player_id)
+
+
+@require_POST
+@login_required
+def player_status(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    player = _player(event, player_id)
+    status = request.POST.get("status")
+    if status not in (PlayerStatus.PRESENT, PlayerStatus.ABSENT):
+        messages.error(request, _("Choose present or absent."))
+        return redirect(console_url(event, f"player-{player.pk}"))
+    table = None
+    if request.POST.get("table"):
+        table = Table.objects.filter(event=event, number=request.POST["table"]).first()
+
+    def change() -> str:
+        set_player_status(player=player, status=status, table=table)
+        planned = planned_round(event)
+        seat = (
+            planned.seats.filter(player=player).select_related("table").first() if planned else None
+        )
+        values = {"name": player.name}
+        if status == PlayerStatus.ABSENT:
+            if planned is not None:
+                values["number"] = planned.number
+                return _("%(name)s is absent: not seated in round %(number)s.") % values
+            return _("%(name)s is absent: not seated when this round closes.") % values
+        if seat is not None:
+            values |= {"table": seat.table.number, "number": planned.number}
+            return _("%(name)s is present: table %(table)s in round %(number)s.") % values
+        return _("%(name)s is present: they join the lowest table when this round closes.") % values
+
+    return run_action(request, change, default=console_url(event, f"player-{player.pk}"))
+
+
+@require_POST
+@login_required
+def player_rename(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    player = _player(event, player_id)
+    form = RenameForm(request.POST)
+    if form.is_valid():
+        old = player.name
+        try:
+            rename_player(player=player, name=form.cleaned_data["name"])
+        except Refused as refused:
+            form.add_error("name", refused.message)
+        else:
+            messages.success(
+                request, _("%(old)s is now %(new)s.") % {"old": old, "new": player.name}
+            )
+            return redirect(console_url(event, f"player-{player.pk}"))
+    return render(
+        request,
+        "organizer/player.html",
+        player_context(request, event, player.pk, rename_form=form),
+        status=form_error_status(request),
+    )
+
+
+@require_POST
+@login_required
+def player_remove(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    player = _player(event, player_id)
+    name = player.name
+
+    def remove() -> str:
+        if remove_player(player=player):
+            return _("%(name)s was deleted from the roster.") % {"name": name}
+        return _("%(name)s was removed. The rounds they played keep their results.") % {
+            "name": name
+        }
+
+    return run_action(request, remove, default=console_url(event, "roster"))
+
+
+# --- table plan --------------------------------------------------------------------------
+
+
+def _plan_done(event: Event, table_count: int, *, reshuffled: bool) -> str:
+    present = event.players.seatable().count()
+    values = {"players": present, "tables": table_count}
+    if reshuffled:
+        return _("Dealt again: %(players)s players at %(tables)s tables.") % values
+    return _("Table plan made: %(players)s players at %(tables)s tables, variants drawn.") % values
+
+
+@require_POST
+@login_required
+def plan_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    try:
+        table_count = int(request.POST.get("table_count", ""))
+    except ValueError:
+        messages.error(request, _("Choose a number of tables."))
+        return redirect(console_url(event, "plan"))
+
+    def plan() -> str:
+        seat_players(event=event, table_count=table_count)
+        return _plan_done(event, table_count, reshuffled=False)
+
+    return run_action(request, plan, default=console_url(event, "plan"))
+
+
+@require_POST
+@login_required
+def plan_reshuffle(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    table_count = event.tables.count()
+    if not table_count:
+        messages.error(request, _("Make the table plan first."))
+        return redirect(console_url(event, "plan"))
+
+    def reshuffle() -> str:
+        seat_players(event=event, table_count=table_count, reshuffle=True)
+        return _plan_done(event, table_count, reshuffled=True)
+
+    return run_action(request, reshuffle, default=console_url(event, "plan"))
+
+
+@require_POST
+@login_required
+def plan_move(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    console = build_console(event)
+    choices = sorted(
+        ((seat.player_id, seat.name) for card in console.cards for seat in card.seats),
+        key=lambda pair: pair[1].casefold(),
+    )
+    form = MovePlayerForm(request.POST, players=choices, tables=[t.number for t in console.tables])
+    if form.is_valid():
+        player = _player(event, form.cleaned_data["player"])
+        table = get_object_or_404(Table, event=event, number=form.cleaned_data["table"])
+        try:
+            move_player(player=player, table=table)
+        except Refused as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(
+                request,
+                _("%(name)s moved to table %(table)s.")
+                % {"name": player.name, "table": table.number},
+            )
+            return redirect(console_url(event, "plan"))
+    return render(
+        request,
+        "organizer/event.html",
+        console_context(request, event, console, move_form=form),
+        status=form_error_status(request),
+    )
+
+
+# --- variants ----------------------------------------------------------------------------
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirmed") in ("1", "on", "true")
+
+
+@require_POST
+@login_required
+def variants_redraw(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+
+    def redraw() -> str:
+        redraw_variants(event=event, confirmed=_confirmed(request))
+        return _("Every table has a new variant.")
+
+    return run_action(request, redraw, default=console_url(event, "variants"))
+
+
+@require_POST
+@login_required
+def table_variant(request: HttpRequest, pk: int) -> HttpResponse:
+    """Redraw one table's variant, or set it by hand (variant "draw" means redraw)."""
+    event = owned_event(request, pk)
+    table = Table.objects.filter(event=event, number=request.POST.get("table") or 0).first()
+    choice = request.POST.get("variant", "draw")
+    form = SetVariantForm(request.POST)
+
+    def change() -> str:
+        if table is None:
+            raise Refused(_("Choose a table."))
+        table.event = event
+        if choice == "draw":
+            redraw_table_variant(table=table, confirmed=_confirmed(request))
+        elif not form.is_valid():
+            raise Refused(_("Choose a variant from the list."))
+        else:
+            warnings = set_table_variant(
+                table=table, variant=form.cleaned_data["variant"], confirmed=_confirmed(request)
+            )
+            for warning in warnings:
+                messages.warning(request, warning)
+        return _("Table %(number)s now plays: %(variant)s.") % {
+            "number": table.number,
+            "variant": variant_label(table.variant, _),
+        }
+
+    return run_action(request, change, default=console_url(event, "variants"))
+
+
+@require_POST
+@login_required
+def table_rotate_link(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    table = get_object_or_404(Table, event=event, number=number)
+
+    def rotate() -> str:
+        table.rotate_token()
+        Event.objects.bump_version(event.pk)
+        return _(
+            "Table %(number)s has a new phone link. The old one no longer works: print the "
+            "table's new QR code from the kit."
+        ) % {"number": table.number}
+
+    return run_action(request, rotate, default=console_url(event, "tables"))
+
+
+# --- games -------------------------------------------------------------------------------
+
+
+def _table_url(event: Event, number: int) -> str:
+    return reverse("organizer:table", args=[event.pk, number])
+
+
+@require_POST
+@login_required
+def game_add(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    table = get_object_or_404(Table, event=event, number=number)
+    round_ = Round.objects.filter(event=event, number=request.POST.get("round") or 0).first()
+    winner = Player.objects.filter(event=event, pk=request.POST.get("winner") or 0).first()
+
+    def add() -> str:
+        if round_ is None or round_.status != RoundStatus.OPEN:
+            raise Refused(_("Games can be added only while their round is open."))
+        if winner is None:
+            raise Refused(_("Choose who won the game."))
+        game = add_game(round=round_, table=table, winner=winner, by=request.user)
+        return _("Game %(game)s at table %(table)s: %(name)s won.") % {
+            "game": game.number,
+            "table": table.number,
+            "name": winner.name,
+        }
+
+    return run_action(request, add, default=_table_url(event, number))
+
+
+def _game(event: Event, game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("round", "table", "winner"), table__event=event, pk=game_id
+    )
+
+
+@require_POST
+@login_required
+def game_settle(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    game = _game(event, game_id)
+    winner = Player.objects.filter(event=event, pk=request.POST.get("winner") or 0).first()
+
+    def settle() -> str:
+        if winner is None:
+            raise Refused(_("Choose who won the game."))
+        settle_game(game=game, winner=winner, by=request.user)
+        return _("Game %(game)s at table %(table)s: %(name)s won (decided by you).") % {
+            "game": game.number,
+            "table": game.table.number,
+            "name": winner.name,
+        }
+
+    return run_action(request, settle, default=_table_url(event, game.table.number))
+
+
+@require_POST
+@login_required
+def game_delete(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    game = _game(event, game_id)
+    values = {"game": game.number, "table": game.table.number}
+
+    def delete() -> str:
+        delete_game(game=game, by=request.user)
+        return _("Game %(game)s at table %(table)s was deleted.") % values
+
+    return run_action(request, delete, default=_table_url(event, game.table.number))
+
+
+def _late_report(event: Event, report_id: int) -> GameReport:
+    return get_object_or_404(
+        GameReport.objects.select_related("round", "table", "winner"),
+        table__event=event,
+        pk=report_id,
+    )
+
+
+@require_POST
+@login_required
+def report_accept(request: HttpRequest, pk: int, report_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    report = _late_report(event, report_id)
+
+    def accept() -> str:
+        game = accept_late_report(report=report, by=request.user)
+        return _(
+            "Accepted: game %(game)s of round %(round)s at table %(table)s, won by %(name)s. "
+            "Moves already made do not change."
+        ) % {
+            "game": game.number,
+            "round": report.round.number,
+            "table": report.table.number,
+            "name": report.winner.name,
+        }
+
+    return run_action(request, accept, default=console_url(event, "late"))
+
+
+@require_POST
+@login_required
+def report_drop(request: HttpRequest, pk: int, report_id: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    report = _late_report(event, report_id)
+
+    def drop() -> str:
+        drop_late_report(report=report, by=request.user)
+        return _("The late report from table %(table)s was dropped.") % {
+            "table": report.table.number
+        }
+
+    return run_action(request, drop, default=console_url(event, "late"))
+
+
+# --- phases and the clock ----------------------------------------------------------------
+
+
+def _phase_started(event: Event) -> str:
+    if event.phase == Phase.STUDY:
+        return _("Study started: %(minutes)s minutes to read the rules.") % {
+            "minutes": event.study_minutes
+        }
+    if event.phase == Phase.PRACTICE:
+        return _("Practice started: take the rule sheets away. Silence from now on.")
+    if event.phase == Phase.ROUND:
+        return _("Round %(number)s started: %(minutes)s minutes.") % {
+            "number": event.round_number,
+            "minutes": event.round_minutes,
+        }
+    return _("The debrief has started.")
+
+
+@require_POST
+@login_required
+def phase_next(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    expected = request.POST.get("phase")
+    if expected and expected != event.phase:
+        # A second click (or another tab) already moved on: do not skip a phase.
+        messages.error(request, _("The event has already moved on: check where it stands."))
+        return redirect(console_url(event))
+    return run_action(
+        request,
+        lambda: _phase_started(advance_phase(event=event)),
+        default=console_url(event),
+    )
+
+
+CLOCK_ACTIONS = {
+    "pause": (Event.pause_clock, gettext_lazy("Clock paused.")),
+    "resume": (Event.resume_clock, gettext_lazy("Clock running again.")),
+    "add-minute": (lambda event: event.add_clock_time(60), gettext_lazy("One more minute.")),
+    "time-up": (
+        Event.end_clock_now,
+        gettext_lazy("Time is up. Late games can still be reported until you close the round."),
+    ),
+}
+
+
+@require_POST
+@login_required
+def clock(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    event = owned_event(request, pk)
+    if action not in CLOCK_ACTIONS:
+        messages.error(request, _("Unknown clock action."))
+        return redirect(console_url(event))
+    change, done = CLOCK_ACTIONS[action]
+
+    def act() -> str:
+        if not event.has_clock:
+            raise Refused(_("No clock runs in this phase."))
+        change(event)
+        event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+        return str(done)
+
+    return run_action(request, act, default=console_url(event))
+
+
+@require_POST
+@login_required
+def debrief(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+
+    def begin() -> str:
+        start_debrief(event=event)
+        return _("The debrief has started.")
+
+    return run_action(request, begin, default=console_url(event))
+
+
+@require_POST
+@login_required
+def reveal(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    shown = request.POST.get("revealed", "1") == "1"
+
+    def show_or_hide() -> str:
+        reveal_rules(event=event, revealed=shown)
+        if shown:
+            return _("The projector now shows every table's rules.")
+        return _("The rules are hidden from the projector again.")
+
+    return run_action(request, show_or_hide, default=console_url(event))
+
+
+# --- closing a round ---------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def close_round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """GET: the results and moves to check. POST: confirm them (refused if they changed)."""
+    event = owned_event(request, pk)
+    round_ = get_object_or_404(Round, event=event, number=number)
+    if request.method == "POST":
+        form = CloseRoundForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise Refused(_("Check the moves again, then confirm."))
+            close_round(
+                round=round_, by=request.user, expected_version=form.cleaned_data["version"]
+            )
+        except Refused as refused:
+            messages.error(request, refused.message)
+            round_.refresh_from_db()
+        else:
+            event.refresh_from_db()
+            messages.success(request, _closed_message(event, number))
+            return redirect(console_url(event, "tables"))
+    if round_.status != RoundStatus.OPEN:
+        messages.info(request, _("Round %(number)s is not open.") % {"number": number})
+        return redirect(console_url(event))
+    return render(request, "organizer/close_round.html", close_context(request, event, round_))
+
+
+def _closed_message(event: Event, number: int) -> str:
+    if number < event.rounds_planned:
+        return _(
+            "Round %(number)s closed. Round %(next)s's seating is committed: the projector "
+            "shows the moves."
+        ) % {"number": number, "next": number + 1}
+    return _(
+        "Round %(number)s closed: that was the last round. Start the debrief when you are ready."
+    ) % {"number": number}
+
+
+@require_POST
+@login_required
+def undo_close(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+
+    def undo() -> str:
+        reopened = undo_close_round(event=event)
+        return _(
+            "Round %(number)s is open again, with its time up. Correct its results, then "
+            "close it again."
+        ) % {"number": reopened.number}
+
+    return run_action(request, undo, default=console_url(event))
