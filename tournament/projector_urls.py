@@ -1,5 +1,11 @@
 """URLs of the projector screen (read-only, secret link, no sign-in)."""
 
+from django.urls import path
+
+from tournament.views import projector
+
 app_name = "projector"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("<str:token>/", projector.screen, name="screen"),
+]

@@ -1,0 +1,86 @@
+/* The projector page: paging through boards that do not fit on one screen, the
+   full-screen button, hiding the idle mouse pointer, keeping the screen awake, and a
+   note when the server cannot be reached. Without JavaScript every page is shown. */
+(function () {
+  var PAGE_SECONDS = 8;
+  var IDLE_SECONDS = 3;
+  var root = document.documentElement;
+  root.classList.add("js");
+
+  // One counter for the whole page, so a board swapped in by a poll keeps its place.
+  var turn = 0;
+  function showPages() {
+    document.querySelectorAll("[data-pages]").forEach(function (board) {
+      var pages = board.querySelectorAll("[data-page]");
+      if (!pages.length) return;
+      var current = turn % pages.length;
+      pages.forEach(function (page, index) {
+        page.classList.toggle("is-current", index === current);
+      });
+      var stage = board.closest("main") || document;
+      var number = stage.querySelector("[data-pager-number]");
+      var label = stage.querySelector("[data-pager-label]");
+      if (number) number.textContent = String(current + 1);
+      if (label) label.textContent = pages[current].getAttribute("data-label") || "";
+    });
+  }
+  setInterval(function () {
+    turn += 1;
+    showPages();
+  }, PAGE_SECONDS * 1000);
+  // afterSwap runs before the browser paints the new content: no flash of page 1.
+  document.addEventListener("htmx:afterSwap", showPages);
+  document.addEventListener("DOMContentLoaded", showPages);
+
+  // Full screen: on the projector's display, from a button that then gets out of the way.
+  var button = document.querySelector("[data-fullscreen]");
+  function syncButton() {
+    if (button) button.hidden = !root.requestFullscreen || !!document.fullscreenElement;
+  }
+  if (button) {
+    button.addEventListener("click", function () {
+      root.requestFullscreen().catch(function () {});
+    });
+    document.addEventListener("fullscreenchange", syncButton);
+    syncButton();
+  }
+
+  // Hide the pointer and the tools while the mouse rests.
+  var idleTimer;
+  function wake() {
+    document.body.classList.remove("is-idle");
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(function () {
+      document.body.classList.add("is-idle");
+    }, IDLE_SECONDS * 1000);
+  }
+  ["mousemove", "mousedown", "keydown", "touchstart"].forEach(function (name) {
+    document.addEventListener(name, wake, { passive: true });
+  });
+  document.addEventListener("DOMContentLoaded", wake);
+
+  // Keep the display from sleeping mid-round (where the browser allows it).
+  function keepAwake() {
+    if (navigator.wakeLock && document.visibilityState === "visible") {
+      navigator.wakeLock.request("screen").catch(function () {});
+    }
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  keepAwake();
+
+  // A projector must not look live when it is not: say so, and recover by itself.
+  function online(ok) {
+    document.body.classList.toggle("is-offline", !ok);
+  }
+  document.addEventListener("htmx:sendError", function () {
+    online(false);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status === 404) {
+      window.location.reload(); // the link stopped working: show why
+    } else if (status) {
+      online(status < 500);
+    }
+  });
+})();

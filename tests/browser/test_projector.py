@@ -1,0 +1,195 @@
+"""The projector in a real browser: it follows the room live, without a reload, and never
+shows a table's rules before the reveal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests import factories
+from tests.browser.conftest import PROJECTOR
+from tournament.rounds import advance_phase, reveal_rules, start_debrief
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# A reported game must be on the screen within 3 s (2 s polling plus the request).
+LIVE_MS = 3_500
+VARIANT_GIVEAWAY = re.compile(
+    r"ace\s+high|ace\s+low|hearts|diamonds|clubs|spades|trump|[♥♦♣♠]", re.IGNORECASE
+)
+
+
+def open_projector(live_server, new_context, event, view: str = ""):
+    page = new_context(viewport=PROJECTOR).new_page()
+    url = live_server.url + reverse("projector:screen", args=[event.projector_token])
+    page.goto(url + (f"?view={view}" if view else ""))
+    # Survives htmx swaps, not a reload: proves the screen changed by itself.
+    page.evaluate("window.__sameDocument = true")
+    return page
+
+
+def shows_no_variant(page) -> None:
+    text = page.locator("body").inner_text()
+    assert VARIANT_GIVEAWAY.search(text) is None, VARIANT_GIVEAWAY.search(text).group()
+    assert VARIANT_GIVEAWAY.search(page.content().replace("d=", "")) is None
+
+
+def games_of(page, name: str):
+    return page.locator("li.row", has=page.get_by_text(name, exact=True)).locator(".games")
+
+
+def test_the_projector_follows_reports_and_the_round_close_without_a_reload(
+    live_server, new_context, organizer
+):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+    first, second = factories.seated_names(event, 2)[:2]
+    page = open_projector(live_server, new_context, event)
+    expect(games_of(page, first)).to_have_text("0")
+    shows_no_variant(page)
+
+    factories.report(event, 2, first)  # as a phone at table 2 would
+    expect(games_of(page, first)).to_have_text("1", timeout=LIVE_MS)
+
+    factories.report(event, 2, second)
+    factories.report(event, 2, second)
+    expect(games_of(page, second)).to_have_text("2", timeout=LIVE_MS)
+    # The table's order follows: the leader is listed first.
+    table_two = page.locator(".fragment", has=page.get_by_text(second, exact=True))
+    expect(table_two.locator(".name").first).to_have_text(second)
+    shows_no_variant(page)
+
+    factories.close_current_round(event, organizer)
+    expect(page.get_by_role("heading", name="Moves for round 2")).to_be_visible(timeout=LIVE_MS)
+    mover = page.locator("li.row", has=page.get_by_text(second, exact=True))
+    expect(mover.locator(".dest")).to_have_text(re.compile(r"\b3$"))
+    shows_no_variant(page)
+    assert page.evaluate("window.__sameDocument") is True
+
+
+def test_time_up_turns_the_screen_red_when_the_clock_reaches_zero(
+    live_server, new_context, organizer
+):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    page = open_projector(live_server, new_context, event)
+    expect(page.locator("body")).not_to_have_class(re.compile("time-up"))
+
+    event.refresh_from_db()
+    event.end_clock_now()
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+
+    expect(page.locator("body")).to_have_class(re.compile("time-up"), timeout=LIVE_MS)
+    expect(page.get_by_role("alert")).to_contain_text("Time!")
+    expect(page.locator(".band")).to_have_css("background-color", "rgb(217, 45, 32)")
+
+
+def set_visibility(page, state: str) -> None:
+    """What the browser does when the projector's tab is hidden or shown again."""
+    page.evaluate(
+        """(state) => {
+            Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        state,
+    )
+
+
+def test_polling_pauses_while_the_tab_is_hidden(live_server, new_context, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    page = open_projector(live_server, new_context, event)
+    polls = []
+    page.on(
+        "request",
+        lambda request: polls.append(request) if request.headers.get("hx-request") else None,
+    )
+    page.wait_for_timeout(2_500)
+    assert polls, "a visible projector polls"
+
+    set_visibility(page, "hidden")
+    polls.clear()
+    page.wait_for_timeout(4_500)
+    assert polls == []
+
+    winner = factories.seated_names(event, 1)[0]
+    factories.report(event, 1, winner)
+    set_visibility(page, "visible")
+    expect(games_of(page, winner)).to_have_text("1", timeout=1_500)
+
+
+def test_the_reveal_shows_the_rules_and_hiding_them_takes_them_off_again(
+    live_server, new_context, organizer
+):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    event = factories.close_current_round(factories.start_rounds(event), organizer)
+    event = start_debrief(event=event)
+    page = open_projector(live_server, new_context, event)
+    expect(page.get_by_role("heading", name="Debrief")).to_be_visible()
+    shows_no_variant(page)
+
+    reveal_rules(event=event)
+    expect(page.get_by_role("heading", name="Each table’s rules")).to_be_visible(timeout=LIVE_MS)
+    expect(page.locator(".rule-card")).to_have_count(2)
+
+    reveal_rules(event=event, revealed=False)
+    expect(page.get_by_role("heading", name="Debrief")).to_be_visible(timeout=LIVE_MS)
+    shows_no_variant(page)
+
+
+def test_a_board_too_big_for_one_screen_pages_through_by_itself(
+    live_server, new_context, organizer
+):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=150, tables=38))
+    page = open_projector(live_server, new_context, event)
+
+    pages = page.locator(".board-page")
+    expect(pages).to_have_count(2)
+    expect(page.locator(".board-page:visible")).to_have_count(1)
+    expect(page.locator("[data-pager-number]")).to_have_text("1")
+    first_label = page.locator("[data-pager-label]").inner_text()
+
+    expect(page.locator("[data-pager-number]")).to_have_text("2", timeout=9_000)
+    expect(pages.nth(1)).to_be_visible()
+    assert page.locator("[data-pager-label]").inner_text() != first_label
+
+
+def test_the_full_screen_button_fills_the_display_then_steps_aside(
+    live_server, new_context, organizer
+):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    page = open_projector(live_server, new_context, event)
+    button = page.get_by_role("button", name="Full screen")
+
+    button.click()
+
+    page.wait_for_function("document.fullscreenElement !== null")
+    expect(button).to_be_hidden()
+
+
+def test_the_phases_follow_one_another_on_the_same_page(live_server, new_context, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    page = open_projector(live_server, new_context, event)
+    expect(page.get_by_role("heading", name=event.name)).to_be_visible()
+
+    event = advance_phase(event=event)
+    expect(page.get_by_role("heading", name="Study your table’s rules")).to_be_visible(
+        timeout=LIVE_MS
+    )
+    event = advance_phase(event=event)
+    expect(page.get_by_role("img", name="No talking")).to_be_visible(timeout=LIVE_MS)
+    shows_no_variant(page)
+    assert page.evaluate("window.__sameDocument") is True
+
+
+def test_without_javascript_every_page_shows_and_the_screen_refreshes_itself(
+    live_server, new_context, organizer
+):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=150, tables=38))
+    page = new_context(viewport=PROJECTOR, java_script_enabled=False).new_page()
+    page.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
+
+    expect(page.locator(".board-page:visible")).to_have_count(2)
+    expect(page.locator(".page-caption").first).to_be_visible()
+    expect(page.locator("li.row:visible")).to_have_count(150)
+    assert page.locator("noscript").first.inner_html().startswith('<meta http-equiv="refresh"')

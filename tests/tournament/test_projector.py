@@ -1,0 +1,298 @@
+"""The projector's data: boards that fit the screen, standings, moves, the ladder, the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories
+from tournament.models import Phase, SeatReason
+from tournament.projector import (
+    LAYOUTS,
+    MAX_LINES,
+    Group,
+    LadderRow,
+    ScreenKind,
+    StandingRow,
+    View,
+    build_screen,
+    column_height,
+    ladder_board,
+    lay_out,
+    moves_board,
+    pack,
+    revealed_rules,
+    round_standings,
+)
+from tournament.rounds import advance_phase, reveal_rules, start_debrief
+
+
+def groups_of(sizes: list[int]) -> list[Group]:
+    count = iter(range(1, 10_000))
+    return [
+        Group(number, tuple(StandingRow(f"P{next(count)}", 0) for _ in range(size)))
+        for number, size in enumerate(sizes, start=1)
+    ]
+
+
+def rows_in(board) -> list[str]:
+    return [
+        row.name
+        for page in board.pages
+        for column in page.columns
+        for fragment in column
+        for row in fragment.rows
+    ]
+
+
+def plan(players: int, tables: int) -> list[int]:
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+# --- packing -----------------------------------------------------------------------------
+
+
+def test_twelve_tables_of_six_fit_on_one_page_without_splitting_a_table():
+    board = lay_out(groups_of([6] * 12), "standings")
+
+    assert len(board.pages) == 1
+    fragments = [f for column in board.pages[0].columns for f in column]
+    assert len(fragments) == 12
+    assert not any(f.continued for f in fragments)
+    assert board.layout.columns == 4
+    assert board.layout.font_size(board.lines) * 10.8 >= 30, "px at 1080p"
+
+
+@pytest.mark.parametrize("tables", [17, 20, 25, 33])
+def test_a_hundred_players_fit_on_one_page_whatever_the_table_plan(tables):
+    board = lay_out(groups_of(plan(100, tables)), "moves")
+
+    assert len(board.pages) == 1
+    assert len(rows_in(board)) == 100
+
+
+def test_five_hundred_players_page_through_keeping_every_row_once_and_in_order():
+    groups = groups_of(plan(500, 125))
+    board = lay_out(groups, "moves")
+
+    assert board.is_paged
+    assert rows_in(board) == [row.name for group in groups for row in group.rows]
+    for page in board.pages:
+        assert len(page.columns) <= board.layout.columns
+        for column in page.columns:
+            assert column_height(column, board.layout) <= MAX_LINES
+
+
+def test_a_small_event_gets_the_biggest_letters():
+    assert lay_out(groups_of([4, 4, 4]), "standings").layout == LAYOUTS[0]
+
+
+def test_the_layout_with_the_biggest_letters_wins_not_the_one_with_fewest_columns():
+    board = lay_out(groups_of([4] * 12), "moves")  # 48 players
+
+    assert board.layout.columns == 3
+    assert [len(column) for column in board.pages[0].columns] == [4, 4, 4]
+
+
+def test_columns_are_balanced_on_a_single_page():
+    board = lay_out(groups_of([4] * 6), "standings")
+    heights = [column_height(column, board.layout) for column in board.pages[0].columns]
+
+    assert max(heights) - min(heights) <= 4 + board.layout.gap
+
+
+def test_a_group_is_split_only_when_both_parts_keep_two_rows():
+    layout = LAYOUTS[-1]
+    pages = pack(groups_of([3] * 40), layout, split=True, lines=MAX_LINES)
+
+    for page in pages:
+        for column in page.columns:
+            for fragment in column:
+                whole = len(fragment.group.rows)
+                assert len(fragment.rows) == whole or len(fragment.rows) >= 2
+
+
+def test_a_group_taller_than_a_column_is_split_even_without_splitting_allowed():
+    pages = pack(groups_of([12]), LAYOUTS[0], split=False, lines=9)
+
+    fragments = [f for page in pages for column in page.columns for f in column]
+    assert [len(f.rows) for f in fragments] == [9, 3]
+    assert [f.continued for f in fragments] == [False, True]
+
+
+def test_nothing_to_show_is_an_empty_board():
+    board = lay_out([Group(1, ())], "standings")
+
+    assert board.is_empty
+    assert not board.is_paged
+
+
+# --- reading the event ---------------------------------------------------------------
+
+
+@pytest.fixture
+def playing(organizer):
+    """Round 1 of 12 players at 3 tables of 4."""
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    return factories.start_rounds(event)
+
+
+def test_round_standings_rank_each_table_by_games_then_name(playing):
+    first, second, *_ = factories.seated_names(playing, 2)
+    factories.report(playing, 2, second)
+    factories.report(playing, 2, second)
+    factories.report(playing, 2, first)
+    playing.refresh_from_db()
+
+    board = round_standings(playing, playing.current_round)
+    table_two = next(f for c in board.pages[0].columns for f in c if f.table == 2)
+
+    assert [(r.name, r.games) for r in table_two.rows][:2] == [(second, 2), (first, 1)]
+    assert {r.games for r in table_two.rows[2:]} == {0}
+
+
+def test_round_standings_mark_the_top_table(playing):
+    board = round_standings(playing, playing.current_round)
+    tops = [f.table for c in board.pages[0].columns for f in c if f.group.top]
+
+    assert tops == [3]
+
+
+def test_moves_group_players_by_the_table_they_leave_in_the_tables_order(playing):
+    names = factories.seated_names(playing, 2)
+    for _ in range(2):
+        factories.report(playing, 2, names[3])
+    factories.report(playing, 2, names[0])
+    event = factories.close_current_round(playing, playing.owner)
+
+    board, legend = moves_board(event, 2)
+    groups = [f.group for c in board.pages[0].columns for f in c if not f.continued]
+
+    assert [g.table for g in groups] == [1, 2, 3]
+    table_two = groups[1]
+    assert [r.name for r in table_two.rows][:2] == [names[3], names[0]]
+    leader = table_two.rows[0]
+    assert (leader.from_table, leader.to_table, leader.reason) == (2, 3, SeatReason.MOVES_UP)
+    assert leader.mark.symbol == "▲"
+    assert table_two.rows[-1].to_table == 1
+    assert table_two.rows[-1].reason == SeatReason.MOVES_DOWN
+    labels = [entry.label for entry in legend]
+    assert str(SeatReason.MOVES_UP.label) in labels
+    assert str(SeatReason.MOVES_DOWN.label) in labels
+
+
+def test_moves_legend_explains_a_tie_broken_by_name(playing):
+    event = factories.close_current_round(playing, playing.owner)  # nobody won anything: all ties
+
+    board, legend = moves_board(event, 2)
+
+    assert any(row.tie_broken for row in rows_of(board))
+    assert legend[-1].mark.symbol == "*"
+
+
+def rows_of(board):
+    return [r for p in board.pages for c in p.columns for f in c for r in f.rows]
+
+
+def test_ladder_shows_the_climb_since_the_home_table_top_table_first(playing):
+    climber = factories.seated_names(playing, 2)[0]
+    faller = factories.seated_names(playing, 2)[-1]
+    factories.report(playing, 2, climber)
+    event = factories.close_current_round(playing, playing.owner)
+
+    board = ladder_board(event)
+    rows = {row.name: row for row in rows_of(board)}
+
+    assert rows[climber] == LadderRow(climber, 3, 1)
+    assert rows[faller].table == 1
+    assert rows[faller].climb == -1
+    assert [row.table for row in rows_of(board)] == sorted(
+        (row.table for row in rows_of(board)), reverse=True
+    )
+    assert len(rows) == 12
+
+
+def test_final_ladder_orders_each_table_by_the_last_rounds_games(organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    last_alphabetically = factories.seated_names(event, 2)[-1]
+    factories.report(event, 2, last_alphabetically)
+    event = factories.close_current_round(event, event.owner)
+
+    board = ladder_board(event, final=True)
+    top = next(f for c in board.pages[0].columns for f in c if f.table == 2)
+
+    assert top.rows[0].name == last_alphabetically
+    assert top.rows[0].games == 1
+    assert top.group.top
+
+
+def test_ladder_before_anybody_is_seated_is_empty(event):
+    assert ladder_board(event).is_empty
+
+
+def test_revealed_rules_give_every_table_in_order(playing):
+    pages = revealed_rules(playing)
+
+    cards = [card for page in pages for card in page.cards]
+    assert [card.table for card in cards] == [1, 2, 3]
+    assert all(card.direction in ("Ace high", "Ace low") for card in cards)
+
+
+def test_revealed_rules_page_through_many_tables(organizer):
+    event = factories.seated_event(owner=organizer, players=90, tables=30)
+
+    pages = revealed_rules(event)
+
+    assert [len(page.cards) for page in pages] == [20, 10]
+    assert [page.columns for page in pages] == [5, 5]
+
+
+# --- screens ---------------------------------------------------------------------------
+
+
+def test_each_phase_has_its_screen(playing):
+    event = factories.seated_event(owner=playing.owner, players=8, tables=2, rounds_planned=2)
+    seen = [build_screen(event).kind]
+    while event.phase != Phase.ROUND:
+        event = advance_phase(event=event)
+        seen.append(build_screen(event).kind)
+    event = factories.close_current_round(event, event.owner)
+    seen.append(build_screen(event).kind)
+    event = advance_phase(event=event)
+    event = factories.close_current_round(event, event.owner)
+    seen.append(build_screen(event).kind)
+    event = start_debrief(event=event)
+    seen.append(build_screen(event).kind)
+    event = reveal_rules(event=event)
+    seen.append(build_screen(event).kind)
+    seen.append(build_screen(event, View.LADDER).kind)
+
+    assert seen == [
+        ScreenKind.SETUP,
+        ScreenKind.STUDY,
+        ScreenKind.PRACTICE,
+        ScreenKind.ROUND,
+        ScreenKind.MOVES,
+        ScreenKind.FINAL,
+        ScreenKind.DEBRIEF,
+        ScreenKind.RULES,
+        ScreenKind.LADDER,
+    ]
+
+
+def test_the_clock_reads_minutes_and_seconds_and_knows_when_time_is_up(playing):
+    screen = build_screen(playing)
+    assert screen.clock.text == "5:00"
+    assert not screen.time_up
+
+    playing.end_clock_now()
+    assert build_screen(playing).clock.text == "0:00"
+    assert build_screen(playing).time_up
+
+
+def test_unknown_view_falls_back_to_the_stage():
+    assert View.parse("nonsense") == View.STAGE
+    assert View.parse(None) == View.STAGE
+    assert View.parse("ladder") == View.LADDER

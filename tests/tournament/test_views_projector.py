@@ -1,0 +1,318 @@
+"""The projector page: a secret read-only link, polled cheaply, that never spoils the rules."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests import factories
+from tournament.models import Event, SeatReason
+from tournament.polling import poll_trigger
+from tournament.rounds import advance_phase, reveal_rules, start_debrief
+
+pytestmark = pytest.mark.django_db
+
+# One bound for every screen and every size: a page must not cost more with more players.
+FULL_RENDER_QUERIES = 5
+# Words and symbols that would give a table's variant away.
+VARIANT_GIVEAWAY = re.compile(
+    r"ace\s+high|ace\s+low|hearts|diamonds|clubs|spades|trump|[♥♦♣♠]", re.IGNORECASE
+)
+
+
+def screen_url(event: Event, view: str | None = None) -> str:
+    url = reverse("projector:screen", args=[event.projector_token])
+    return f"{url}?view={view}" if view else url
+
+
+def poll(client, event: Event, etag: str | None = None, view: str | None = None):
+    headers = {"HX-Request": "true"}
+    if etag:
+        headers["If-None-Match"] = etag
+    return client.get(screen_url(event, view), headers=headers)
+
+
+def etag_in(response) -> str:
+    match = re.search(r'data-etag="([^"]+)"', response.content.decode())
+    assert match, "the polled element must carry its ETag"
+    return html.unescape(match.group(1))
+
+
+def text_of(response) -> str:
+    """The page's visible text and attribute values, tags dropped (the SVG paths too)."""
+    body = response.content.decode()
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r'\sd="[^"]*"', " ", body)  # SVG path data is letters and numbers
+    return html.unescape(body)
+
+
+def walk_event(event: Event) -> Iterator[str]:
+    """Take a seated event through every phase, with games reported, naming each state."""
+    yield "setup"
+    event = advance_phase(event=event)
+    yield "study"
+    event = advance_phase(event=event)
+    yield "practice"
+    event = advance_phase(event=event)
+    while True:
+        number = event.round_number
+        yield f"round {number}"
+        for table_number in (1, 2):
+            names = factories.seated_names(event, table_number)
+            factories.report(event, table_number, names[number % len(names)])
+        yield f"round {number} with games"
+        event.refresh_from_db()
+        event.end_clock_now()
+        event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+        yield f"round {number} time up"
+        event = factories.close_current_round(event, event.owner)
+        if event.is_last_round:
+            yield "final results"
+            break
+        yield f"moves after round {number}"
+        event = advance_phase(event=event)
+    start_debrief(event=event)
+    yield "debrief"
+
+
+# --- access -----------------------------------------------------------------------------
+
+
+def test_anyone_with_the_link_sees_the_screen_without_signing_in(client, event):
+    response = client.get(screen_url(event))
+
+    assert response.status_code == 200
+    assert event.name in response.content.decode()
+
+
+def test_a_wrong_link_answers_a_friendly_404(client):
+    wrong = reverse("projector:screen", args=["not-the-token"])
+
+    response = client.get(wrong)
+
+    assert response.status_code == 404
+    assert "copy its projector link again" in response.content.decode()
+    assert client.get(wrong, headers={"HX-Request": "true"}).status_code == 404
+
+
+def test_the_screen_is_read_only(client, event):
+    assert client.post(screen_url(event)).status_code == 405
+
+
+def test_setup_shows_the_event_name_and_a_qr_code_to_the_players_page(client, event, settings):
+    settings.PUBLIC_URL = "http://192.168.1.20:8000"
+
+    page = client.get(screen_url(event)).content.decode()
+
+    players_url = "http://192.168.1.20:8000" + reverse(
+        "phone:player_home", args=[event.players_token]
+    )
+    assert event.name in page
+    assert players_url in page
+    assert '<figure class="players-qr"><svg' in page
+
+
+# --- polling ----------------------------------------------------------------------------
+
+
+def test_the_page_polls_its_stage_while_visible_and_works_without_javascript(client, event):
+    page = client.get(screen_url(event)).content.decode()
+
+    assert f'hx-trigger="{html.escape(poll_trigger())}"' in page
+    assert "js/poll.js" in page
+    assert "js/clock.js" in page
+    assert '<noscript><meta http-equiv="refresh"' in page
+
+
+def test_the_polled_stage_carries_the_etag_its_poll_answers_with(client, event):
+    response = poll(client, event)
+
+    assert response.status_code == 200
+    assert response["ETag"] == etag_in(response)
+    assert "<html" not in response.content.decode(), "a poll answers the stage alone"
+
+
+def test_an_unchanged_poll_answers_304_after_at_most_two_queries(
+    client, organizer, django_assert_max_num_queries
+):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=20, tables=5))
+    etag = etag_in(client.get(screen_url(event)))
+
+    with django_assert_max_num_queries(2):
+        response = poll(client, event, etag)
+
+    assert response.status_code == 304
+    assert response.content == b""
+
+
+def test_a_reload_is_never_answered_304_because_the_clock_moved_on(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    etag = etag_in(client.get(screen_url(event)))
+
+    response = client.get(screen_url(event), headers={"If-None-Match": etag})
+
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_a_reported_game_changes_the_answer_to_the_next_poll(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    winner = factories.seated_names(event, 1)[2]
+    etag = etag_in(client.get(screen_url(event)))
+    assert poll(client, event, etag).status_code == 304
+
+    factories.report(event, 1, winner)
+    response = poll(client, event, etag)
+
+    assert response.status_code == 200
+    assert etag_in(response) != etag
+    page = response.content.decode()
+    assert re.search(rf'{re.escape(winner)}</span><span class="games">1</span>', page)
+
+
+def test_a_phase_change_changes_the_answer_to_the_next_poll(client, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    etag = etag_in(client.get(screen_url(event)))
+
+    advance_phase(event=event)
+    response = poll(client, event, etag)
+
+    assert response.status_code == 200
+    assert "screen-study" in response.content.decode()
+
+
+def test_the_ladder_view_has_its_own_etag(client, event):
+    stage, ladder = poll(client, event), poll(client, event, view="ladder")
+
+    assert etag_in(stage) != etag_in(ladder)
+    assert poll(client, event, etag_in(stage), view="ladder").status_code == 200
+
+
+# --- query counts -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_every_screen_costs_the_same_few_queries_at_any_size(
+    client, organizer, django_assert_max_num_queries, players, tables
+):
+    event = factories.seated_event(owner=organizer, players=players, tables=tables)
+    for state in walk_event(event):
+        for view in (None, "ladder"):
+            with django_assert_max_num_queries(FULL_RENDER_QUERIES, info=state):
+                assert client.get(screen_url(event, view)).status_code == 200
+            with django_assert_max_num_queries(FULL_RENDER_QUERIES + 1, info=state):
+                assert poll(client, event, view=view).status_code == 200
+
+
+def test_query_counts_do_not_grow_with_the_number_of_players(client, organizer):
+    def counts(players: int, tables: int) -> dict[str, int]:
+        event = factories.seated_event(
+            owner=organizer, name=f"Event of {players}", players=players, tables=tables
+        )
+        measured = {}
+        for state in walk_event(event):
+            with CaptureQueriesContext(connection) as queries:
+                client.get(screen_url(event))
+            measured[state] = len(queries)
+        return measured
+
+    assert counts(20, 5) == counts(500, 125)
+
+
+# --- never a variant before the reveal ----------------------------------------------------
+
+
+def test_no_screen_shows_a_variant_before_the_reveal(client, organizer):
+    event = factories.seated_event(owner=organizer, players=20, tables=5)
+    crawled = []
+    for state in walk_event(event):
+        for view in (None, "ladder"):
+            for response in (client.get(screen_url(event, view)), poll(client, event, view=view)):
+                assert response.status_code == 200
+                giveaway = VARIANT_GIVEAWAY.search(text_of(response))
+                assert giveaway is None, f"{state}: {giveaway.group()!r} shown"
+            crawled.append(state)
+    assert {"setup", "study", "practice", "round 1", "final results", "debrief"} <= set(crawled)
+
+
+def test_the_reveal_shows_every_tables_variant_and_hiding_them_again_hides_them(client, organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3, rounds_planned=1)
+    event = factories.start_rounds(event)
+    event = factories.close_current_round(event, organizer)
+    start_debrief(event=event)
+    etag = etag_in(client.get(screen_url(event)))
+
+    event = reveal_rules(event=event)
+    revealed = poll(client, event, etag)
+
+    assert revealed.status_code == 200
+    page = text_of(revealed)
+    for table in event.tables.all():
+        assert table.variant.trump.symbol in page
+        assert ("Ace high" if table.ace_high else "Ace low") in page
+    assert "hx-trigger" in revealed.content.decode(), "the organizer can still hide them"
+
+    reveal_rules(event=event, revealed=False)
+    hidden = poll(client, event, etag_in(revealed))
+    assert VARIANT_GIVEAWAY.search(text_of(hidden)) is None
+
+
+# --- what each screen says --------------------------------------------------------------
+
+
+def test_time_up_is_shown_by_the_server_too(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    event.end_clock_now()
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+
+    page = client.get(screen_url(event)).content.decode()
+
+    assert "is-time-up" in page
+    assert 'data-clock-seconds="0"' in page
+
+
+def test_a_paused_clock_says_so(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    event.pause_clock()
+    event.save_and_bump(["clock_paused_remaining"])
+
+    page = client.get(screen_url(event)).content.decode()
+
+    assert "data-clock-paused" in page
+    assert "Paused" in page
+
+
+def test_the_moves_screen_shows_each_player_leaving_going_and_why(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+    winner = factories.seated_names(event, 2)[1]
+    factories.report(event, 2, winner)
+    event = factories.close_current_round(event, event.owner)
+
+    page = client.get(screen_url(event)).content.decode()
+
+    row = re.search(rf"{re.escape(winner)}</span>.*?</li>", page, re.S).group()
+    assert "to table </span>3" in row
+    assert str(SeatReason.MOVES_UP.label) in row
+    assert "▲" in row
+    assert "Moves for round 2" in page
+    for number in range(1, 13):
+        assert f"Player {number:03d}" in page
+
+
+def test_the_ladder_shows_every_player_and_their_climb(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+    climber = factories.seated_names(event, 1)[0]
+    factories.report(event, 1, climber)
+    event = factories.close_current_round(event, event.owner)
+
+    page = client.get(screen_url(event, "ladder")).content.decode()
+
+    row = re.search(rf"{re.escape(climber)}</span>.*?</li>", page, re.S).group()
+    assert 'class="climb is-up"' in row
+    assert "The room’s ladder" in page

@@ -1,0 +1,580 @@
+"""What the projector shows, read from the database in a constant number of queries.
+
+Terms:
+    screen    what the projector shows now: one per phase (setup, study, practice, a
+              round, the moves between rounds, the final results after the last round,
+              the debrief, and the tables' rules once revealed), or the room's ladder
+              when asked for.
+    group     rows under one table number: the players at a table and their games this
+              round, the players leaving a table (moves), or the players now at a table
+              (ladder).
+    board     a screen's groups laid out in columns, and in pages when they do not fit on
+              one screen. Heights are counted in *lines* (one row of text). A layout
+              says how many columns a page has and how big letters may get in them; the
+              board's lines are what its tallest column needs, at most MAX_LINES, and the
+              CSS makes a row that share of the screen.
+    fragment  the part of a group in one column; a long group continues in the next one.
+    page      what the projector shows at once; it pages through the rest by itself.
+    ladder    every player's current table, top table first, and their *climb*: current
+              table number minus home table number (round 1); +2 is two tables higher.
+    reveal    at the debrief the organizer reveals every table's rules
+              (Event.rules_revealed). Before that the projector shows no variant at all:
+              no ace high or low, no trump suit, no suit symbol.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from django.utils.translation import gettext as _
+
+from tables.models import Game, Table
+from tables.variants import Suit, direction_label, suit_name, variant_label
+from tournament.models import Event, Phase, Round, Seat, SeatReason
+from tournament.ordering import name_key, rank_players
+
+
+class ScreenKind(StrEnum):
+    SETUP = "setup"
+    STUDY = "study"
+    PRACTICE = "practice"
+    ROUND = "round"
+    MOVES = "moves"
+    FINAL = "final"
+    DEBRIEF = "debrief"
+    RULES = "rules"
+    LADDER = "ladder"
+
+
+class View(StrEnum):
+    """What a projector link asks for: the phase's screen, or the room's ladder."""
+
+    STAGE = "stage"
+    LADDER = "ladder"
+
+    @classmethod
+    def parse(cls, value: str | None) -> View:
+        try:
+            return cls(value or cls.STAGE)
+        except ValueError:
+            return cls.STAGE
+
+
+# --- rows and groups ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A player at a table in the round being played, and the games they won so far."""
+
+    name: str
+    games: int
+
+
+@dataclass(frozen=True)
+class ReasonMark:
+    """How a reason looks on the moves screen: a symbol and a colour (CSS class)."""
+
+    symbol: str
+    tone: str
+
+
+_REASON_MARKS: dict[str, ReasonMark] = {
+    SeatReason.MOVES_UP: ReasonMark("▲", "up"),
+    SeatReason.MOVES_DOWN: ReasonMark("▼", "down"),
+    SeatReason.STAYS_AT_TOP: ReasonMark("★", "top"),
+    SeatReason.STAYS_AT_BOTTOM: ReasonMark("▽", "bottom"),
+    SeatReason.STAYS: ReasonMark("●", "stay"),
+    SeatReason.HOME: ReasonMark("●", "stay"),
+    SeatReason.RETURNING: ReasonMark("+", "back"),
+    SeatReason.PLACED: ReasonMark("◆", "placed"),
+}
+# The legend lists reasons in the order a player reads a table: up, stays, down.
+_LEGEND_ORDER = [
+    SeatReason.MOVES_UP,
+    SeatReason.STAYS_AT_TOP,
+    SeatReason.STAYS,
+    SeatReason.STAYS_AT_BOTTOM,
+    SeatReason.MOVES_DOWN,
+    SeatReason.RETURNING,
+    SeatReason.PLACED,
+]
+TIE_MARK = "*"
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One player between rounds: the table they leave, the one they go to, and why."""
+
+    name: str
+    games: int | None
+    from_table: int | None
+    to_table: int
+    reason: str
+    tie_broken: bool
+
+    @property
+    def mark(self) -> ReasonMark:
+        return _REASON_MARKS.get(self.reason, _REASON_MARKS[SeatReason.STAYS])
+
+    @property
+    def reason_label(self) -> str:
+        return SeatReason(self.reason).label
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    """A player's current table and how far they climbed since their home table."""
+
+    name: str
+    table: int
+    climb: int | None  # None: no home table (joined after round 1)
+    games: int | None = None  # games in the last round, on the final results only
+
+    @property
+    def climb_size(self) -> int:
+        return abs(self.climb or 0)
+
+
+Row = StandingRow | MoveRow | LadderRow
+
+
+@dataclass(frozen=True)
+class Group:
+    """Rows under one table number; table None groups players with no table left."""
+
+    table: int | None
+    rows: tuple[Row, ...]
+    top: bool = False
+
+
+# --- boards: columns and pages that fit the screen ----------------------------------
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How many columns a board has, and the letters that go with their width."""
+
+    name: str
+    columns: int
+    font_cap: float  # largest letters in rem (1% of a 16:9 screen's height): names fit
+    gap: float = 0.3  # space between two fragments in a column, in lines
+    font_ratio: float = 0.7  # letters' height as a share of a row's
+    details: bool = True  # room for games won and tie marks beside the names
+
+    def font_size(self, lines: float) -> float:
+        """The letters' size in rem when a column holds this many lines."""
+        return min(self.font_ratio * BOARD_HEIGHT_REM / lines, self.font_cap)
+
+
+# Names of at least 28 px at 1080p need rows of about 38 px: 22 of them fit on a board.
+MAX_LINES = 22
+BOARD_HEIGHT_REM = 78  # about what a board gets of the screen, for comparing layouts
+LAYOUTS: tuple[Layout, ...] = (
+    Layout("two", 2, font_cap=5.6),
+    Layout("three", 3, font_cap=4.4),
+    Layout("four", 4, font_cap=3.0),
+    # Five columns hold 100 players; the thinner gap lets 33 tables of 3 fit too.
+    Layout("five", 5, font_cap=2.8, gap=0.15, font_ratio=0.74, details=False),
+)
+MIN_FRAGMENT_ROWS = 2  # a group is split only when both parts keep this many rows
+
+
+@dataclass(frozen=True)
+class Fragment:
+    group: Group
+    rows: tuple[Row, ...]
+    continued: bool = False
+
+    @property
+    def table(self) -> int | None:
+        return self.group.table
+
+
+@dataclass(frozen=True)
+class Page:
+    columns: tuple[tuple[Fragment, ...], ...]
+
+    @property
+    def tables(self) -> list[int]:
+        return [
+            fragment.table
+            for column in self.columns
+            for fragment in column
+            if fragment.table is not None
+        ]
+
+    @property
+    def first_table(self) -> int | None:
+        return self.tables[0] if self.tables else None
+
+    @property
+    def last_table(self) -> int | None:
+        return self.tables[-1] if self.tables else None
+
+
+def pack(groups: Sequence[Group], layout: Layout, *, split: bool, lines: int) -> list[Page]:
+    """Fill columns of at most `lines` top to bottom, and pages left to right, in order.
+
+    Without split a group that does not fit under the previous one starts a new column;
+    with split it continues in the next column. A group taller than a whole column is
+    always split.
+    """
+    pages: list[Page] = []
+    columns: list[tuple[Fragment, ...]] = []
+    column: list[Fragment] = []
+    used = 0.0
+
+    def close_column() -> None:
+        nonlocal column, used
+        columns.append(tuple(column))
+        column, used = [], 0.0
+        if len(columns) == layout.columns:
+            pages.append(Page(tuple(columns)))
+            columns.clear()
+
+    for group in groups:
+        rows = list(group.rows)
+        continued = False
+        while rows:
+            gap = layout.gap if column else 0.0
+            room = math.floor(lines - used - gap + 1e-9)
+            if len(rows) <= room:
+                take = len(rows)
+            elif split or not column:
+                take = min(room, len(rows) - MIN_FRAGMENT_ROWS)
+                if take < MIN_FRAGMENT_ROWS:
+                    take = 0 if column else room
+            else:
+                take = 0
+            if take <= 0:
+                close_column()
+                continue
+            column.append(Fragment(group, tuple(rows[:take]), continued))
+            used += gap + take
+            rows = rows[take:]
+            continued = True
+            if rows:
+                close_column()
+    if column:
+        close_column()
+    if columns:
+        pages.append(Page(tuple(columns)))
+    return pages
+
+
+def column_height(column: Sequence[Fragment], layout: Layout) -> float:
+    return sum(len(fragment.rows) for fragment in column) + layout.gap * (len(column) - 1)
+
+
+@dataclass(frozen=True)
+class Board:
+    """Groups laid out for the screen; kind is "standings", "moves" or "ladder".
+
+    lines is the height of the tallest column: the CSS makes a row 1/lines of the board.
+    """
+
+    kind: str
+    layout: Layout
+    pages: tuple[Page, ...]
+    lines: float = MAX_LINES
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.pages
+
+    @property
+    def is_paged(self) -> bool:
+        return len(self.pages) > 1
+
+
+def _one_page(groups: Sequence[Group], layout: Layout, split: bool) -> Board | None:
+    """The layout's one-page board with the shortest columns, if everything fits."""
+    start = math.ceil(sum(len(group.rows) for group in groups) / layout.columns)
+    for lines in range(start, MAX_LINES + 1):
+        pages = pack(groups, layout, split=split, lines=lines)
+        if len(pages) <= 1:
+            tallest = max(column_height(column, layout) for column in pages[0].columns)
+            return Board("", layout, tuple(pages), round(tallest, 2))
+    return None
+
+
+def lay_out(groups: Iterable[Group], kind: str) -> Board:
+    """Show every group on one page in the layout with the biggest letters (the one with
+    fewer, wider columns when that is a tie), else page through in the narrowest.
+
+    Keeping every group whole is tried with each layout before any group is split.
+    """
+    groups = tuple(group for group in groups if group.rows)
+    if not groups:
+        return Board(kind, LAYOUTS[0], ())
+    for split in (False, True):
+        fits = [board for layout in LAYOUTS if (board := _one_page(groups, layout, split))]
+        if fits:
+            best = max(fits, key=lambda b: (b.layout.font_size(b.lines), -b.layout.columns))
+            return replace(best, kind=kind)
+    narrowest = LAYOUTS[-1]
+    pages = pack(groups, narrowest, split=True, lines=MAX_LINES)
+    tallest = max(column_height(c, narrowest) for page in pages for c in page.columns)
+    return Board(kind, narrowest, tuple(pages), round(tallest, 2))
+
+
+# --- reading the event --------------------------------------------------------------
+
+
+def round_standings(event: Event, round_: Round) -> Board:
+    """Every table's players in the table's order, with the games they won so far.
+
+    A disputed game counts for nobody (see Round.games_won_by_table). Three queries.
+    """
+    round_.event = event  # already loaded: spare games_won_by_table a query
+    by_table = round_.games_won_by_table()
+    top = max(by_table, default=None)
+    return lay_out(
+        (
+            Group(
+                number,
+                tuple(StandingRow(name, games[name]) for name in rank_players(games)),
+                top=number == top,
+            )
+            for number, games in sorted(by_table.items())
+        ),
+        "standings",
+    )
+
+
+def moves_board(event: Event, round_number: int) -> tuple[Board, list[ReasonMark]]:
+    """The seats of round_number grouped by the table each player leaves, in table order.
+
+    Within a table, players appear in the table's order of the round just played (most
+    games first), so the movers up lead and the movers down close. One query.
+    """
+    seats = Seat.objects.filter(round__event=event, round__number=round_number).values_list(
+        "player__name",
+        "from_table__number",
+        "table__number",
+        "reason",
+        "games_won_before",
+        "tie_broken",
+    )
+    by_table: dict[int | None, list[MoveRow]] = defaultdict(list)
+    for name, from_table, to_table, reason, games, tie_broken in seats:
+        by_table[from_table].append(MoveRow(name, games, from_table, to_table, reason, tie_broken))
+    # Players with no table left (back from a break) come last.
+    order = sorted(by_table, key=lambda number: (number is None, number or 0))
+    top = max((number for number in by_table if number is not None), default=None)
+    groups = [
+        Group(
+            number,
+            tuple(sorted(by_table[number], key=lambda r: (-(r.games or 0), name_key(r.name)))),
+            top=number is not None and number == top,
+        )
+        for number in order
+    ]
+    board = lay_out(groups, "moves")
+    return board, _legend(by_table.values(), ties=board.layout.details)
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    mark: ReasonMark
+    label: str
+
+
+def _legend(rows_by_table: Iterable[list[MoveRow]], *, ties: bool) -> list[LegendEntry]:
+    rows = [row for rows in rows_by_table for row in rows]
+    present = {row.reason for row in rows}
+    entries = [
+        LegendEntry(_REASON_MARKS[reason], SeatReason(reason).label)
+        for reason in _LEGEND_ORDER
+        if reason in present
+    ]
+    if ties and any(row.tie_broken for row in rows):
+        entries.append(
+            LegendEntry(ReasonMark(TIE_MARK, "tie"), _("Same games: alphabetical order decided"))
+        )
+    return entries
+
+
+def ladder_board(event: Event, *, final: bool = False) -> Board:
+    """Every player's table in the latest seating, top table first, and their climb.
+
+    final: the latest round was the last one played, so players are ordered at their
+    table by its games (the table's order) and the games are shown; otherwise by name.
+    Two queries at most.
+    """
+    numbers = {1, event.round_number, event.round_number + 1} - {0}
+    seats = list(
+        Seat.objects.filter(round__event=event, round__number__in=numbers).values_list(
+            "round__number", "player_id", "player__name", "table__number"
+        )
+    )
+    if not seats:
+        return lay_out((), "ladder")
+    latest = max(number for number, *_rest in seats)
+    home = {player_id: table for number, player_id, _name, table in seats if number == 1}
+    wins: Counter[int] = Counter()
+    if final:
+        wins = Counter(
+            Game.objects.counted()
+            .filter(round__event=event, round__number=latest)
+            .values_list("winner_id", flat=True)
+        )
+    by_table: dict[int, list[LadderRow]] = defaultdict(list)
+    for number, player_id, name, table in seats:
+        if number != latest:
+            continue
+        climb = table - home[player_id] if player_id in home else None
+        games = wins.get(player_id, 0) if final else None
+        by_table[table].append(LadderRow(name, table, climb, games))
+
+    def order(row: LadderRow) -> tuple:
+        return (-(row.games or 0), name_key(row.name)) if final else (name_key(row.name),)
+
+    top = max(by_table)
+    return lay_out(
+        (
+            Group(number, tuple(sorted(by_table[number], key=order)), top=number == top)
+            for number in sorted(by_table, reverse=True)
+        ),
+        "ladder",
+    )
+
+
+@dataclass(frozen=True)
+class RuleCard:
+    """One table's revealed variant, in big pieces and as one line."""
+
+    table: int
+    label: str
+    direction: str
+    ace_high: bool
+    suit: str
+    symbol: str
+    red: bool
+    trump_anytime: bool
+
+
+@dataclass(frozen=True)
+class RulePage:
+    """Cards in a grid; never fewer than two rows, so a card is never half the screen high."""
+
+    cards: tuple[RuleCard, ...]
+    columns: int
+
+    @property
+    def rows(self) -> int:
+        return max(2, math.ceil(len(self.cards) / self.columns))
+
+
+RULES_PER_PAGE = 12  # four columns of three
+RULES_PER_PAGE_LARGE = 20  # beyond 12 tables, five columns of four: fewer pages go by
+
+
+def revealed_rules(event: Event) -> list[RulePage]:
+    """Every table's variant, in pages of cards; only for after the reveal. One query."""
+    cards = []
+    for table in Table.objects.filter(event=event).order_by("number"):
+        variant = table.variant
+        cards.append(
+            RuleCard(
+                table=table.number,
+                label=variant_label(variant, _),
+                direction=direction_label(variant, _),
+                ace_high=variant.ace_high,
+                suit=suit_name(variant.trump, _),
+                symbol=variant.trump.symbol,
+                red=variant.trump in (Suit.HEARTS, Suit.DIAMONDS),
+                trump_anytime=variant.trump_anytime,
+            )
+        )
+    if len(cards) <= RULES_PER_PAGE:
+        per_page, columns = RULES_PER_PAGE, min(4, max(2, len(cards)))
+    else:
+        per_page, columns = RULES_PER_PAGE_LARGE, 5
+    return [
+        RulePage(tuple(cards[i : i + per_page]), columns) for i in range(0, len(cards), per_page)
+    ]
+
+
+# --- the screen ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clock:
+    seconds_left: int
+    paused: bool
+
+    @property
+    def time_up(self) -> bool:
+        return self.seconds_left <= 0
+
+    @property
+    def text(self) -> str:
+        minutes, seconds = divmod(max(self.seconds_left, 0), 60)
+        return f"{minutes}:{seconds:02d}"
+
+
+@dataclass(frozen=True)
+class Screen:
+    kind: ScreenKind
+    event: Event
+    view: View
+    clock: Clock | None = None
+    board: Board | None = None
+    legend: list[LegendEntry] = field(default_factory=list)
+    rule_pages: list[RulePage] = field(default_factory=list)
+    next_round: int | None = None
+    final_round: int | None = None  # the last round, once played: the ladder shows its games
+
+    @property
+    def time_up(self) -> bool:
+        return self.clock is not None and self.clock.time_up
+
+
+def _ladder_screen(kind: ScreenKind, event: Event, view: View) -> Screen:
+    played_out = (
+        event.phase in (Phase.BETWEEN_ROUNDS, Phase.DEBRIEF)
+        and event.is_last_round
+        and event.round_number > 0
+    )
+    return Screen(
+        kind,
+        event,
+        view,
+        board=ladder_board(event, final=played_out),
+        final_round=event.round_number if played_out else None,
+    )
+
+
+def build_screen(event: Event, view: View = View.STAGE) -> Screen:
+    """Everything one screen shows, for the event's phase (or the ladder when asked)."""
+    seconds = event.clock_seconds_left()
+    clock = None if seconds is None else Clock(seconds, event.clock_is_paused)
+    if view == View.LADDER:
+        return _ladder_screen(ScreenKind.LADDER, event, view)
+    if event.phase == Phase.STUDY:
+        return Screen(ScreenKind.STUDY, event, view, clock=clock)
+    if event.phase == Phase.PRACTICE:
+        return Screen(ScreenKind.PRACTICE, event, view, clock=clock)
+    if event.phase == Phase.ROUND:
+        round_ = event.rounds.filter(number=event.round_number).first()
+        board = round_standings(event, round_) if round_ else lay_out((), "standings")
+        return Screen(ScreenKind.ROUND, event, view, clock=clock, board=board)
+    if event.phase == Phase.BETWEEN_ROUNDS:
+        if event.is_last_round:
+            return _ladder_screen(ScreenKind.FINAL, event, view)
+        next_round = event.round_number + 1
+        board, legend = moves_board(event, next_round)
+        return Screen(
+            ScreenKind.MOVES, event, view, board=board, legend=legend, next_round=next_round
+        )
+    if event.phase == Phase.DEBRIEF:
+        if event.rules_revealed:
+            return Screen(ScreenKind.RULES, event, view, rule_pages=revealed_rules(event))
+        return _ladder_screen(ScreenKind.DEBRIEF, event, view)
+    return Screen(ScreenKind.SETUP, event, view)

@@ -1,0 +1,76 @@
+"""The projector screen: read-only, at the event's secret link, no sign-in.
+
+Terms:
+    stage    the polled part of the page: everything the projector shows. A poll that
+             finds the event's version unchanged answers 304 after one query; a changed
+             one answers the stage alone, which htmx swaps in. The projector never stops
+             polling: even after the reveal the organizer can hide the rules again.
+    view     ?view=ladder shows the room's ladder instead of the phase's screen.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tables.qr import qr_svg
+from tournament.models import Event
+from tournament.network import public_base_url
+from tournament.polling import etag_from_version, poll_trigger
+from tournament.projector import ScreenKind, View, build_screen
+
+NO_SCRIPT_REFRESH_SECONDS = 10
+
+
+def _stage_version(view: View, version: int) -> str:
+    return f"{version}-{view}"
+
+
+def _polled_version(request: HttpRequest, token: str) -> str | None:
+    # Only the polled stage is conditional: a full page carries the clock's seconds left,
+    # which the version does not cover, so a reload must never be answered from a cache.
+    if not request.htmx:
+        return None
+    version = Event.objects.filter(projector_token=token).values_list("version", flat=True).first()
+    if version is None:
+        return None
+    return _stage_version(View.parse(request.GET.get("view")), version)
+
+
+def _players_page(request: HttpRequest, event: Event) -> tuple[str, str]:
+    """The players' own page as an absolute URL (never localhost), and its QR code."""
+    url = public_base_url(request) + reverse("phone:player_home", args=[event.players_token])
+    return url, qr_svg(url, label=_("QR code of the players' page"))
+
+
+@require_GET
+@etag_from_version(_polled_version)
+def screen(request: HttpRequest, token: str) -> HttpResponse:
+    event = Event.objects.filter(projector_token=token).first()
+    if event is None:
+        return render(request, "projector/link_invalid.html", status=404)
+    view = View.parse(request.GET.get("view"))
+    shown = build_screen(event, view)
+    stage_url = reverse("projector:screen", args=[token])
+    ladder_url = f"{stage_url}?view={View.LADDER}"
+    context = {
+        "event": event,
+        "screen": shown,
+        # The same quoted value the ETag header carries, for poll.js to send back.
+        "etag": f'"{_stage_version(view, event.version)}"',
+        "poll_url": ladder_url if view == View.LADDER else stage_url,
+        "poll_trigger": poll_trigger(),
+        "players_page": _players_page(request, event) if shown.kind == ScreenKind.SETUP else None,
+        "stage_url": stage_url,
+        "ladder_url": ladder_url,
+        "refresh_seconds": NO_SCRIPT_REFRESH_SECONDS,
+    }
+    template = "projector/screen.html#stage" if request.htmx else "projector/screen.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    add_never_cache_headers(response)
+    return response
