@@ -45,6 +45,9 @@ class Table(models.Model):
     )
     trump_anytime = models.BooleanField(_("trump may be played at any time"), default=False)
     variant_set_by_hand = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(
+        default=1, editable=False, help_text=_("Bumped by every change to this table's games.")
+    )
 
     objects = TableQuerySet.as_manager()
 

@@ -199,11 +199,11 @@ def _report_game(
         if round_.status == RoundStatus.CLOSED:
             report.state = ReportState.LATE
             report.save()
-            Event.objects.bump_version(table.event_id)
+            Event.objects.bump_version(table.event_id, table_id=table.pk)
             return ReportResult(Outcome.LATE, report, None)
 
         outcome, game = _attach(report, round_, table, number)
-        Event.objects.bump_version(table.event_id)
+        Event.objects.bump_version(table.event_id, table_id=table.pk)
         return ReportResult(outcome, report, game)
 
 
@@ -292,7 +292,7 @@ def settle_game(*, game: Game, winner: Player, by) -> Game:
         before=before,
         after=_snapshot(game),
     )
-    Event.objects.bump_version(game.table.event_id)
+    Event.objects.bump_version(game.table.event_id, table_id=game.table_id)
     return game
 
 
@@ -307,10 +307,10 @@ def delete_game(*, game: Game, by) -> None:
         changed_by=by,
         before=_snapshot(game),
     )
-    event_id = game.table.event_id
+    event_id, table_id = game.table.event_id, game.table_id
     game.reports.update(state=ReportState.DROPPED)
     game.delete()
-    Event.objects.bump_version(event_id)
+    Event.objects.bump_version(event_id, table_id=table_id)
 
 
 @transaction.atomic
@@ -335,7 +335,7 @@ def add_game(*, round: Round, table: Table, winner: Player, by) -> Game:
         changed_by=by,
         after=_snapshot(game),
     )
-    Event.objects.bump_version(table.event_id)
+    Event.objects.bump_version(table.event_id, table_id=table.pk)
     return game
 
 
@@ -383,7 +383,7 @@ def accept_late_report(*, report: GameReport, by) -> Game:
         before=before,
         after=_snapshot(game),
     )
-    Event.objects.bump_version(report.table.event_id)
+    Event.objects.bump_version(report.table.event_id, table_id=report.table_id)
     return game
 
 
@@ -403,4 +403,4 @@ def drop_late_report(*, report: GameReport, by) -> None:
         changed_by=by,
         before={"winner": report.winner.name},
     )
-    Event.objects.bump_version(report.table.event_id)
+    Event.objects.bump_version(report.table.event_id, table_id=report.table_id)

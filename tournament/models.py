@@ -63,9 +63,21 @@ class EventQuerySet(models.QuerySet["Event"]):
             return self
         return self.filter(owner=user)
 
-    def bump_version(self, event_id: int) -> None:
-        """Tell every polling screen that something it shows has changed."""
+    def bump_version(self, event_id: int, *, table_id: int | None = None) -> None:
+        """Tell the polling screens that something they show has changed.
+
+        A change confined to one table's games (table_id given) leaves shared_version
+        alone, so the phones at every other table keep answering 304.
+        """
+        if table_id is None:
+            self.filter(pk=event_id).update(
+                version=F("version") + 1, shared_version=F("shared_version") + 1
+            )
+            return
+        from tables.models import Table
+
         self.filter(pk=event_id).update(version=F("version") + 1)
+        Table.objects.filter(pk=table_id).update(version=F("version") + 1)
 
 
 class Event(models.Model):
@@ -116,7 +128,17 @@ class Event(models.Model):
         _("time left while paused"), null=True, blank=True
     )
     rules_revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
-    version = models.PositiveIntegerField(default=1, editable=False)
+    version = models.PositiveIntegerField(
+        default=1, editable=False, help_text=_("Bumped by every change any screen shows.")
+    )
+    shared_version = models.PositiveIntegerField(
+        default=1,
+        editable=False,
+        help_text=_(
+            "Bumped by every change except one table's game reports; a table's phones "
+            "combine it with the table's own version."
+        ),
+    )
     projector_token = models.CharField(max_length=64, unique=True, default=new_secret_token)
     players_token = models.CharField(max_length=64, unique=True, default=new_secret_token)
 
@@ -212,10 +234,11 @@ class Event(models.Model):
             self.clock_paused_remaining = None
 
     def save_and_bump(self, update_fields: list[str]) -> None:
-        """Save the given fields and bump the version in the same UPDATE."""
+        """Save the given fields and bump both versions in the same UPDATE."""
         self.version = F("version") + 1
-        self.save(update_fields=[*update_fields, "version"])
-        self.refresh_from_db(fields=["version"])
+        self.shared_version = F("shared_version") + 1
+        self.save(update_fields=[*update_fields, "version", "shared_version"])
+        self.refresh_from_db(fields=["version", "shared_version"])
 
     @property
     def current_round(self) -> Round | None:

@@ -31,6 +31,11 @@ def poll_trigger(interval: int = POLL_INTERVAL_SECONDS) -> str:
     )
 
 
+def quoted_etag(value: object) -> str:
+    """The ETag header value for a version, as pages render it in data-etag."""
+    return f'"{value}"'
+
+
 def etag_from_version(
     version_of: Callable[..., object | None],
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
@@ -43,7 +48,7 @@ def etag_from_version(
 
     def etag(request: HttpRequest, *args, **kwargs) -> str | None:
         value = version_of(request, *args, **kwargs)
-        return None if value is None else f'"{value}"'
+        return None if value is None else quoted_etag(value)
 
     return condition(etag_func=etag)
 

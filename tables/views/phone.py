@@ -42,7 +42,7 @@ from tables.variants import DECK_SIZE, RuleSheet, cards_per_player, rule_sheet
 from tournament.exceptions import Refused
 from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat, SeatReason
 from tournament.ordering import name_key
-from tournament.polling import etag_from_version, poll_trigger, stop_polling
+from tournament.polling import etag_from_version, poll_trigger, quoted_etag, stop_polling
 
 LIVE_PARTIAL = "phone/table.html#live"
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -256,10 +256,17 @@ def _table(token: str) -> Table | None:
     return Table.objects.filter(token=token).select_related("event").first()
 
 
-def _table_version(request: HttpRequest, token: str) -> int | None:
+def screen_version(shared_version: int, table_version: int) -> str:
+    """What a table's phone page depends on: the event's shared state and its own games."""
+    return f"{shared_version}.{table_version}"
+
+
+def _table_version(request: HttpRequest, token: str) -> str | None:
     if not looks_like_token(token):
         return None
-    return Table.objects.filter(token=token).values_list("event__version", flat=True).first()
+    versions = Table.objects.filter(token=token).values_list("event__shared_version", "version")
+    found = versions.first()
+    return None if found is None else screen_version(*found)
 
 
 def link_invalid(request: HttpRequest, *, for_player: bool = False) -> HttpResponse:
@@ -354,7 +361,7 @@ def _context(screen: TableScreen, **extra) -> dict:
         "phase_title": phase_title(screen.event),
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
-        "etag": f'"{screen.event.version}"',
+        "etag": quoted_etag(screen_version(screen.event.shared_version, screen.table.version)),
         "poll_trigger": poll_trigger(),
         "live_url": live_url,
         "form": form,
@@ -406,8 +413,9 @@ def table_live(request: HttpRequest, token: str) -> HttpResponse:
 def _reported(request: HttpRequest, table: Table, result: ReportResult) -> HttpResponse:
     kind, message = outcome_notice(result)
     if request.htmx:
-        # The report changed the event (its version, maybe its phase since the page was
+        # The report changed the table's version (maybe the phase too since the page was
         # loaded): show it as it is now, with the ETag the next poll should send.
+        table.refresh_from_db(fields=["version"])
         table.event.refresh_from_db()
         response = _render_screen(
             request,
@@ -425,6 +433,7 @@ def _reported(request: HttpRequest, table: Table, result: ReportResult) -> HttpR
 
 def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
     if request.htmx:
+        table.refresh_from_db(fields=["version"])
         table.event.refresh_from_db()
         return _render_screen(request, table, LIVE_PARTIAL, notice=("error", message))
     messages.error(request, message)

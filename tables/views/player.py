@@ -37,7 +37,7 @@ from tables.views.phone import (
 )
 from tournament.models import Event, Phase, Player, RoundStatus, Seat, SeatReason
 from tournament.ordering import name_key
-from tournament.polling import etag_from_version, poll_trigger, stop_polling
+from tournament.polling import etag_from_version, poll_trigger, quoted_etag, stop_polling
 
 COOKIE_SALT = "tables.player"
 COOKIE_AGE = 3 * 24 * 60 * 60
@@ -101,22 +101,49 @@ def _event(players_token: str) -> Event | None:
     return Event.objects.filter(players_token=players_token).first()
 
 
-def _event_version(request: HttpRequest, players_token: str) -> int | None:
+def _player_version(request: HttpRequest, players_token: str) -> str | None:
+    """Shared event state, who this phone is, and the version of that player's table:
+    a report at another table leaves this page at 304. Two queries."""
     if not looks_like_token(players_token):
         return None
-    return (
-        Event.objects.filter(players_token=players_token).values_list("version", flat=True).first()
+    event = (
+        Event.objects.filter(players_token=players_token)
+        .only("pk", "phase", "round_number", "shared_version")
+        .first()
     )
+    if event is None:
+        return None
+    player_id = _my_player_id(request, event)
+    table_version = (
+        Seat.objects.filter(
+            player_id=player_id, round__event=event, round__number=shown_round_number(event)
+        )
+        .values_list("table__version", flat=True)
+        .first()
+        if player_id is not None
+        else None
+    )
+    return screen_version(event.shared_version, player_id, table_version)
+
+
+def screen_version(shared_version: int, player_id: int | None, table_version: int | None) -> str:
+    return f"{shared_version}.{player_id or 0}.{table_version or 0}"
 
 
 def _cookie_name(event: Event) -> str:
     return f"ft-player-{event.pk}"
 
 
-def _me(request: HttpRequest, event: Event) -> Player | None:
+def _my_player_id(request: HttpRequest, event: Event) -> int | None:
     try:
-        player_id = int(request.get_signed_cookie(_cookie_name(event), salt=COOKIE_SALT))
+        return int(request.get_signed_cookie(_cookie_name(event), salt=COOKIE_SALT))
     except (KeyError, ValueError, signing.BadSignature):
+        return None
+
+
+def _me(request: HttpRequest, event: Event) -> Player | None:
+    player_id = _my_player_id(request, event)
+    if player_id is None:
         return None
     return Player.objects.on_roster().filter(event=event, pk=player_id).first()
 
@@ -159,7 +186,13 @@ def _screen_context(screen: PlayerScreen) -> dict:
         "phase_title": phase_title(screen.event),
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
-        "etag": f'"{screen.event.version}"',
+        "etag": quoted_etag(
+            screen_version(
+                screen.event.shared_version,
+                screen.player.pk,
+                screen.seat.table.version if screen.seat else None,
+            )
+        ),
         "poll_trigger": poll_trigger(),
         "live_url": reverse("phone:player_live", args=[screen.event.players_token]),
     }
@@ -194,7 +227,7 @@ def player_names(request: HttpRequest, players_token: str) -> HttpResponse:
 
 @require_GET
 @never_cache
-@etag_from_version(_event_version)
+@etag_from_version(_player_version)
 def player_live(request: HttpRequest, players_token: str) -> HttpResponse:
     event = _event(players_token)
     if event is None:

@@ -385,6 +385,18 @@ def test_an_unchanged_poll_answers_304_after_one_query(
     assert response.status_code == 304
 
 
+def test_a_report_at_another_table_leaves_this_table_unchanged(client, playing):
+    etag = etag_of(client.get(live_url(playing, 1), **HTMX))
+    other = playing.current_round.seats.filter(table__number=2).select_related("player").first()
+
+    factories.report(playing, 2, other.player)
+    assert client.get(live_url(playing, 1), HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+
+    mine = playing.current_round.seats.filter(table__number=1).select_related("player").first()
+    factories.report(playing, 1, mine.player)
+    assert client.get(live_url(playing, 1), HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 200
+
+
 def test_a_poll_after_a_change_brings_the_new_phase(client, event):
     event = factories.play_until(event, "study")
     etag = etag_of(client.get(live_url(event, 1), **HTMX))

@@ -156,8 +156,25 @@ def test_the_live_part_answers_304_when_nothing_changed(
     raw = client.get(live, **HTMX).content.decode()
     etag = html_module.unescape(re.search(r'data-etag="([^"]+)"', raw)[1])
 
-    with django_assert_max_num_queries(1):
+    # The event's shared version, then the version of this player's table.
+    with django_assert_max_num_queries(2):
         assert client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+
+
+def test_a_report_at_another_table_leaves_the_page_unchanged(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    me = event.current_round.seats.select_related("player", "table").first()
+    pick(client, event, me.player)
+    live = reverse("phone:player_live", args=[event.players_token])
+    raw = client.get(live, **HTMX).content.decode()
+    etag = html_module.unescape(re.search(r'data-etag="([^"]+)"', raw)[1])
+    other = event.current_round.seats.exclude(table=me.table).select_related("player").first()
+
+    factories.report(event, other.table.number, other.player)
+    assert client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+
+    factories.report(event, me.table.number, me.player)
+    assert client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 200
 
 
 def test_the_live_part_sends_a_phone_without_a_name_back_to_the_list(client, event):
