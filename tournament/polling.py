@@ -31,6 +31,14 @@ def poll_trigger(interval: int = POLL_INTERVAL_SECONDS) -> str:
     )
 
 
+def clock_text(seconds: int | None) -> str:
+    """m:ss, as static/js/clock.js writes it, so a page reads right before (or without) JS."""
+    if seconds is None:
+        return ""
+    minutes, rest = divmod(max(seconds, 0), 60)
+    return f"{minutes}:{rest:02d}"
+
+
 def quoted_etag(value: object) -> str:
     """The ETag header value for a version, as pages render it in data-etag."""
     return f'"{value}"'
