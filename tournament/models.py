@@ -342,16 +342,10 @@ class Round(models.Model):
 
         A disputed game counts for nobody until the organizer settles it. Two queries.
         """
-        from tables.models import GameStatus
-
         standings: dict[int, dict[str, int]] = {
             number: {} for number in self.event.tables.values_list("number", flat=True)
         }
-        wins = Counter(
-            self.games.exclude(status=GameStatus.DISPUTED)
-            .exclude(winner=None)
-            .values_list("winner_id", flat=True)
-        )
+        wins = Counter(self.games.counted().values_list("winner_id", flat=True))
         for table_number, player_id, name in self.seats.values_list(
             "table__number", "player_id", "player__name"
         ):

@@ -36,6 +36,7 @@ from tables.models import Game, Table
 from tables.variants import Suit, direction_label, suit_name, variant_label
 from tournament.models import Event, Phase, Round, Seat, SeatReason
 from tournament.ordering import name_key, rank_players
+from tournament.polling import clock_text
 
 
 class ScreenKind(StrEnum):
@@ -515,8 +516,7 @@ class Clock:
 
     @property
     def text(self) -> str:
-        minutes, seconds = divmod(max(self.seconds_left, 0), 60)
-        return f"{minutes}:{seconds:02d}"
+        return clock_text(self.seconds_left)
 
 
 @dataclass(frozen=True)
