@@ -16,11 +16,20 @@ from django.utils.http import urlsafe_base64_encode
 DEFAULT_ORGANIZER = "organizer"
 
 
-def ensure_organizer(username: str = DEFAULT_ORGANIZER) -> tuple[object, bool]:
-    """The organizer account, created without a usable password on first start."""
+def ensure_organizer(
+    username: str = DEFAULT_ORGANIZER, *, superuser: bool | None = None
+) -> tuple[object, bool]:
+    """An organizer account, created without a usable password.
+
+    The installation's own account ("organizer", made on first start) is a superuser: it
+    sees every event and the admin, to fix data by hand. Other organizers (a hosted,
+    multi-event install) see only their own events unless superuser=True.
+    """
+    if superuser is None:
+        superuser = username == DEFAULT_ORGANIZER
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(
-        username=username, defaults={"is_staff": True, "is_superuser": True}
+        username=username, defaults={"is_staff": superuser, "is_superuser": superuser}
     )
     if created:
         user.set_unusable_password()

@@ -51,3 +51,22 @@ def test_the_root_page_points_players_to_their_table_and_organizers_to_the_conso
     user, _ = ensure_organizer()
     client.force_login(user)
     assert client.get("/").url == "/console/"
+
+
+def test_only_the_installations_own_account_is_a_superuser():
+    owner, _ = ensure_organizer()
+    guest, _ = ensure_organizer("bob")
+    assert owner.is_superuser
+    assert not guest.is_superuser
+    assert not guest.is_staff
+
+
+def test_another_organizer_cannot_open_the_owners_event(client):
+    from tests import factories
+
+    owner, _ = ensure_organizer()
+    guest, _ = ensure_organizer("bob")
+    event = factories.make_event(owner=owner)
+    client.force_login(guest)
+    assert client.get(f"/console/{event.pk}/").status_code == 404
+    assert event.name not in client.get("/console/").content.decode()

@@ -48,7 +48,7 @@ class Command(BaseCommand):
             f"  Phones on the same Wi-Fi reach this laptop at:\n"
             f"    {base}/\n"
             f"  (QR codes on the table kit use this address. Set FIVETRICKS_PUBLIC_URL\n"
-            f"   to override it.) A new link: python manage.py signin_link\n"
+            f"   to override it.) A new link: make signin PORT={options['port']}\n"
             f"{rule}\n"
         )
         self.stdout.flush()

@@ -12,7 +12,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--username", default=DEFAULT_ORGANIZER)
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--superuser",
+            action="store_true",
+            help="Create the account as a superuser (sees every event and the admin).",
+        )
 
     def handle(self, *args, **options):
-        user, _ = ensure_organizer(options["username"])
+        user, _ = ensure_organizer(options["username"], superuser=options["superuser"] or None)
         self.stdout.write(f"{lan_base_url(options['port'])}{sign_in_path(user)}")
