@@ -370,15 +370,26 @@ def check_variants(
     limit = math.floor(len(plan) * share)
     anytime_tables = [i + 1 for i, v in enumerate(plan) if v.trump_anytime]
     if len(anytime_tables) > limit:
+        message = (
+            gettext_noop(
+                "No table of this event should let a trump be played at any time "
+                "(share %(share)s of %(count)s tables rounds down to none), but tables "
+                "%(tables)s do."
+            )
+            if limit == 0
+            else gettext_noop(
+                "At most %(limit)s tables may let a trump be played at any time, but "
+                "tables %(tables)s do."
+            )
+        )
         problems.append(
             _text(
                 translate,
-                gettext_noop(
-                    "Too many tables with trump any time (tables %(tables)s): "
-                    "at most %(limit)s allowed."
-                ),
+                message,
                 tables=", ".join(map(str, anytime_tables)),
                 limit=limit,
+                share=f"{float(share):.0%}",
+                count=len(plan),
             )
         )
 

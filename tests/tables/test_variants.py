@@ -543,14 +543,17 @@ def test_check_flags_too_many_anytime_tables():
     plan = [v(code) for code in ["high-hearts-anytime", "low-hearts", "high-spades"]]
     plan += [v("low-spades-anytime"), v("high-clubs")]
     assert check_variants(plan, 0.2) == [
-        "Too many tables with trump any time (tables 1, 4): at most 1 allowed."
+        "At most 1 tables may let a trump be played at any time, but tables 1, 4 do."
     ]
     assert check_variants(plan, 0.4) == []
 
 
 def test_check_flags_any_anytime_table_when_none_is_allowed():
     problems = check_variants([v("high-hearts"), v("low-hearts-anytime")], 0.2)
-    assert problems == ["Too many tables with trump any time (tables 2): at most 0 allowed."]
+    assert problems == [
+        "No table of this event should let a trump be played at any time (share 20% of 2 "
+        "tables rounds down to none), but tables 2 do."
+    ]
 
 
 def test_check_flags_an_avoidable_repeat():
@@ -788,6 +791,8 @@ def test_translated_strings_are_exactly_the_marked_ones():
     bad_plain = [v("high-hearts"), v("high-hearts"), v("low-hearts-anytime")]
     check_variants(bad_plain, 0, translate=record)
     check_variants([v("high-hearts"), v("low-hearts")] * 5, 0, translate=record)
+    too_many = [v("high-hearts-anytime"), v("low-hearts-anytime")] + [v("high-clubs")] * 3
+    check_variants(too_many, 0.2, translate=record)
     for suit in Suit:
         suit_name(suit, record)
 
