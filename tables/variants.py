@@ -378,8 +378,8 @@ def check_variants(
             )
             if limit == 0
             else gettext_noop(
-                "At most %(limit)s tables may let a trump be played at any time, but "
-                "tables %(tables)s do."
+                "The limit for tables where a trump may be played at any time is "
+                "%(limit)s, but tables %(tables)s allow it."
             )
         )
         problems.append(

@@ -543,7 +543,8 @@ def test_check_flags_too_many_anytime_tables():
     plan = [v(code) for code in ["high-hearts-anytime", "low-hearts", "high-spades"]]
     plan += [v("low-spades-anytime"), v("high-clubs")]
     assert check_variants(plan, 0.2) == [
-        "At most 1 tables may let a trump be played at any time, but tables 1, 4 do."
+        "The limit for tables where a trump may be played at any time is 1, "
+        "but tables 1, 4 allow it."
     ]
     assert check_variants(plan, 0.4) == []
 
