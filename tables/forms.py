@@ -41,6 +41,15 @@ class ReportForm(forms.Form):
             "client_key": new_client_key(),
         }
 
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        # These fields are hidden, so their own errors would never be seen: say what to do.
+        if any(self.has_error(name) for name in ("round_number", "game_number", "client_key")):
+            raise forms.ValidationError(
+                _("This form is out of date. Go back to your table's page and report again.")
+            )
+        return cleaned
+
 
 class WinnerForm(ReportForm):
     """One tap on the winner's name: each name is a submit button carrying the player id."""

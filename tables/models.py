@@ -18,6 +18,8 @@ Terms:
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -26,9 +28,21 @@ from django.utils.translation import gettext_lazy as _
 from tables.variants import Suit, Variant
 from tournament.models import Event, Player, Round, new_secret_token
 
+# URL-safe base64 as new_secret_token writes it, at most as long as the token fields.
+TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def looks_like_token(token: str) -> bool:
+    """Whether a link's token could be one we made, checked before any query, so a
+    mangled link (NUL bytes, spaces, 10 kB) is a 404 and never a database error."""
+    return TOKEN_PATTERN.fullmatch(token) is not None
+
 
 class TableQuerySet(models.QuerySet["Table"]):
     def for_token(self, token: str) -> TableQuerySet:
+        """The table a phone link names: none for a token that we cannot have made."""
+        if not looks_like_token(token):
+            return self.none()
         return self.filter(token=token)
 
 

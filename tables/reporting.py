@@ -36,8 +36,8 @@ from tables.models import (
     ReportState,
     Table,
 )
-from tables.scoring import game_winner
-from tables.variants import cards_per_player
+from tables.scoring import check_tricks, game_winner
+from tables.variants import DECK_SIZE, cards_per_player
 from tournament.exceptions import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
@@ -84,20 +84,21 @@ def _refuse_unless_playing(round_: Round | None, round_number: int) -> Round:
     return round_
 
 
-def _winner_from_tricks(tricks: Mapping[Player, int], seated: Mapping[int, Player]) -> Player:
-    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in tricks.values()):
-        raise Refused(_("Tricks are counted in whole numbers, 0 or more."))
-    if not any(tricks.values()):
-        raise Refused(_("Enter the tricks each player has taken so far."))
-    cards = cards_per_player(max(len(seated), 1))
-    total = sum(tricks.values())
-    if total > cards:
-        raise Refused(
-            _("%(total)s tricks entered, but a game at this table has only %(cards)s.")
-            % {"total": total, "cards": cards}
-        )
-    by_name = {p.name: p for p in tricks}
-    return by_name[game_winner({p.name: n for p, n in tricks.items()})]
+def _winner_from_tricks(
+    tricks: Mapping[Player, int], seated: Mapping[int, Player], *, finished: bool
+) -> Player:
+    """The player with most tricks, once the counts fit the table's deal (tables.scoring)."""
+    counts = {player.name: count for player, count in tricks.items()}
+    problems = check_tricks(
+        counts,
+        cards_per_player=cards_per_player(min(len(seated), DECK_SIZE)),
+        finished=finished,
+        translate=_,
+    )
+    if problems:
+        raise Refused(" ".join(problems))
+    by_name = {player.name: player for player in tricks}
+    return by_name[game_winner(counts)]
 
 
 def report_game(
@@ -182,7 +183,7 @@ def _report_game(
         if not named or any(p.pk not in seated for p in named):
             raise Refused(_("That player is not seated at this table in this round."))
         if tricks is not None:
-            winner = _winner_from_tricks(tricks, seated)
+            winner = _winner_from_tricks(tricks, seated, finished=finished)
 
         next_number = next_game_number(round=round_, table=table)
         number = next_number if game_number is None else min(game_number, next_number)

@@ -16,17 +16,26 @@ Terms:
     move up / move down
              what a round's games decide afterwards (see tournament.movement).
 
+Messages are English marked with gettext_noop and translated through a ``translate``
+callable when they are made, as in tables.variants.
+
 Standard library only: this module must stay importable without Django.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 from tournament.ordering import name_key, rank_players
+
+Translate = Callable[[str], str]
 
 
 def gettext_noop(s: str) -> str:
     """Mark a message for makemessages without importing Django; it is translated later."""
     return s
+
+
+def _untranslated(message: str) -> str:
+    return message
 
 
 def _negative_players(tricks: Mapping[str, int]) -> list[str]:
@@ -44,39 +53,56 @@ def game_winner(tricks: Mapping[str, int]) -> str:
     return rank_players(tricks)[0]
 
 
-def check_tricks(tricks: Mapping[str, int], *, cards_per_player: int, finished: bool) -> list[str]:
-    """Return short human-readable problems with a game's trick counts; empty when fine.
+def check_tricks(
+    tricks: Mapping[str, int],
+    *,
+    cards_per_player: int,
+    finished: bool,
+    translate: Translate = _untranslated,
+) -> list[str]:
+    """Return what is wrong with a game's trick counts, one sentence each; empty when fine.
 
-    When this returns no problems, game_winner succeeds on the same counts.
+    Each message is English marked with gettext_noop and passed through ``translate``
+    before its numbers are filled in, so a catalogue finds it (Django callers pass
+    gettext). When this returns no problems, game_winner succeeds on the same counts.
     """
     if cards_per_player < 1:
         raise ValueError(f"cards_per_player must be at least 1, got {cards_per_player}")
+
+    def say(message: str, **values: object) -> str:
+        return translate(message) % values if values else translate(message)
+
     problems = [
-        gettext_noop("%(player)s has a negative number of tricks.") % {"player": player}
+        say(gettext_noop("%(player)s has a negative number of tricks."), player=player)
         for player in _negative_players(tricks)
     ]
     # A negative count would otherwise hide an excess elsewhere in the sum.
     total = sum(max(count, 0) for count in tricks.values())
     if total > cards_per_player:
         problems.append(
-            gettext_noop("%(total)d tricks recorded, but a game has only %(cards)d.")
-            % {"total": total, "cards": cards_per_player}
+            say(
+                gettext_noop(
+                    "%(total)d tricks entered, but a game at this table has only %(cards)d."
+                ),
+                total=total,
+                cards=cards_per_player,
+            )
+        )
+    elif finished and total < cards_per_player and cards_per_player == 1:
+        problems.append(
+            say(
+                gettext_noop("A finished game at this table has 1 trick, not %(total)d."),
+                total=total,
+            )
         )
     elif finished and total < cards_per_player:
         problems.append(
-            gettext_noop("A finished game has %(cards)d tricks, not %(total)d.")
-            % {"total": total, "cards": cards_per_player}
+            say(
+                gettext_noop("A finished game at this table has %(cards)d tricks, not %(total)d."),
+                total=total,
+                cards=cards_per_player,
+            )
         )
     elif not finished and all(count == 0 for count in tricks.values()):
-        problems.append(gettext_noop("No trick played yet."))
+        problems.append(say(gettext_noop("No trick has been played yet.")))
     return problems
-
-
-def games_won(winners: Iterable[str], seated: Iterable[str]) -> dict[str, int]:
-    """Count games won per seated player (0 for those who won none), in seated order."""
-    counts = dict.fromkeys(seated, 0)
-    for winner in winners:
-        if winner not in counts:
-            raise ValueError(f"{winner!r} won a game but is not seated at this table")
-        counts[winner] += 1
-    return counts

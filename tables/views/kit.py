@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -32,9 +32,11 @@ from django.views.decorators.http import require_GET
 from tables.models import Table
 from tables.qr import qr_svg
 from tables.variants import DECK_SIZE, RuleSheet, rule_sheet
+from tournament.inputs import positive_int
 from tournament.models import Event
 from tournament.network import LOOPBACK_NAMES, public_base_url
 from tournament.seating import table_sizes
+from tournament.views.organizer import owned_event
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,6 @@ class KitTable:
         return len(str(self.table.number))
 
 
-def _owned_event(request: HttpRequest, pk: int) -> Event:
-    return get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
-
-
 def kit_tables(event: Event, base_url: str, only: int | None = None) -> list[KitTable]:
     """Each table's printed matter, in table order; three queries at any event size."""
     latest_round = event.rounds.order_by("-number").first()
@@ -103,10 +101,9 @@ def kit_tables(event: Event, base_url: str, only: int | None = None) -> list[Kit
 @require_GET
 @login_required
 def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _owned_event(request, pk)
+    event = owned_event(request, pk)
     paper = PAPERS.get(request.GET.get("paper", ""), PAPERS[DEFAULT_PAPER])
-    only_value = request.GET.get("table", "")
-    only = int(only_value) if only_value.isdigit() else None
+    only = positive_int(request.GET.get("table"))
     base_url = public_base_url(request)
     tables = kit_tables(event, base_url, only)
     if only is not None and not tables:

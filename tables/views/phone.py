@@ -4,13 +4,12 @@ Terms:
     table link   /t/<token>/, printed as the QR code on the table's tent card. The token
                  is the only credential (no sign-in, no session), so a rotated or mistyped
                  one gets a friendly 404 that says what to do.
-    screen       everything the page shows for the event's phase (see TableScreen).
+    screen       everything the page shows for the event's phase, read by
+                 tables.screens.table_screen (the rule sheet in the study phase only).
     live part    the part of the page that polls for changes (phase, clock, seats, games,
-                 moves); an unchanged event answers 304 after one query.
-    rule sheet   the table's own rules, shown during the study phase only. Once study
-                 ends the sheet is gone from the phone: "the rules are taken away".
-    asked game   the "Game k" the report form asks about: the next game, or an earlier
-                 one that a player chose to confirm or contest.
+                 moves); an unchanged table answers 304 after one query.
+    asked game   the "Game k" the report form asks about (?game=k): the next game, or an
+                 earlier one that a player chose to confirm or contest.
     my games     the game numbers this phone reported in the round, remembered in a
                  cookie, so the page does not ask it to confirm its own report.
 
@@ -22,11 +21,7 @@ mode, in-app QR scanners) would lose a report.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
 from django.contrib import messages
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -36,224 +31,30 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables.forms import ReportForm, TricksForm, WinnerForm
-from tables.models import Game, GameStatus, ReportState, Table
+from tables.models import GameStatus, ReportState, Table
 from tables.reporting import Outcome, ReportResult, next_game_number, report_game
-from tables.variants import DECK_SIZE, RuleSheet, cards_per_player, rule_sheet
+from tables.screens import TableScreen, phase_title, seated_players, table_screen
+from tables.variants import DECK_SIZE, cards_per_player
 from tournament.exceptions import Refused
-from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat, SeatReason
-from tournament.ordering import name_key
-from tournament.polling import etag_from_version, poll_trigger, quoted_etag, stop_polling
+from tournament.inputs import positive_int
+from tournament.models import Phase, Player, Round, RoundStatus
+from tournament.polling import (
+    clock_text,
+    etag_from_version,
+    poll_trigger,
+    quoted_etag,
+    stop_polling,
+)
 
 LIVE_PARTIAL = "phone/table.html#live"
-TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MY_GAMES_COOKIE_AGE = 24 * 60 * 60
-
-
-# --- what the page shows -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Move:
-    """Where one player of this table goes for the next round, and why."""
-
-    name: str
-    to_table: int | None  # None: not seated next round (absent or removed)
-    direction: str  # "up", "down", "stays" or "" when unknown
-    reason: str
-    games: int | None
-    tie_broken: bool
-
-
-@dataclass(frozen=True)
-class Result:
-    name: str
-    games: int
-
-
-@dataclass
-class TableScreen:
-    table: Table
-    event: Event
-    round: Round | None = None
-    players: list[Player] = field(default_factory=list)
-    games: list[Game] = field(default_factory=list)
-    sheet: RuleSheet | None = None
-    can_report: bool = False
-    next_game: int = 1
-    asked_game: int = 1
-    confirmable: Game | None = None
-    moves: list[Move] = field(default_factory=list)
-    arriving: list[str] = field(default_factory=list)
-    results: list[Result] = field(default_factory=list)
-    is_final: bool = False
-
-    @property
-    def polling(self) -> bool:
-        return self.event.phase != Phase.DEBRIEF
-
-    @property
-    def wins(self) -> dict[int, int]:
-        counted: dict[int, int] = {}
-        for game in self.games:
-            if game.status != GameStatus.DISPUTED and game.winner_id:
-                counted[game.winner_id] = counted.get(game.winner_id, 0) + 1
-        return counted
-
-    @property
-    def winner_choices(self) -> list[tuple[Player, int]]:
-        wins = self.wins
-        return [(player, wins.get(player.pk, 0)) for player in self.players]
-
-    @property
-    def asked_game_exists(self) -> bool:
-        return self.asked_game < self.next_game
-
-
-def phase_title(event: Event) -> str:
-    if event.phase == Phase.SETUP:
-        return _("Waiting to start")
-    if event.phase == Phase.STUDY:
-        return _("Study the rules")
-    if event.phase == Phase.PRACTICE:
-        return _("Practice")
-    if event.phase == Phase.ROUND:
-        return _("Round %(number)s of %(total)s") % {
-            "number": event.round_number,
-            "total": event.rounds_planned,
-        }
-    if event.phase == Phase.BETWEEN_ROUNDS:
-        return _("Round %(number)s is over") % {"number": event.round_number}
-    return _("Debrief")
-
-
-def clock_text(seconds: int | None) -> str:
-    """m:ss, as static/js/clock.js writes it, so the page reads right before JS runs."""
-    if seconds is None:
-        return ""
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def shown_round_number(event: Event) -> int:
-    """The round whose seats the phones show: round 1 (the home tables) until play
-    starts, then the round being played or the last one closed."""
-    if event.phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE):
-        return 1
-    return event.round_number
-
-
-def move_direction(from_table: int, to_table: int) -> str:
-    """Which arrow the phones show for a move: "up", "down" or "stays"."""
-    if to_table > from_table:
-        return "up"
-    if to_table < from_table:
-        return "down"
-    return "stays"
-
-
-def _moves(table: Table, round_: Round, players: list[Player]) -> tuple[list[Move], list[str]]:
-    """Where this table's players go next round, and who comes to this table; one query."""
-    ids = {player.pk for player in players}
-    next_seats = list(
-        Seat.objects.filter(round__event_id=round_.event_id, round__number=round_.number + 1)
-        .filter(Q(player_id__in=ids) | Q(table=table))
-        .select_related("table", "player")
-    )
-    going = {seat.player_id: seat for seat in next_seats if seat.player_id in ids}
-    moves = []
-    for player in players:
-        seat = going.get(player.pk)
-        if seat is None:
-            moves.append(Move(player.name, None, "", _("Not seated next round"), None, False))
-            continue
-        moves.append(
-            Move(
-                name=player.name,
-                to_table=seat.table.number,
-                direction=move_direction(table.number, seat.table.number),
-                reason=SeatReason(seat.reason).label,
-                games=seat.games_won_before,
-                tie_broken=seat.tie_broken,
-            )
-        )
-    arriving = sorted(
-        (seat.player.name for seat in next_seats if seat.player_id not in ids),
-        key=name_key,
-    )
-    return moves, arriving
-
-
-def _results(screen: TableScreen) -> list[Result]:
-    wins = screen.wins
-    ranked = sorted(screen.players, key=lambda p: (-wins.get(p.pk, 0), name_key(p.name)))
-    return [Result(player.name, wins.get(player.pk, 0)) for player in ranked]
-
-
-def table_screen(
-    table: Table, *, asked_game: int | None = None, mine: set[int] = frozenset()
-) -> TableScreen:
-    """Everything a table's phone shows now; a fixed number of queries at any event size."""
-    event = table.event
-    screen = TableScreen(table=table, event=event)
-    if event.phase == Phase.DEBRIEF and event.round_number == 0:
-        return screen
-    screen.round = Round.objects.filter(event=event, number=shown_round_number(event)).first()
-    if screen.round is None:
-        return screen
-    # The table's own order (accents and case ignored), as movement and tie-breaks use it.
-    screen.players = sorted(
-        (seat.player for seat in screen.round.seats.filter(table=table).select_related("player")),
-        key=lambda player: name_key(player.name),
-    )
-    if event.phase == Phase.STUDY:
-        # Rules exist on this page in the study phase only, for this table only.
-        seated = len(screen.players)
-        screen.sheet = rule_sheet(
-            table.variant,
-            players=seated if 1 <= seated <= DECK_SIZE else None,
-            translate=_,
-        )
-        return screen
-    if event.phase in (Phase.SETUP, Phase.PRACTICE):
-        return screen
-
-    screen.games = list(
-        Game.objects.filter(round=screen.round, table=table).select_related("winner")
-    )
-    screen.next_game = max((game.number for game in screen.games), default=0) + 1
-    screen.can_report = screen.round.status == RoundStatus.OPEN and bool(screen.players)
-    if screen.can_report:
-        if asked_game is not None and 1 <= asked_game < screen.next_game:
-            screen.asked_game = asked_game
-        else:
-            screen.asked_game = screen.next_game
-            latest = screen.games[-1] if screen.games else None
-            if (
-                latest is not None
-                and latest.status == GameStatus.UNCONFIRMED
-                and latest.number not in mine
-            ):
-                screen.confirmable = latest
-    if screen.round.status == RoundStatus.CLOSED:
-        screen.is_final = screen.round.number >= event.rounds_planned
-        if event.phase == Phase.BETWEEN_ROUNDS and not screen.is_final:
-            screen.moves, screen.arriving = _moves(table, screen.round, screen.players)
-        screen.results = _results(screen)
-    return screen
 
 
 # --- helpers ---------------------------------------------------------------------------
 
 
-def looks_like_token(token: str) -> bool:
-    """Whether a link's token could be one we made (URL-safe base64), checked before any
-    query so that a mangled link is a 404, never a database error."""
-    return TOKEN_PATTERN.fullmatch(token) is not None
-
-
 def _table(token: str) -> Table | None:
-    if not looks_like_token(token):
-        return None
-    return Table.objects.filter(token=token).select_related("event").first()
+    return Table.objects.for_token(token).select_related("event").first()
 
 
 def screen_version(shared_version: int, table_version: int) -> str:
@@ -262,9 +63,7 @@ def screen_version(shared_version: int, table_version: int) -> str:
 
 
 def _table_version(request: HttpRequest, token: str) -> str | None:
-    if not looks_like_token(token):
-        return None
-    versions = Table.objects.filter(token=token).values_list("event__shared_version", "version")
+    versions = Table.objects.for_token(token).values_list("event__shared_version", "version")
     found = versions.first()
     return None if found is None else screen_version(*found)
 
@@ -286,9 +85,9 @@ def _my_games(request: HttpRequest, table: Table) -> set[int]:
     """Game numbers this phone reported in the current round (a display hint only)."""
     raw = request.COOKIES.get(_my_games_cookie(table), "")
     round_part, _sep, numbers = raw.partition(":")
-    if round_part != str(table.event.round_number):
+    if positive_int(round_part) != table.event.round_number:
         return set()
-    return {int(n) for n in numbers.split(",") if n.isdigit()}
+    return {number for number in map(positive_int, numbers.split(",")) if number is not None}
 
 
 def _remember_my_game(
@@ -308,8 +107,7 @@ def _remember_my_game(
 
 
 def _asked_game(request: HttpRequest) -> int | None:
-    value = request.GET.get("game", "")
-    return int(value) if value.isdigit() else None
+    return positive_int(request.GET.get("game"))
 
 
 def outcome_notice(result: ReportResult) -> tuple[str, str]:
@@ -472,16 +270,12 @@ def _tricks_form(table: Table, data=None) -> TricksForm | None:
     None when no game can be reported at this table (no such round, nobody seated).
     """
     event = table.event
-    number = event.round_number
-    if data is not None and str(data.get("round_number", "")).isdigit():
-        number = int(data["round_number"])
+    posted = None if data is None else positive_int(data.get("round_number"))
+    number = event.round_number if posted is None else posted
     round_ = Round.objects.filter(event=event, number=number).first()
     if round_ is None or (data is None and round_.status != RoundStatus.OPEN):
         return None
-    players = sorted(
-        (seat.player for seat in round_.seats.filter(table=table).select_related("player")),
-        key=lambda player: name_key(player.name),
-    )
+    players = seated_players(round_, table)
     if not players:
         return None
     cards = cards_per_player(min(len(players), DECK_SIZE))

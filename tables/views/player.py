@@ -14,9 +14,7 @@ This page never shows rules: a player could pick anybody's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core import signing
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -26,18 +24,19 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
-from tables.models import Game
-from tables.views.phone import (
-    clock_text,
-    link_invalid,
-    looks_like_token,
-    move_direction,
-    phase_title,
-    shown_round_number,
-)
-from tournament.models import Event, Phase, Player, RoundStatus, Seat, SeatReason
+from tables.models import looks_like_token
+from tables.screens import PlayerScreen, phase_title, player_screen, shown_round_number
+from tables.views.phone import link_invalid
+from tournament.inputs import positive_int
+from tournament.models import Event, Player, Seat
 from tournament.ordering import name_key
-from tournament.polling import etag_from_version, poll_trigger, quoted_etag, stop_polling
+from tournament.polling import (
+    clock_text,
+    etag_from_version,
+    poll_trigger,
+    quoted_etag,
+    stop_polling,
+)
 
 COOKIE_SALT = "tables.player"
 COOKIE_AGE = 3 * 24 * 60 * 60
@@ -46,68 +45,25 @@ MATCHES_SHOWN = 30
 LIVE_PARTIAL = "phone/player.html#live"
 
 
-@dataclass(frozen=True)
-class PlayerScreen:
-    event: Event
-    player: Player
-    seat: Seat | None  # this round's (or the home table before round 1)
-    next_seat: Seat | None  # after a round closes
-    games_won: int | None  # in the round shown, once it is being played
-    is_final: bool
-
-    @property
-    def polling(self) -> bool:
-        return self.event.phase != Phase.DEBRIEF
-
-    @property
-    def direction(self) -> str:
-        if self.seat is None or self.next_seat is None:
-            return ""
-        return move_direction(self.seat.table.number, self.next_seat.table.number)
-
-    @property
-    def next_reason(self) -> str:
-        return SeatReason(self.next_seat.reason).label if self.next_seat else ""
-
-
-def player_screen(event: Event, player: Player) -> PlayerScreen:
-    """What the player's phone shows now; three queries at most, at any event size."""
-    number = shown_round_number(event)
-    seats = {
-        seat.round.number: seat
-        for seat in Seat.objects.filter(
-            player=player, round__event=event, round__number__in=[number, number + 1]
-        ).select_related("table", "round")
-    }
-    seat = seats.get(number)
-    is_final = False
-    next_seat = None
-    games_won = None
-    if seat is not None and seat.round.status != RoundStatus.PLANNED:
-        games_won = Game.objects.counted().filter(round=seat.round, winner=player).count()
-        if seat.round.status == RoundStatus.CLOSED:
-            is_final = number >= event.rounds_planned
-            if event.phase == Phase.BETWEEN_ROUNDS:
-                next_seat = seats.get(number + 1)
-    return PlayerScreen(event, player, seat, next_seat, games_won, is_final)
-
-
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _event(players_token: str) -> Event | None:
+def _events_for_link(players_token: str) -> QuerySet[Event]:
+    """The event a players link names: none for a token that we cannot have made."""
     if not looks_like_token(players_token):
-        return None
-    return Event.objects.filter(players_token=players_token).first()
+        return Event.objects.none()
+    return Event.objects.filter(players_token=players_token)
+
+
+def _event(players_token: str) -> Event | None:
+    return _events_for_link(players_token).first()
 
 
 def _player_version(request: HttpRequest, players_token: str) -> str | None:
     """Shared event state, who this phone is, and the version of that player's table:
     a report at another table leaves this page at 304. Two queries."""
-    if not looks_like_token(players_token):
-        return None
     event = (
-        Event.objects.filter(players_token=players_token)
+        _events_for_link(players_token)
         .only("pk", "phase", "round_number", "shared_version")
         .first()
     )
@@ -135,10 +91,7 @@ def _cookie_name(event: Event) -> str:
 
 
 def _my_player_id(request: HttpRequest, event: Event) -> int | None:
-    try:
-        return int(request.get_signed_cookie(_cookie_name(event), salt=COOKIE_SALT))
-    except (KeyError, ValueError, signing.BadSignature):
-        return None
+    return positive_int(request.get_signed_cookie(_cookie_name(event), None, salt=COOKIE_SALT))
 
 
 def _me(request: HttpRequest, event: Event) -> Player | None:

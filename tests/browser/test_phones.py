@@ -166,7 +166,8 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
         expect(phone.get_by_text("Next round: where to go")).to_be_visible(timeout=POLL_WAIT)
         for name in names:
             row = phone.locator(".move", has_text=name)
-            expect(row.locator(".to")).to_have_text(f"Table {next_tables[name]}")
+            expect(row.locator(".to .visually-hidden")).to_have_text(f"Table {next_tables[name]}")
+            expect(row.locator(".to [aria-hidden]")).to_have_text(str(next_tables[name]))
             expect(row.locator(".why")).not_to_be_empty()
     games_won = {
         name: count

@@ -123,6 +123,25 @@ def test_one_table_can_be_printed_alone(signed_in, event):
     assert "<b>2</b>" in tent_cards(raw)[0]
 
 
+@pytest.mark.parametrize("number", ["²", "①", "0", "-1", "two", ""])
+def test_a_table_that_is_not_a_number_prints_the_whole_kit(signed_in, event, number):
+    response = signed_in.get(kit_url(event, table=number))
+    assert response.status_code == 200
+    assert len(tent_cards(response.content.decode())) == 3
+
+
+def test_the_kit_answers_to_the_same_people_as_the_console(client, event, django_user_model):
+    people = {
+        "owner": event.owner,
+        "another organizer": factories.make_user(django_user_model),
+        "superuser": factories.make_user(django_user_model, superuser=True),
+    }
+    for who, user in people.items():
+        client.force_login(user)
+        console = client.get(reverse("organizer:event", args=[event.pk])).status_code
+        assert client.get(kit_url(event)).status_code == console, who
+
+
 def test_a_table_that_does_not_exist_goes_back_to_the_whole_kit(signed_in, event):
     response = signed_in.get(kit_url(event, table=9), follow=True)
     assert "There is no table 9." in body(response)

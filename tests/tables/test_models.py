@@ -51,3 +51,19 @@ def test_only_a_disputed_game_may_lack_a_winner(organizer):
     Game.objects.create(
         round=event.current_round, table=table, number=1, status=GameStatus.DISPUTED
     )
+
+
+def test_a_token_finds_its_table(event):
+    table = Table.objects.create(event=event, number=1)
+    Table.objects.create(event=event, number=2)
+    assert list(Table.objects.for_token(table.token)) == [table]
+
+
+@pytest.mark.parametrize("token", ["", "a b", "x" * 65, "ü", "²", "abc\x00", "a/b", "a.b"])
+def test_a_token_we_cannot_have_made_finds_no_table_without_a_query(
+    event, token, django_assert_num_queries
+):
+    Table.objects.create(event=event, number=1, token="a")
+    with django_assert_num_queries(0):
+        assert list(Table.objects.for_token(token)) == []
+        assert Table.objects.for_token(token).values_list("version").first() is None

@@ -3,6 +3,8 @@ game is never counted twice."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import IntegrityError
 
@@ -233,18 +235,37 @@ def test_tricks_can_describe_a_finished_game(playing):
 
 
 @pytest.mark.parametrize(
-    ("counts", "message"),
+    ("counts", "finished", "message"),
     [
-        ([0, 0, 0, 0], "Enter the tricks"),
-        ([5, 3, 0, 0], "only 7"),
-        ([-1, 2, 0, 0], "whole numbers"),
+        ([0, 0, 0, 0], False, "No trick has been played yet."),
+        ([5, 3, 0, 0], False, "8 tricks entered, but a game at this table has only 7."),
+        ([-1, 2, 0, 0], False, "has a negative number of tricks."),
+        ([3, 2, 0, 0], True, "A finished game at this table has 7 tricks, not 5."),
     ],
 )
-def test_impossible_tricks_are_refused(playing, counts, message):
+def test_impossible_tricks_are_refused(playing, counts, finished, message):
     players = seated(playing, 1)
-    with pytest.raises(Refused, match=message):
-        _tricks(playing, dict(zip(players, counts, strict=True)))
+    with pytest.raises(Refused, match=re.escape(message)):
+        _tricks(playing, dict(zip(players, counts, strict=True)), finished=finished)
     assert not GameReport.objects.exists()
+
+
+def test_a_trick_problem_is_translated_from_its_catalogue_message(playing, monkeypatch):
+    """The message looked up is the one marked for translation, placeholders and all."""
+    asked = []
+
+    def gettext(message: str) -> str:
+        asked.append(message)
+        return "[fr] " + message
+
+    monkeypatch.setattr(reporting, "_", gettext)
+    players = seated(playing, 1)
+
+    with pytest.raises(Refused) as refused:
+        _tricks(playing, {players[0]: 6, players[1]: 5})
+
+    assert "%(total)d tricks entered, but a game at this table has only %(cards)d." in asked
+    assert refused.value.message == "[fr] 11 tricks entered, but a game at this table has only 7."
 
 
 def test_winner_and_tricks_together_are_refused(playing):

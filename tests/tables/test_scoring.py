@@ -1,10 +1,10 @@
-"""Game winners, trick-count checks and games won per seated player."""
+"""Game winners and trick-count checks."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.scoring import check_tricks, game_winner, games_won, gettext_noop
+from tables.scoring import check_tricks, game_winner
 from tournament.ordering import name_key, rank_players
 
 # No example database: it would leave a .hypothesis directory in the work tree.
@@ -72,26 +72,32 @@ def test_an_unfinished_game_may_already_hold_every_trick():
 
 def test_unfinished_game_with_no_trick_played():
     assert check_tricks({"Al": 0, "Bo": 0}, cards_per_player=5, finished=False) == [
-        "No trick played yet."
+        "No trick has been played yet."
     ]
 
 
 def test_finished_game_short_of_tricks():
     assert check_tricks({"Al": 2, "Bo": 1}, cards_per_player=5, finished=True) == [
-        "A finished game has 5 tricks, not 3."
+        "A finished game at this table has 5 tricks, not 3."
     ]
 
 
 def test_finished_game_with_no_tricks():
     assert check_tricks({"Al": 0, "Bo": 0}, cards_per_player=5, finished=True) == [
-        "A finished game has 5 tricks, not 0."
+        "A finished game at this table has 5 tricks, not 0."
+    ]
+
+
+def test_a_one_card_game_says_trick_not_tricks():
+    assert check_tricks({"Al": 0, "Bo": 0}, cards_per_player=1, finished=True) == [
+        "A finished game at this table has 1 trick, not 0."
     ]
 
 
 @pytest.mark.parametrize("finished", [True, False])
 def test_more_tricks_than_cards(finished):
     assert check_tricks({"Al": 4, "Bo": 3}, cards_per_player=5, finished=finished) == [
-        "7 tricks recorded, but a game has only 5."
+        "7 tricks entered, but a game at this table has only 5."
     ]
 
 
@@ -107,13 +113,16 @@ def test_a_negative_count_does_not_hide_an_excess():
     problems = check_tricks({"Al": -1, "Bo": 6}, cards_per_player=5, finished=True)
     assert problems == [
         "Al has a negative number of tricks.",
-        "6 tricks recorded, but a game has only 5.",
+        "6 tricks entered, but a game at this table has only 5.",
     ]
 
 
 @pytest.mark.parametrize(
     ("finished", "expected"),
-    [(False, "No trick played yet."), (True, "A finished game has 5 tricks, not 0.")],
+    [
+        (False, "No trick has been played yet."),
+        (True, "A finished game at this table has 5 tricks, not 0."),
+    ],
 )
 def test_no_players_is_a_problem(finished, expected):
     assert check_tricks({}, cards_per_player=5, finished=finished) == [expected]
@@ -124,33 +133,34 @@ def test_cards_per_player_must_be_positive():
         check_tricks({"Al": 0}, cards_per_player=0, finished=False)
 
 
-def test_gettext_noop_returns_its_argument_unchanged():
-    assert gettext_noop("No trick played yet.") == "No trick played yet."
+CATALOGUE = {
+    "%(player)s has a negative number of tricks.": "%(player)s : nombre de plis négatif.",
+    "%(total)d tricks entered, but a game at this table has only %(cards)d.": (
+        "%(total)d plis saisis, mais une partie à cette table n'en a que %(cards)d."
+    ),
+    "No trick has been played yet.": "Aucun pli n'a encore été joué.",
+}
 
 
-# --- games_won ------------------------------------------------------------------------
+def test_messages_are_looked_up_before_their_numbers_are_filled_in():
+    """A catalogue knows the messages with their placeholders, never a filled-in copy."""
+    asked = []
 
+    def translate(message: str) -> str:
+        asked.append(message)
+        return CATALOGUE[message]
 
-def test_games_won_counts_per_seated_player_with_zeros():
-    assert games_won(["Bo", "Al", "Bo"], ["Al", "Bo", "Cy"]) == {"Al": 1, "Bo": 2, "Cy": 0}
+    negative_and_too_many = check_tricks(
+        {"Al": -1, "Bo": 6}, cards_per_player=5, finished=True, translate=translate
+    )
+    none_yet = check_tricks({"Al": 0}, cards_per_player=5, finished=False, translate=translate)
 
-
-def test_games_won_with_no_games():
-    assert games_won([], ["Al", "Bo"]) == {"Al": 0, "Bo": 0}
-
-
-def test_games_won_accepts_one_shot_iterables():
-    assert games_won(iter(["Al"]), iter(["Al", "Bo"])) == {"Al": 1, "Bo": 0}
-
-
-def test_a_winner_who_is_not_seated_is_an_error():
-    with pytest.raises(ValueError, match="'Zed' won a game but is not seated"):
-        games_won(["Al", "Zed"], ["Al", "Bo"])
-
-
-def test_names_differing_in_case_are_different_players():
-    with pytest.raises(ValueError, match="'al'"):
-        games_won(["al"], ["Al"])
+    assert negative_and_too_many == [
+        "Al : nombre de plis négatif.",
+        "6 plis saisis, mais une partie à cette table n'en a que 5.",
+    ]
+    assert none_yet == ["Aucun pli n'a encore été joué."]
+    assert set(asked) == set(CATALOGUE)
 
 
 # --- properties -----------------------------------------------------------------------
@@ -180,13 +190,3 @@ def test_no_problems_means_a_winner_can_be_named(tricks, cards, finished):
         assert sum(tricks.values()) <= cards
         if finished:
             assert sum(tricks.values()) == cards
-
-
-@PROPERTY
-@given(st.lists(names, min_size=1, max_size=6, unique=True), st.data())
-def test_games_won_totals_the_games(seated, data):
-    winners = data.draw(st.lists(st.sampled_from(seated), max_size=10))
-    counts = games_won(winners, seated)
-    assert list(counts) == seated
-    assert sum(counts.values()) == len(winners)
-    assert all(counts[player] == winners.count(player) for player in seated)

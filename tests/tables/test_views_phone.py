@@ -270,6 +270,44 @@ def test_an_incomplete_report_asks_to_tap_again(client, playing):
     assert "Tap the winner again" in body(response)
 
 
+# --- numbers from the request --------------------------------------------------------------
+
+NOT_A_GAME_NUMBER = ["²", "①", "٣", "0", "-1", "1.5", "x", ""]
+
+
+@pytest.mark.parametrize("game", NOT_A_GAME_NUMBER)
+def test_an_asked_game_that_is_not_a_number_asks_about_the_next_game(client, playing, game):
+    factories.report(playing, 1, seated(playing, 1)[0])
+
+    page = client.get(page_url(playing, 1), {"game": game})
+    live = client.get(live_url(playing, 1), {"game": game}, **HTMX)
+
+    for response in (page, live):
+        assert response.status_code == 200
+        assert "Game 2: who won?" in body(response)
+
+
+@pytest.mark.parametrize("cookie", ["1:²", "1:²,³", "²:1", "1:", "::", "nonsense"])
+def test_a_mangled_my_games_cookie_is_ignored(client, playing, cookie):
+    factories.report(playing, 1, seated(playing, 1)[0])
+    client.cookies[f"ft-mine-{table(playing, 1).pk}"] = cookie
+
+    response = client.get(page_url(playing, 1))
+
+    assert response.status_code == 200
+    assert "won game 1." in body(response)  # not this phone's report: asked to confirm
+
+
+def test_the_games_a_phone_reported_are_read_past_a_mangled_number(client, playing):
+    factories.report(playing, 1, seated(playing, 1)[0])
+    client.cookies[f"ft-mine-{table(playing, 1).pk}"] = "1:²,1"
+
+    response = client.get(page_url(playing, 1))
+
+    assert response.status_code == 200
+    assert "won game 1." not in body(response)  # its own report: not asked to confirm
+
+
 # --- tricks ------------------------------------------------------------------------------
 
 
@@ -310,6 +348,25 @@ def test_tricks_with_nothing_entered_are_refused(client, playing):
     assert "Enter the tricks each player has taken so far." in body(response)
 
 
+@pytest.mark.parametrize("round_number", ["²", "①", "0", "x", ""])
+def test_a_tricks_form_with_a_mangled_round_is_shown_again_with_what_to_do(
+    client, playing, round_number
+):
+    players = seated(playing, 1)
+    fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
+
+    response = client.post(
+        tricks_url(playing, 1),
+        {**fields, "round_number": round_number, f"tricks_{players[0].pk}": "2"},
+    )
+
+    html = body(response)
+    assert response.status_code == 400
+    assert "This form is out of date. Go back to your table's page and report again." in html
+    assert 'value="2"' in html
+    assert not GameReport.objects.exists()
+
+
 def test_tricks_after_the_close_are_kept_as_late(client, playing, organizer):
     players = seated(playing, 1)
     fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
@@ -344,7 +401,7 @@ def test_after_a_close_the_page_shows_where_each_player_goes_and_why(client, pla
         name: (arrow, int(number))
         for name, arrow, number in re.findall(
             r'<span class="name">([^<]+)</span>\s*<span class="arrow"[^>]*>(.)</span>\s*'
-            r'<span class="to"><span class="visually-hidden">Table </span>(\d+)</span>',
+            r'<span class="to"><span class="visually-hidden">Table (\d+)</span>',
             html,
         )
     }
@@ -354,6 +411,9 @@ def test_after_a_close_the_page_shows_where_each_player_goes_and_why(client, pla
     }
     assert "Most games: moves up · 2 games won" in html
     assert "Fewest games: moves down" not in html  # table 1 is the lowest: they stay
+    # The movement's own words, in the class the arrows are styled by.
+    assert html.count('class="move move-up"') == 1
+    assert html.count('class="move move-stay"') == len(players) - 1
     assert 'name="winner"' not in html
 
 
@@ -429,6 +489,32 @@ def test_the_page_costs_the_same_at_any_event_size(
         assert client.get(page).status_code == 200
     with django_assert_max_num_queries(5):  # one more: the version for the ETag
         assert client.get(live, **HTMX).status_code == 200
+
+
+@pytest.mark.parametrize("players", [20, 500])
+def test_a_report_costs_the_same_at_any_event_size(
+    client, organizer, players, django_assert_max_num_queries
+):
+    event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
+    event = factories.start_rounds(event)
+    winner = seated(event, 1)[0]
+    factories.report(event, 1, winner)  # one game already, so the answer lists games
+    page, report, tricks = page_url(event, 1), report_url(event, 1), tricks_url(event, 1)
+
+    fields = form_fields(body(client.get(page)))
+    with django_assert_max_num_queries(20):  # the report, then the live part as it is now
+        response = client.post(report, {**fields, "winner": winner.pk}, **HTMX)
+    assert "Game 2 recorded" in body(response)
+
+    fields = form_fields(body(client.get(page)))
+    with django_assert_max_num_queries(15):  # without JavaScript: the report, then a redirect
+        response = client.post(report, {**fields, "winner": winner.pk})
+    assert response.status_code == 302
+
+    fields = form_fields(body(client.get(tricks)), "tricks")
+    with django_assert_max_num_queries(17):
+        response = client.post(tricks, {**fields, f"tricks_{winner.pk}": "1"})
+    assert response.status_code == 302
 
 
 @pytest.mark.parametrize("players", [20, 500])

@@ -130,7 +130,11 @@ def test_after_a_close_the_page_shows_where_to_go_and_why(client, event, organiz
 
     after = seat_of(player, 2)
     assert "Next round" in html
-    assert re.search(rf"Table </span>{after.table.number}</p>", html)
+    assert re.search(
+        rf'"visually-hidden">Table {after.table.number}</span>'
+        rf'<span aria-hidden="true">{after.table.number}</span></p>',
+        html,
+    )
     assert after.get_reason_display() in html
 
 
@@ -208,3 +212,13 @@ def test_an_unknown_players_link_gets_a_friendly_404(client, db):
     response = client.get(reverse("phone:player_home", args=["no-such-token"]))
     assert response.status_code == 404
     assert "Scan the QR code on the big screen again, or ask the organizer." in body(response)
+
+
+@pytest.mark.parametrize("token", ["a b", "x" * 65, "ü", "²"])
+@pytest.mark.parametrize("view", ["player_home", "player_live", "player_names"])
+def test_a_mangled_players_link_is_a_404_before_any_query(
+    client, db, token, view, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        response = client.get(reverse(f"phone:{view}", args=[token]), **HTMX)
+    assert response.status_code == 404
