@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.variants import ALL_VARIANTS, Variant, variant_label
-from tournament.models import PLAYER_NAME_MAX_LENGTH, Event, Player, PlayerStatus
+from tournament.models import PLAYER_NAME_MAX_LENGTH, Event, Phase, Player, PlayerStatus
 from tournament.roster import (
     MAX_CSV_BYTES,
     MAX_LINES,
@@ -66,7 +66,7 @@ class EventForm(forms.ModelForm):
                 % {"number": highest}
             )
         last_closed_was_last = (
-            event.phase in ("between", "debrief")
+            event.phase in (Phase.BETWEEN_ROUNDS, Phase.DEBRIEF)
             and event.round_number == event.rounds_planned
             and highest == event.round_number
         )

@@ -8,9 +8,16 @@ Terms:
                  the event shows the moves (between rounds). After the last round there
                  is no next seating.
     undo         reopen the last closed round and drop the seating it produced; allowed
-                 while that next round has no reported game.
+                 while that next round has no reported game. From the debrief it ends the
+                 debrief and hides the rules again.
+    not present  seated in the round being closed but absent or removed now: their games
+                 still count (the round's results stand), their move is not applied, and
+                 once back they start at the lowest table.
     returning    a present player who had no seat in the closed round (absent before,
                  or added late); they start the next round at the lowest table.
+    expected     what the organizer's form showed (a phase, a round number). A second
+                 click of the same button, or another tab, finds the event moved on and
+                 is refused instead of doing the step twice.
 
 All writes happen in one transaction each; a failure halfway leaves nothing changed.
 """
@@ -20,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from django.db import transaction
 from django.utils import timezone
@@ -56,6 +64,7 @@ class ClosePreview:
     late_reports: list[GameReport]
     version: int
     not_present: frozenset[str] = frozenset()  # seated this round, absent or removed now
+    removed: frozenset[str] = frozenset()  # the part of not_present removed from the roster
     returning: tuple[str, ...] = ()  # present now, not seated this round: join the lowest
     seats_next_round: bool = True  # False after the last round: nobody moves
 
@@ -99,7 +108,9 @@ def preview_close(round_: Round) -> ClosePreview:
     round_.event = event
     standings = round_.games_won_by_table()
     seated = {name for games in standings.values() for name in games}
-    present = set(event.players.seatable().values_list("name", flat=True))
+    status_of = dict(event.players.values_list("name", "status"))
+    present = {name for name, status in status_of.items() if status == PlayerStatus.PRESENT}
+    not_present = seated - present
     return ClosePreview(
         round=round_,
         standings=standings,
@@ -113,7 +124,8 @@ def preview_close(round_: Round) -> ClosePreview:
             round_.reports.filter(state=ReportState.LATE).select_related("table", "winner")
         ),
         version=event.version,
-        not_present=frozenset(seated - present),
+        not_present=frozenset(not_present),
+        removed=frozenset(n for n in not_present if status_of.get(n) == PlayerStatus.REMOVED),
         returning=tuple(sorted(present - seated, key=name_key)),
         seats_next_round=round_.number < event.rounds_planned,
     )
@@ -128,15 +140,25 @@ def _start_clock(event: Event, phase: str, now: datetime) -> None:
         event.stop_clock()
 
 
+def _refuse_unless_phase(event: Event, expected_phase: str | None) -> None:
+    if expected_phase is not None and event.phase != expected_phase:
+        raise Refused(_("The event has already moved on: check where it stands."))
+
+
 @transaction.atomic
-def advance_phase(*, event: Event, now: datetime | None = None) -> Event:
+def advance_phase(
+    *, event: Event, expected_phase: str | None = None, now: datetime | None = None
+) -> Event:
     """Move the event to its next phase and start that phase's clock.
 
     Setup -> study needs a seating; practice -> round 1 and between rounds -> next round
     open the planned round. A round itself ends only through close_round.
+    expected_phase is the phase the organizer's button was shown in: a double click
+    must not skip the study (or any) phase.
     """
     now = now or timezone.now()
     event = Event.objects.get(pk=event.pk)
+    _refuse_unless_phase(event, expected_phase)
     fields = ["phase", "clock_ends_at", "clock_paused_remaining"]
     if event.phase == Phase.SETUP:
         if (
@@ -170,6 +192,47 @@ def advance_phase(*, event: Event, now: datetime | None = None) -> Event:
     return event
 
 
+class ClockAction(StrEnum):
+    """What the organizer can do to the running clock (the values appear in URLs)."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADD_MINUTE = "add-minute"
+    TIME_UP = "time-up"
+
+
+@transaction.atomic
+def change_clock(
+    *,
+    event: Event,
+    action: ClockAction,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> Event:
+    """Pause, resume, add a minute to or end the phase's clock.
+
+    The event is read again inside the transaction, so the change applies to the clock
+    that runs now, never to one a phase change has just replaced.
+    """
+    now = now or timezone.now()
+    event = Event.objects.get(pk=event.pk)
+    _refuse_unless_phase(event, expected_phase)
+    if not event.has_clock:
+        raise Refused(_("No clock runs in this phase."))
+    if action == ClockAction.PAUSE:
+        event.pause_clock(now)
+    elif action == ClockAction.RESUME:
+        event.resume_clock(now)
+    elif action == ClockAction.ADD_MINUTE:
+        event.add_clock_time(60, now)
+    elif action == ClockAction.TIME_UP:
+        event.end_clock_now(now)
+    else:
+        raise ValueError(f"unknown clock action: {action!r}")
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+    return event
+
+
 @transaction.atomic
 def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
     """End the tournament early or on time; a round still open must be closed first."""
@@ -197,6 +260,7 @@ def close_round(
     now = now or timezone.now()
     round_ = round
     event = Event.objects.get(pk=round_.event_id)
+    round_.event = event  # games_won_by_table reads the event's tables through it
     if expected_version is not None and event.version != expected_version:
         raise Refused(_("Results changed while you were looking. Check the moves again."))
     # The status filter makes a second, concurrent close a no-op rather than a double move.
@@ -244,17 +308,42 @@ def _seat_next_round(event: Event, closed: Round, moves: dict[str, Move]) -> Rou
     return next_round
 
 
+def _nothing_closed() -> str:
+    return _("No round has been closed yet.")
+
+
+def _next_round_has_games(next_number: int) -> str:
+    return _("Round %(number)s already has reported games, so the close cannot be undone.") % {
+        "number": next_number
+    }
+
+
 @transaction.atomic
-def undo_close_round(*, event: Event, now: datetime | None = None) -> Round:
+def undo_close_round(
+    *, event: Event, expected_round: int | None = None, now: datetime | None = None
+) -> Round:
     """Reopen the last closed round, dropping the next round's seating.
 
     Refused once the next round has a reported game (or a report), because undoing would
-    throw results away.
+    throw results away. expected_round is the round whose close the organizer's button
+    offered to undo: a second click must not undo the round before it as well.
+    From the debrief, the debrief ends and the rules are hidden from the projector again:
+    a round is being played, so no table's rules may show.
     """
     event = Event.objects.get(pk=event.pk)
     last_closed = event.rounds.filter(status=RoundStatus.CLOSED).order_by("-number").first()
+    if expected_round is not None and (last_closed is None or last_closed.number != expected_round):
+        if last_closed is None or last_closed.number < expected_round:
+            raise Refused(
+                _("The close of round %(number)s has already been undone.")
+                % {"number": expected_round}
+            )
+        raise Refused(
+            _("Round %(number)s has been closed since: check its moves before undoing.")
+            % {"number": last_closed.number}
+        )
     if last_closed is None:
-        raise Refused(_("No round has been closed yet."))
+        raise Refused(_nothing_closed())
     following = event.rounds.filter(number=last_closed.number + 1).first()
     if following is not None:
         if (
@@ -262,10 +351,7 @@ def undo_close_round(*, event: Event, now: datetime | None = None) -> Round:
             or GameReport.objects.filter(round=following).exists()
             or GameCorrection.objects.filter(round=following).exists()
         ):
-            raise Refused(
-                _("Round %(number)s already has reported games, so the close cannot be undone.")
-                % {"number": following.number}
-            )
+            raise Refused(_next_round_has_games(following.number))
         following.delete()
     Round.objects.filter(pk=last_closed.pk).update(
         status=RoundStatus.OPEN, closed_at=None, closed_by=None
@@ -275,20 +361,24 @@ def undo_close_round(*, event: Event, now: datetime | None = None) -> Round:
     # The round's time was up when it was closed; it stays up, so screens say so.
     event.clock_ends_at = now or timezone.now()
     event.clock_paused_remaining = None
-    event.save_and_bump(["phase", "round_number", "clock_ends_at", "clock_paused_remaining"])
+    event.rules_revealed = False
+    event.save_and_bump(
+        ["phase", "round_number", "clock_ends_at", "clock_paused_remaining", "rules_revealed"]
+    )
     last_closed.refresh_from_db()
     return last_closed
 
 
-def undo_blocker(event: Event, rounds: list[Round], next_round_has_games: bool) -> str | None:
-    """Why the last close cannot be undone now, or None when it can (for the console)."""
+def undo_blocker(rounds: list[Round], next_round_has_games: bool) -> str | None:
+    """Why the last close cannot be undone now, or None when it can (for the console).
+
+    The same reasons undo_close_round gives, from rows the console has already loaded.
+    """
     closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
     if not closed:
-        return _("No round has been closed yet.")
+        return _nothing_closed()
     if next_round_has_games:
-        return _("Round %(number)s already has reported games, so the close cannot be undone.") % {
-            "number": closed[-1].number + 1
-        }
+        return _next_round_has_games(closed[-1].number + 1)
     return None
 
 
@@ -311,7 +401,3 @@ def delete_event(*, event: Event) -> None:
     Round.objects.filter(event=event).delete()
     Player.objects.filter(event=event).delete()
     Event.objects.filter(pk=event.pk).delete()
-
-
-def disputed_games(round_: Round) -> list[Game]:
-    return list(round_.games.filter(status=GameStatus.DISPUTED).select_related("table"))

@@ -351,6 +351,21 @@ def set_table_variant(*, table: Table, variant: Variant, confirmed: bool = False
     return variant_warnings(event)
 
 
+# --- table links -------------------------------------------------------------------
+
+
+@transaction.atomic
+def rotate_table_link(*, table: Table) -> Table:
+    """Give a table a new phone link (a lost or photographed QR code); the old one stops.
+
+    The new token and the version bump land together, so no screen polls in between and
+    keeps showing the old link as current.
+    """
+    table.rotate_token()
+    Event.objects.bump_version(table.event_id)
+    return table
+
+
 def variant_warnings(event: Event, tables: Iterable[Table] | None = None) -> list[str]:
     """Translated problems with the event's variants (neighbours alike, too many anytime)."""
     if tables is None:

@@ -45,10 +45,13 @@ def table_count_problem(headcount: int, table_count: int) -> str | None:
         return gettext_noop("At least %(min)s players are needed for one table.")
     if table_count < 1:
         return gettext_noop("There must be at least one table.")
-    sizes = balanced_sizes(headcount, table_count)
-    if min(sizes) < MIN_TABLE_SIZE:
+    # The smallest and largest balanced sizes, worked out without building the list: the
+    # count comes from a form, and a huge one must be refused, not allocated.
+    smallest, extra = divmod(headcount, table_count)
+    largest = smallest + (1 if extra else 0)
+    if smallest < MIN_TABLE_SIZE:
         return gettext_noop("Too many tables: some would have fewer than %(min)s players.")
-    if max(sizes) > MAX_TABLE_SIZE:
+    if largest > MAX_TABLE_SIZE:
         return gettext_noop("Too few tables: some would have more than %(max)s players.")
     return None
 

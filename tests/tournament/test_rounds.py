@@ -4,6 +4,7 @@ transaction), undoing a close, absent and returning players, and the stale-moves
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,12 +17,15 @@ from tournament.exceptions import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus, Seat
 from tournament.movement import plan_moves
 from tournament.rounds import (
+    ClockAction,
     advance_phase,
+    change_clock,
     close_round,
     delete_event,
     preview_close,
     reveal_rules,
     start_debrief,
+    undo_blocker,
     undo_close_round,
 )
 from tournament.seating import set_player_status
@@ -220,6 +224,61 @@ def test_undo_is_refused_before_any_close(organizer):
         undo_close_round(event=event)
 
 
+def two_rounds_closed(organizer) -> Event:
+    event = round_one(organizer)
+    factories.close_current_round(event, organizer)
+    event = advance_phase(event=event)
+    factories.close_current_round(event, organizer)
+    return event
+
+
+def test_a_second_undo_of_the_same_close_is_refused(organizer):
+    event = two_rounds_closed(organizer)
+    assert undo_close_round(event=event, expected_round=2).number == 2
+    with pytest.raises(Refused, match="The close of round 2 has already been undone"):
+        undo_close_round(event=event, expected_round=2)
+    statuses = dict(Round.objects.filter(event=event).values_list("number", "status"))
+    assert statuses == {1: RoundStatus.CLOSED, 2: RoundStatus.OPEN}  # round 3 seating gone
+    assert Seat.objects.filter(round__event=event, round__number=2).count() == 12
+    event.refresh_from_db()
+    assert (event.phase, event.round_number) == (Phase.ROUND, 2)
+
+
+def test_an_undo_offered_for_an_older_round_is_refused(organizer):
+    event = two_rounds_closed(organizer)
+    with pytest.raises(Refused, match="Round 2 has been closed since"):
+        undo_close_round(event=event, expected_round=1)
+    assert Round.objects.get(event=event, number=2).status == RoundStatus.CLOSED
+
+
+def test_undo_from_the_debrief_ends_it_and_hides_the_rules(organizer):
+    event = round_one(organizer, players=8, tables=2, rounds_planned=1)
+    factories.close_current_round(event, organizer)
+    event = advance_phase(event=event)
+    event = reveal_rules(event=event)
+    assert (event.phase, event.rules_revealed) == (Phase.DEBRIEF, True)
+    undo_close_round(event=event, expected_round=1)
+    event.refresh_from_db()
+    assert (event.phase, event.round_number) == (Phase.ROUND, 1)
+    assert not event.rules_revealed  # the projector must not show rules during a round
+
+
+def test_the_consoles_undo_blocker_says_what_undo_would_say(organizer):
+    event = round_one(organizer)
+    rounds = list(event.rounds.order_by("number"))
+    with pytest.raises(Refused) as refused:
+        undo_close_round(event=event)
+    assert undo_blocker(rounds, next_round_has_games=False) == refused.value.message
+    factories.close_current_round(event, organizer)
+    event = advance_phase(event=event)
+    factories.report(event, 2, someone_at(event, 2))
+    with pytest.raises(Refused) as refused:
+        undo_close_round(event=event)
+    rounds = list(event.rounds.order_by("number"))
+    assert undo_blocker(rounds, next_round_has_games=True) == refused.value.message
+    assert undo_blocker(rounds, next_round_has_games=False) is None
+
+
 # --- absent and returning players --------------------------------------------------------
 
 
@@ -273,6 +332,16 @@ def test_preview_lists_disputes_absent_players_and_next_sizes(organizer):
     assert preview.seats_next_round
 
 
+def test_preview_tells_removed_players_from_absent_ones(organizer):
+    event = round_one(organizer)
+    absent, removed = sorted(factories.seats_of(event, 1))[:2]
+    set_player_status(player=Player.objects.get(name=absent), status=PlayerStatus.ABSENT)
+    Player.objects.filter(name=removed).update(status=PlayerStatus.REMOVED)
+    preview = preview_close(event.current_round)
+    assert preview.not_present == {absent, removed}
+    assert preview.removed == {removed}
+
+
 def test_preview_costs_the_same_queries_at_any_size(organizer, django_assert_max_num_queries):
     for players, tables in ((20, 5), (500, 125)):
         event = round_one(organizer, players=players, tables=tables)
@@ -293,6 +362,49 @@ def test_phases_run_in_order(organizer):
     assert seen == ["setup", "study", "practice", "round"]
     with pytest.raises(Refused, match="Close the round first"):
         advance_phase(event=event)
+
+
+def test_a_second_click_on_next_phase_does_not_skip_the_study(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    advance_phase(event=event, expected_phase=Phase.SETUP)
+    # The same event object, as a second request read it before the first committed.
+    with pytest.raises(Refused, match="already moved on"):
+        advance_phase(event=event, expected_phase=Phase.SETUP)
+    event.refresh_from_db()
+    assert event.phase == Phase.STUDY
+
+
+def test_the_clock_changes_the_clock_that_runs_now(organizer):
+    stale = factories.seated_event(owner=organizer, players=8, tables=2, practice_minutes=3)
+    stale = advance_phase(event=stale)  # study, 5 minutes
+    advance_phase(event=stale)  # meanwhile, another tab starts practice: 3 minutes
+    event = change_clock(event=stale, action=ClockAction.PAUSE)
+    assert event.phase == Phase.PRACTICE
+    assert timedelta(minutes=2) < event.clock_paused_remaining <= timedelta(minutes=3)
+    event = change_clock(event=stale, action=ClockAction.ADD_MINUTE)
+    assert timedelta(minutes=3) < event.clock_paused_remaining <= timedelta(minutes=4)
+    event = change_clock(event=stale, action=ClockAction.RESUME)
+    assert not event.clock_is_paused
+    event = change_clock(event=stale, action=ClockAction.TIME_UP)
+    assert event.time_is_up()
+    assert Event.objects.get(pk=event.pk).time_is_up()
+
+
+def test_a_clock_button_from_an_earlier_phase_is_refused(organizer):
+    event = advance_phase(event=factories.seated_event(owner=organizer, players=8, tables=2))
+    event = advance_phase(event=event, expected_phase=Phase.STUDY)
+    version = event.version
+    with pytest.raises(Refused, match="already moved on"):
+        change_clock(event=event, action=ClockAction.TIME_UP, expected_phase=Phase.STUDY)
+    event.refresh_from_db()
+    assert not event.time_is_up()
+    assert event.version == version
+
+
+def test_the_clock_needs_a_phase_with_a_clock(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    with pytest.raises(Refused, match="No clock runs in this phase"):
+        change_clock(event=event, action=ClockAction.PAUSE)
 
 
 def test_study_needs_a_table_plan(organizer):

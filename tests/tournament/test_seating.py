@@ -20,6 +20,7 @@ from tournament.seating import (
     redraw_variants,
     remove_player,
     rename_player,
+    rotate_table_link,
     seat_players,
     set_player_status,
     set_table_variant,
@@ -240,3 +241,29 @@ def test_variants_need_a_table_plan(organizer):
     event = factories.make_event(owner=organizer)
     with pytest.raises(Refused, match="table plan first"):
         redraw_variants(event=event)
+
+
+# --- table links -------------------------------------------------------------------------
+
+
+def test_a_new_table_link_replaces_the_old_one_and_tells_the_screens(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    table = factories.table(event, 1)
+    old_token, version = table.token, event.version
+    rotate_table_link(table=table)
+    assert factories.table(event, 1).token not in (old_token, "")
+    assert Event.objects.get(pk=event.pk).version == version + 1
+
+
+def test_a_new_table_link_that_fails_halfway_keeps_the_old_one(organizer, monkeypatch):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    table = factories.table(event, 1)
+    old_token = table.token
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("database locked")
+
+    monkeypatch.setattr(Event.objects, "bump_version", explode)
+    with pytest.raises(RuntimeError):
+        rotate_table_link(table=table)
+    assert factories.table(event, 1).token == old_token

@@ -53,6 +53,26 @@ def test_options_are_every_count_that_fits():
     assert table_count_problem(13, 5) is not None  # tables of 2
 
 
+def test_a_huge_table_count_is_refused_without_building_its_tables():
+    # A form can send any number; working out the sizes of 10**12 tables would exhaust
+    # the memory before the answer "too many" came.
+    assert table_count_problem(13, 10**12) == (
+        "Too many tables: some would have fewer than %(min)s players."
+    )
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=200), st.integers(min_value=-3, max_value=200))
+def test_the_problem_agrees_with_the_balanced_sizes(headcount, table_count):
+    problem = table_count_problem(headcount, table_count)
+    if headcount < MIN_TABLE_SIZE or table_count < 1:
+        assert problem is not None
+        return
+    sizes = balanced_sizes(headcount, table_count)
+    fits = min(sizes) >= MIN_TABLE_SIZE and max(sizes) <= MAX_TABLE_SIZE
+    assert (problem is None) == fits
+
+
 def test_size_problems_name_the_tables_outside_three_to_six():
     assert size_problems({1: 3, 2: 7, 3: 2, 4: 6}) == [(2, 7), (3, 2)]
 

@@ -133,6 +133,18 @@ def test_settings_refuse_fewer_rounds_than_already_seated(signed_in, organizer):
     assert (event.name, event.rounds_planned, event.round_minutes) == ("Renamed", 2, 7)
 
 
+def test_settings_refuse_more_rounds_once_the_last_one_is_closed(signed_in, organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    factories.close_current_round(event, organizer)
+    data = {"name": "Friday", "round_minutes": 5, "study_minutes": 5, "practice_minutes": 3}
+    response = signed_in.post(url("event_settings", event.pk), data | {"rounds_planned": 2})
+    assert response.status_code == 400
+    assert "The last round is already closed" in response.content.decode()
+    assert Event.objects.get(pk=event.pk).rounds_planned == 1
+
+
 def test_delete_an_event_needs_its_name(signed_in, event):
     response = signed_in.post(url("event_delete", event.pk), {"name": "nope"})
     assert response.status_code == 400
@@ -222,6 +234,22 @@ def test_mark_absent_and_back_at_a_chosen_table(signed_in, organizer):
     assert factories.seats_of(event, 1)["Player 001"] == 3
 
 
+@pytest.mark.parametrize("table", ["x", "0", "²", "9" * 12, "7"])
+def test_back_at_a_table_that_is_not_one_is_refused(signed_in, organizer, table):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    player = Player.objects.get(name="Player 001")
+    player.status = PlayerStatus.ABSENT
+    player.save()
+    response = signed_in.post(
+        url("player_status", event.pk, player.pk), {"status": "present", "table": table}
+    )
+    assert response["Location"].endswith(f"#player-{player.pk}")
+    assert messages_of(follow(signed_in, response)) == [
+        "Choose one of the tables, or the lowest table."
+    ]
+    assert Player.objects.get(pk=player.pk).status == PlayerStatus.ABSENT
+
+
 def test_rename_a_player_and_refuse_a_taken_name(signed_in, event):
     ann, _ = factories.add_players(event, ["Ann", "Ben"])
     response = signed_in.post(url("player_rename", event.pk, ann.pk), {"name": "Anne"})
@@ -280,6 +308,24 @@ def test_a_plan_that_does_not_fit_is_refused_with_a_message(signed_in, event):
     assert not Table.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("posted", "said"),
+    [
+        ({}, "Choose a number of tables."),
+        ({"table_count": "x"}, "Choose a number of tables."),
+        ({"table_count": "-3"}, "Choose a number of tables."),
+        ({"table_count": str(10**12)}, "Choose a number of tables."),
+        ({"table_count": "999999999"}, "Too many tables: some would have fewer than 3 players."),
+    ],
+)
+def test_a_table_count_that_is_not_an_option_is_refused(signed_in, event, posted, said):
+    factories.add_players(event, THIRTEEN)
+    response = signed_in.post(url("plan_tables", event.pk), posted)
+    assert response["Location"].endswith("#plan")
+    assert messages_of(follow(signed_in, response)) == [said]
+    assert not Table.objects.exists()
+
+
 def test_a_move_that_is_refused_is_shown_again(signed_in, organizer):
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
     player = Player.objects.get(name="Player 001")
@@ -318,6 +364,16 @@ def test_variants_after_study_need_the_confirmation_tick(signed_in, organizer):
     assert factories.table(event, 1).variant_set_by_hand
 
 
+@pytest.mark.parametrize("posted", [{"table": "x"}, {"table": "4"}, {}, {"table": "1.5"}])
+def test_a_variant_for_a_table_that_is_not_one_is_refused(signed_in, organizer, posted):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    before = [t.variant for t in event.tables.order_by("number")]
+    response = signed_in.post(url("table_variant", event.pk), posted | {"variant": "draw"})
+    assert response["Location"].endswith("#variants")
+    assert messages_of(follow(signed_in, response)) == ["Choose a table."]
+    assert [t.variant for t in event.tables.order_by("number")] == before
+
+
 def test_an_unknown_variant_is_refused(signed_in, organizer):
     event = factories.seated_event(owner=organizer, players=12, tables=3)
     response = signed_in.post(url("table_variant", event.pk), {"table": 1, "variant": "x"})
@@ -353,6 +409,10 @@ def big_event(organizer, players: int, tables: int) -> Event:
 CONSOLE_QUERIES = 13
 TABLE_QUERIES = 10
 CLOSE_QUERIES = 15
+# Closing commits one seat per player with one bulk INSERT, which Django splits into
+# statements of at most 142 rows on SQLite (999 variables, 7 columns): 4 at 500 players.
+# Everything else costs the same at any size.
+CLOSE_POST_QUERIES = 20
 
 
 @pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
@@ -381,3 +441,15 @@ def test_the_console_between_rounds_costs_the_same(
     assert Event.objects.get(pk=event.pk).phase == Phase.BETWEEN_ROUNDS
     with django_assert_max_num_queries(CONSOLE_QUERIES):
         assert signed_in.get(url("event", event.pk)).status_code == 200
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_closing_a_round_costs_the_same_at_20_and_500_players(
+    signed_in, organizer, django_assert_max_num_queries, players, tables
+):
+    event = big_event(organizer, players, tables)
+    version = Event.objects.get(pk=event.pk).version
+    with django_assert_max_num_queries(CLOSE_POST_QUERIES):
+        response = signed_in.post(url("close_round", event.pk, 1), {"version": version})
+    assert response["Location"] == url("event", event.pk) + "#tables"
+    assert len(factories.seats_of(event, 2)) == players - 1  # Player 002 is absent

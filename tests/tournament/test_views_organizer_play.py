@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from tables.models import CorrectionAction, Game, GameCorrection, GameStatus, ReportState
 from tests import factories
-from tournament.models import Event, Phase, Player, Round, RoundStatus
+from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
+from tournament.rounds import advance_phase
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,19 @@ def signed_in(client, organizer):
 def playing(organizer):
     """12 players at 3 tables, round 1 running."""
     return factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+
+
+@pytest.fixture
+def whole_messages(monkeypatch):
+    """Every message comes out of translation inside ⟦ ⟧, so a test sees the units a
+    translator gets: a sentence glued from pieces shows up as several brackets."""
+    from django.utils import translation
+
+    gettext, ngettext = translation._trans.gettext, translation._trans.ngettext
+    monkeypatch.setattr(translation._trans, "gettext", lambda message: f"⟦{gettext(message)}⟧")
+    monkeypatch.setattr(
+        translation._trans, "ngettext", lambda one, many, n: f"⟦{ngettext(one, many, n)}⟧"
+    )
 
 
 def url(name, *args):
@@ -76,6 +90,26 @@ def test_a_double_click_does_not_skip_a_phase(signed_in, organizer):
     )
     assert said[-1] == "The event has already moved on: check where it stands."
     assert Event.objects.get(pk=event.pk).phase == Phase.STUDY
+
+
+def test_a_clock_button_from_the_phase_before_is_refused(signed_in, organizer):
+    event = advance_phase(event=factories.seated_event(owner=organizer, players=8, tables=2))
+    signed_in.post(url("phase_next", event.pk), {"phase": "study"})
+    # A second tab still shows the study phase: its "Time is up now" must not end practice.
+    said = messages_after(
+        signed_in, signed_in.post(url("clock", event.pk, "time-up"), {"phase": "study"})
+    )
+    assert said[-1] == "The event has already moved on: check where it stands."
+    event.refresh_from_db()
+    assert event.phase == Phase.PRACTICE
+    assert not event.time_is_up()
+
+
+def test_the_console_clock_buttons_post_the_phase_they_were_shown_in(signed_in, playing):
+    html = signed_in.get(url("event", playing.pk)).content.decode()
+    for action in ("pause", "add-minute", "time-up"):
+        form = html.split(f'action="{url("clock", playing.pk, action)}"')[1].split("</form>")[0]
+        assert '<input type="hidden" name="phase" value="round">' in form, action
 
 
 def test_study_without_a_table_plan_is_refused(signed_in, event):
@@ -154,6 +188,36 @@ def test_a_game_for_a_closed_round_or_a_stranger_is_refused(signed_in, playing, 
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("posted", "said"),
+    [
+        ({"round": "x", "winner": "1"}, "Games can be added only while their round is open."),
+        ({"winner": "1"}, "Games can be added only while their round is open."),
+        ({"round": "1", "winner": "x"}, "Choose who won the game."),
+        ({"round": "1", "winner": "²"}, "Choose who won the game."),
+        ({"round": "1"}, "Choose who won the game."),
+    ],
+)
+def test_a_game_with_odd_numbers_is_refused_with_a_message(signed_in, playing, posted, said):
+    response = signed_in.post(url("game_add", playing.pk, 1), posted)
+    assert response["Location"] == url("table", playing.pk, 1)
+    assert messages_after(signed_in, response) == [said]
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("winner", ["x", "", "-1", "1" * 12])
+def test_settling_with_an_odd_winner_is_refused_with_a_message(signed_in, playing, winner):
+    first, second = at_table(playing, 1)[:2]
+    factories.report(playing, 1, first, key="a", game_number=1)
+    factories.report(playing, 1, second, key="b", game_number=1)
+    game = Game.objects.get()
+    response = signed_in.post(url("game_settle", playing.pk, game.pk), {"winner": winner})
+    assert response["Location"] == url("table", playing.pk, 1)
+    assert messages_after(signed_in, response) == ["Choose who won the game."]
+    game.refresh_from_db()
+    assert game.status == GameStatus.DISPUTED
+
+
 def test_settle_a_dispute_and_delete_a_game_with_a_record(signed_in, playing):
     first, second = at_table(playing, 1)[:2]
     factories.report(playing, 1, first, key="a", game_number=1)
@@ -204,6 +268,71 @@ def test_the_close_page_shows_results_disputes_and_moves(signed_in, playing):
     assert page.context["preview"].version == Event.objects.get(pk=playing.pk).version
 
 
+def test_the_close_page_names_every_table_without_a_game_in_one_sentence(
+    signed_in, playing, whole_messages
+):
+    factories.report(playing, 2, at_table(playing, 2)[0])
+    html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
+    assert (
+        "⟦No game reported at tables 1, 3: everybody there has 0 games, so the alphabet "
+        "decides who moves.⟧"
+    ) in html
+    console = signed_in.get(url("event", playing.pk)).content.decode()
+    assert "⟦No game reported yet at tables 1, 3.⟧" in console
+
+
+def test_the_close_page_says_what_happens_to_each_absent_player(signed_in, playing):
+    # Table 2: its best player would move up, its worst down; one of each is gone now.
+    players = at_table(playing, 2)
+    best, worst = players[-1], players[0]
+    factories.play_games(playing, {2: [best.name, best.name]})
+    factories.report(playing, 2, players[1])
+    factories.report(playing, 2, players[2])
+    Player.objects.filter(pk=best.pk).update(status=PlayerStatus.ABSENT)
+    Player.objects.filter(pk=worst.pk).update(status=PlayerStatus.REMOVED)
+    page = signed_in.get(url("close_round", playing.pk, 1))
+    assert page.context["absent_notes"] == [
+        f"{worst.name} was removed from the roster: their games this round count, but their "
+        "move down to table 1 is not applied. If put back, they start at the lowest table.",
+        f"{best.name} is absent: their games this round count, but their move up to table 3 "
+        "is not applied. When back, they start at the lowest table.",
+    ]
+    html = page.content.decode()
+    assert f"{best.name} is absent: their games this round count" in html
+    # The round's results stand: the absent winner keeps first place, so nobody else at
+    # table 2 moves up in their stead, and table 3 gets nobody from table 2.
+    preview = page.context["preview"]
+    assert [m.player for m in preview.moves.values() if m.from_table == 2 and m.to_table == 3] == [
+        best.name
+    ]
+    assert preview.next_sizes[3] == 3  # table 3 keeps 3, sends 1 down, receives nobody
+
+
+def test_absent_players_are_listed_by_name_ignoring_accents_and_case(signed_in, organizer):
+    names = ["zoé", "Émile", "adam", "Bea", "Chris", "Dana", "Ezra", "Fay"]
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=names, tables=2))
+    Player.objects.filter(name__in=["zoé", "Émile", "adam"]).update(status=PlayerStatus.ABSENT)
+    notes = signed_in.get(url("close_round", event.pk, 1)).context["absent_notes"]
+    assert [note.split(" is absent")[0] for note in notes] == ["adam", "Émile", "zoé"]
+
+
+def test_after_the_last_round_an_absent_players_games_still_count(signed_in, organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    gone = at_table(event, 1)[0]
+    factories.play_games(event, {1: [gone.name]})
+    Player.objects.filter(pk=gone.pk).update(status=PlayerStatus.ABSENT)
+    page = signed_in.get(url("close_round", event.pk, 1))
+    assert page.context["absent_notes"] == [f"{gone.name} is absent: their games this round count."]
+    assert page.context["preview"].standings[1][gone.name] == 1
+
+
+def test_the_close_page_refreshes_itself_without_javascript(signed_in, playing):
+    html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
+    assert '<noscript><meta http-equiv="refresh" content="10"></noscript>' in html
+
+
 def test_confirming_commits_the_moves_shown(signed_in, playing):
     winner = at_table(playing, 2)[-1]
     factories.report(playing, 2, winner)
@@ -234,6 +363,55 @@ def test_undo_the_last_close_from_the_console(signed_in, playing, organizer):
     assert Round.objects.get(event=playing, number=1).status == RoundStatus.OPEN
     said = messages_after(signed_in, signed_in.post(url("undo_close", playing.pk)))
     assert said == ["No round has been closed yet."]
+
+
+def test_a_double_click_on_undo_undoes_one_close(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    signed_in.post(url("phase_next", playing.pk), {"phase": "between"})
+    factories.close_current_round(playing, organizer)
+    page = signed_in.get(url("event", playing.pk)).content.decode()
+    assert '<input type="hidden" name="round" value="2">' in page
+    said = messages_after(signed_in, signed_in.post(url("undo_close", playing.pk), {"round": 2}))
+    assert said[0].startswith("Round 2 is open again")
+    said = messages_after(signed_in, signed_in.post(url("undo_close", playing.pk), {"round": 2}))
+    assert said == ["The close of round 2 has already been undone."]
+    statuses = dict(Round.objects.filter(event=playing).values_list("number", "status"))
+    assert statuses == {1: RoundStatus.CLOSED, 2: RoundStatus.OPEN}
+    assert len(factories.seats_of(playing, 2)) == 12
+
+
+def test_undo_with_an_odd_round_is_refused(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    response = signed_in.post(url("undo_close", playing.pk), {"round": "x"})
+    assert messages_after(signed_in, response) == ["Choose the round whose close to undo."]
+    assert Round.objects.get(event=playing, number=1).status == RoundStatus.CLOSED
+
+
+def test_undo_at_the_debrief_hides_the_rules_again(signed_in, organizer):
+    event = factories.play_until(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1),
+        Phase.DEBRIEF,
+        by=organizer,
+    )
+    signed_in.post(url("reveal", event.pk), {"revealed": "1"})
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Reopen round 1? The debrief ends and the rules are hidden" in page
+    said = messages_after(signed_in, signed_in.post(url("undo_close", event.pk), {"round": 1}))
+    assert said == [
+        "Round 1 is open again, with its time up. Correct its results, then close it again. "
+        "The rules are hidden from the projector again."
+    ]
+    event.refresh_from_db()
+    assert (event.phase, event.rules_revealed) == (Phase.ROUND, False)
+
+
+def test_the_round_panel_says_who_closed_the_round_in_one_sentence(
+    signed_in, playing, organizer, whole_messages
+):
+    factories.close_current_round(playing, organizer)
+    closed_at = Round.objects.get(event=playing, number=1).closed_at
+    html = signed_in.get(url("event", playing.pk)).content.decode()
+    assert f"⟦Round 1 was closed at {closed_at:%H:%M} by ada.⟧" in html
 
 
 def test_undo_is_refused_once_the_next_round_has_a_game(signed_in, playing, organizer):

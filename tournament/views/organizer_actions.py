@@ -7,6 +7,12 @@ Terms:
               rename, move, variant) are shown again with what was typed and the errors.
     confirmed the organizer ticked "change it anyway" for a variant after the players
               have seen their rules.
+    expected  what the button's page showed (the phase, the round whose close to undo),
+              posted back so that a double click or a second tab is refused instead of
+              doing the step twice (see tournament.rounds).
+
+Numbers in a POST (table, round, player) are read with tournament.inputs.positive_int:
+anything else is refused with a message, never a server error.
 """
 
 from __future__ import annotations
@@ -29,11 +35,15 @@ from tables.reporting import (
     settle_game,
 )
 from tables.variants import variant_label
+from tournament.console import build_console
 from tournament.exceptions import Refused
 from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
+from tournament.inputs import positive_int
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
 from tournament.rounds import (
+    ClockAction,
     advance_phase,
+    change_clock,
     close_round,
     reveal_rules,
     start_debrief,
@@ -47,6 +57,7 @@ from tournament.seating import (
     redraw_variants,
     remove_player,
     rename_player,
+    rotate_table_link,
     seat_players,
     set_player_status,
     set_table_variant,
@@ -57,12 +68,7 @@ from tournament.views.organizer import (
     owned_event,
     run_action,
 )
-from tournament.views.organizer_console import (
-    build_console,
-    close_context,
-    console_context,
-    player_context,
-)
+from tournament.views.organizer_console import close_context, console_context, player_context
 
 # --- roster ------------------------------------------------------------------------------
 
@@ -119,7 +125,12 @@ def player_status(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
         return redirect(console_url(event, f"player-{player.pk}"))
     table = None
     if request.POST.get("table"):
-        table = Table.objects.filter(event=event, number=request.POST["table"]).first()
+        # An empty choice means the lowest table; a number must name one of the tables.
+        number = positive_int(request.POST["table"])
+        table = Table.objects.filter(event=event, number=number).first() if number else None
+        if table is None:
+            messages.error(request, _("Choose one of the tables, or the lowest table."))
+            return redirect(console_url(event, f"player-{player.pk}"))
 
     def change() -> str:
         set_player_status(player=player, status=status, table=table)
@@ -198,9 +209,9 @@ def _plan_done(event: Event, table_count: int, *, reshuffled: bool) -> str:
 @login_required
 def plan_tables(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
-    try:
-        table_count = int(request.POST.get("table_count", ""))
-    except ValueError:
+    # seat_players refuses a count that does not fit the headcount, however large.
+    table_count = positive_int(request.POST.get("table_count"))
+    if table_count is None:
         messages.error(request, _("Choose a number of tables."))
         return redirect(console_url(event, "plan"))
 
@@ -232,11 +243,9 @@ def plan_reshuffle(request: HttpRequest, pk: int) -> HttpResponse:
 def plan_move(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
     console = build_console(event)
-    choices = sorted(
-        ((seat.player_id, seat.name) for card in console.cards for seat in card.seats),
-        key=lambda pair: pair[1].casefold(),
+    form = MovePlayerForm(
+        request.POST, players=console.seated_choices, tables=[t.number for t in console.tables]
     )
-    form = MovePlayerForm(request.POST, players=choices, tables=[t.number for t in console.tables])
     if form.is_valid():
         player = _player(event, form.cleaned_data["player"])
         table = get_object_or_404(Table, event=event, number=form.cleaned_data["table"])
@@ -283,7 +292,8 @@ def variants_redraw(request: HttpRequest, pk: int) -> HttpResponse:
 def table_variant(request: HttpRequest, pk: int) -> HttpResponse:
     """Redraw one table's variant, or set it by hand (variant "draw" means redraw)."""
     event = owned_event(request, pk)
-    table = Table.objects.filter(event=event, number=request.POST.get("table") or 0).first()
+    number = positive_int(request.POST.get("table"))
+    table = Table.objects.filter(event=event, number=number).first() if number else None
     choice = request.POST.get("variant", "draw")
     form = SetVariantForm(request.POST)
 
@@ -316,8 +326,7 @@ def table_rotate_link(request: HttpRequest, pk: int, number: int) -> HttpRespons
     table = get_object_or_404(Table, event=event, number=number)
 
     def rotate() -> str:
-        table.rotate_token()
-        Event.objects.bump_version(event.pk)
+        rotate_table_link(table=table)
         return _(
             "Table %(number)s has a new phone link. The old one no longer works: print the "
             "table's new QR code from the kit."
@@ -333,13 +342,22 @@ def _table_url(event: Event, number: int) -> str:
     return reverse("organizer:table", args=[event.pk, number])
 
 
+def _posted_player(request: HttpRequest, event: Event) -> Player | None:
+    """The player the form names as a game's winner, or None if it names nobody here."""
+    player_id = positive_int(request.POST.get("winner"))
+    return Player.objects.filter(event=event, pk=player_id).first() if player_id else None
+
+
 @require_POST
 @login_required
 def game_add(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = owned_event(request, pk)
     table = get_object_or_404(Table, event=event, number=number)
-    round_ = Round.objects.filter(event=event, number=request.POST.get("round") or 0).first()
-    winner = Player.objects.filter(event=event, pk=request.POST.get("winner") or 0).first()
+    round_number = positive_int(request.POST.get("round"))
+    round_ = (
+        Round.objects.filter(event=event, number=round_number).first() if round_number else None
+    )
+    winner = _posted_player(request, event)
 
     def add() -> str:
         if round_ is None or round_.status != RoundStatus.OPEN:
@@ -367,7 +385,7 @@ def _game(event: Event, game_id: int) -> Game:
 def game_settle(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     event = owned_event(request, pk)
     game = _game(event, game_id)
-    winner = Player.objects.filter(event=event, pk=request.POST.get("winner") or 0).first()
+    winner = _posted_player(request, event)
 
     def settle() -> str:
         if winner is None:
@@ -462,25 +480,20 @@ def _phase_started(event: Event) -> str:
 @login_required
 def phase_next(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
-    expected = request.POST.get("phase")
-    if expected and expected != event.phase:
-        # A second click (or another tab) already moved on: do not skip a phase.
-        messages.error(request, _("The event has already moved on: check where it stands."))
-        return redirect(console_url(event))
+    expected = request.POST.get("phase") or None
     return run_action(
         request,
-        lambda: _phase_started(advance_phase(event=event)),
+        lambda: _phase_started(advance_phase(event=event, expected_phase=expected)),
         default=console_url(event),
     )
 
 
-CLOCK_ACTIONS = {
-    "pause": (Event.pause_clock, gettext_lazy("Clock paused.")),
-    "resume": (Event.resume_clock, gettext_lazy("Clock running again.")),
-    "add-minute": (lambda event: event.add_clock_time(60), gettext_lazy("One more minute.")),
-    "time-up": (
-        Event.end_clock_now,
-        gettext_lazy("Time is up. Late games can still be reported until you close the round."),
+CLOCK_DONE = {
+    ClockAction.PAUSE: gettext_lazy("Clock paused."),
+    ClockAction.RESUME: gettext_lazy("Clock running again."),
+    ClockAction.ADD_MINUTE: gettext_lazy("One more minute."),
+    ClockAction.TIME_UP: gettext_lazy(
+        "Time is up. Late games can still be reported until you close the round."
     ),
 }
 
@@ -489,17 +502,14 @@ CLOCK_ACTIONS = {
 @login_required
 def clock(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     event = owned_event(request, pk)
-    if action not in CLOCK_ACTIONS:
+    if action not in CLOCK_DONE:
         messages.error(request, _("Unknown clock action."))
         return redirect(console_url(event))
-    change, done = CLOCK_ACTIONS[action]
+    expected = request.POST.get("phase") or None
 
     def act() -> str:
-        if not event.has_clock:
-            raise Refused(_("No clock runs in this phase."))
-        change(event)
-        event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
-        return str(done)
+        change_clock(event=event, action=ClockAction(action), expected_phase=expected)
+        return str(CLOCK_DONE[action])
 
     return run_action(request, act, default=console_url(event))
 
@@ -552,7 +562,6 @@ def close_round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse
             messages.error(request, refused.message)
             round_.refresh_from_db()
         else:
-            event.refresh_from_db()
             messages.success(request, _closed_message(event, number))
             return redirect(console_url(event, "tables"))
     if round_.status != RoundStatus.OPEN:
@@ -576,12 +585,22 @@ def _closed_message(event: Event, number: int) -> str:
 @login_required
 def undo_close(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
+    posted = request.POST.get("round")
+    expected = positive_int(posted) if posted else None
+    if posted and expected is None:
+        messages.error(request, _("Choose the round whose close to undo."))
+        return redirect(console_url(event, "round-panel"))
+    rules_were_shown = event.rules_revealed
 
     def undo() -> str:
-        reopened = undo_close_round(event=event)
-        return _(
+        reopened = undo_close_round(event=event, expected_round=expected)
+        done = _(
             "Round %(number)s is open again, with its time up. Correct its results, then "
             "close it again."
         ) % {"number": reopened.number}
+        if rules_were_shown:
+            hidden = _("The rules are hidden from the projector again.")
+            done = f"{done} {hidden}"
+        return done
 
     return run_action(request, undo, default=console_url(event))
