@@ -86,10 +86,12 @@ def main() -> None:
     event, tables, seated = prepare_event(args.players)
     port = free_port()
     env = {**os.environ, "FIVETRICKS_DATA_DIR": str(data_dir)}
+    server_log = open(data_dir / "server.log", "w")  # noqa: SIM115 - closed with the server
+    print(f"server log: {data_dir / 'server.log'}")
     server = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--no-rehearsal", "--threads", "8"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=server_log,
     )  # fmt: skip
     try:
         for _ in range(100):
@@ -102,6 +104,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+        server_log.close()
 
 
 def run_room(args, event, tables, seated, port: int) -> None:
