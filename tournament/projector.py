@@ -14,6 +14,9 @@ Terms:
               board's lines are what its tallest column needs, at most MAX_LINES, and the
               CSS makes a row that share of the screen.
     fragment  the part of a group in one column; a long group continues in the next one.
+    mark      the symbol beside a move: a filled arrow moves up or down, a hollow one stays
+              at the top or bottom table, ● stays. ★ after the games says a tie was broken
+              alphabetically, the same star as on the organizer console.
     page      what the projector shows at once; it pages through the rest by itself.
     ladder    every player's current table, top table first, and their *climb*: current
               table number minus home table number (round 1); +2 is two tables higher.
@@ -84,10 +87,12 @@ class ReasonMark:
     tone: str
 
 
+# Filled arrows move a player; the hollow ones say the arrow would have, but there is no
+# table further that way. ★ is kept for a tie broken by name, as on the organizer console.
 _REASON_MARKS: dict[str, ReasonMark] = {
     SeatReason.MOVES_UP: ReasonMark("▲", "up"),
     SeatReason.MOVES_DOWN: ReasonMark("▼", "down"),
-    SeatReason.STAYS_AT_TOP: ReasonMark("★", "top"),
+    SeatReason.STAYS_AT_TOP: ReasonMark("△", "top"),
     SeatReason.STAYS_AT_BOTTOM: ReasonMark("▽", "bottom"),
     SeatReason.STAYS: ReasonMark("●", "stay"),
     SeatReason.HOME: ReasonMark("●", "stay"),
@@ -104,7 +109,7 @@ _LEGEND_ORDER = [
     SeatReason.RETURNING,
     SeatReason.PLACED,
 ]
-TIE_MARK = "*"
+TIE_MARK = ReasonMark("★", "tie")
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,10 @@ class MoveRow:
     @property
     def reason_label(self) -> str:
         return SeatReason(self.reason).label
+
+    @property
+    def tie_mark(self) -> ReasonMark | None:
+        return TIE_MARK if self.tie_broken else None
 
 
 @dataclass(frozen=True)
@@ -292,6 +301,14 @@ class Board:
     def is_paged(self) -> bool:
         return len(self.pages) > 1
 
+    @property
+    def digits(self) -> int:
+        """Digits of the longest table number on the board, to keep number columns even."""
+        fragments = [f for page in self.pages for column in page.columns for f in column]
+        numbers = [f.table for f in fragments if f.table is not None]
+        numbers += [row.to_table for f in fragments for row in f.rows if isinstance(row, MoveRow)]
+        return len(str(max(numbers, default=1)))
+
 
 def _one_page(groups: Sequence[Group], layout: Layout, split: bool) -> Board | None:
     """The layout's one-page board with the shortest columns, if everything fits."""
@@ -395,9 +412,7 @@ def _legend(rows_by_table: Iterable[list[MoveRow]], *, ties: bool) -> list[Legen
         if reason in present
     ]
     if ties and any(row.tie_broken for row in rows):
-        entries.append(
-            LegendEntry(ReasonMark(TIE_MARK, "tie"), _("Same games: alphabetical order decided"))
-        )
+        entries.append(LegendEntry(TIE_MARK, _("Same games: tie broken alphabetically")))
     return entries
 
 
@@ -462,18 +477,55 @@ class RuleCard:
 
 @dataclass(frozen=True)
 class RulePage:
-    """Cards in a grid; never fewer than two rows, so a card is never half the screen high."""
+    """Cards in a grid of columns x rows; every page of an event has the same grid."""
 
     cards: tuple[RuleCard, ...]
     columns: int
+    rows: int
 
     @property
-    def rows(self) -> int:
-        return max(2, math.ceil(len(self.cards) / self.columns))
+    def first_table(self) -> int:
+        return self.cards[0].table
+
+    @property
+    def last_table(self) -> int:
+        return self.cards[-1].table
+
+    @property
+    def has_anytime(self) -> bool:
+        """Some card says "trump any time": every card keeps a line for it."""
+        return any(card.trump_anytime for card in self.cards)
 
 
-RULES_PER_PAGE = 12  # four columns of three
-RULES_PER_PAGE_LARGE = 20  # beyond 12 tables, five columns of four: fewer pages go by
+# The cards share the area under the title, about 173 x 88 rem of a 16:9 screen. A card a
+# little wider than high reads best; a grid with empty cells looks unfinished, so a cell
+# left empty costs as much as a card a good deal too narrow or too wide.
+RULES_AREA_RATIO = 173 / 88
+RULE_CARD_RATIO = 1.5
+EMPTY_CELL_COST = 0.6
+RULES_MAX_COLUMNS = 5
+RULES_MAX_ROWS = 4
+RULES_PER_PAGE = RULES_MAX_COLUMNS * RULES_MAX_ROWS  # beyond this the pages go by
+
+
+def rule_grid(cards: int) -> tuple[int, int]:
+    """Columns and rows for this many cards on one page: cards of a pleasant shape that
+    fill the screen, with as few empty cells as that allows."""
+    cards = max(1, min(cards, RULES_PER_PAGE))
+
+    def cost(grid: tuple[int, int]) -> float:
+        columns, rows = grid
+        card_ratio = RULES_AREA_RATIO * rows / columns
+        return abs(math.log(card_ratio / RULE_CARD_RATIO)) + EMPTY_CELL_COST * (
+            columns * rows - cards
+        )
+
+    grids = [
+        (columns, math.ceil(cards / columns))
+        for columns in range(1, RULES_MAX_COLUMNS + 1)
+        if math.ceil(cards / columns) <= RULES_MAX_ROWS
+    ]
+    return min(grids, key=cost)
 
 
 def revealed_rules(event: Event) -> list[RulePage]:
@@ -493,12 +545,11 @@ def revealed_rules(event: Event) -> list[RulePage]:
                 trump_anytime=variant.trump_anytime,
             )
         )
-    if len(cards) <= RULES_PER_PAGE:
-        per_page, columns = RULES_PER_PAGE, min(4, max(2, len(cards)))
-    else:
-        per_page, columns = RULES_PER_PAGE_LARGE, 5
+    # The first page decides the grid: cards keep their size while the pages go by.
+    columns, rows = rule_grid(len(cards))
     return [
-        RulePage(tuple(cards[i : i + per_page]), columns) for i in range(0, len(cards), per_page)
+        RulePage(tuple(cards[i : i + RULES_PER_PAGE]), columns, rows)
+        for i in range(0, len(cards), RULES_PER_PAGE)
     ]
 
 
@@ -507,8 +558,21 @@ def revealed_rules(event: Event) -> list[RulePage]:
 
 @dataclass(frozen=True)
 class Clock:
+    """The phase's clock as the projector shows it.
+
+    paused: stopped with time left. A clock paused once time was up shows time up alone:
+    the room needs "Time!", not a pause that changes nothing.
+    """
+
     seconds_left: int
     paused: bool
+
+    @classmethod
+    def of(cls, event: Event) -> Clock | None:
+        seconds = event.clock_seconds_left()
+        if seconds is None:
+            return None
+        return cls(seconds, paused=event.clock_is_paused and seconds > 0)
 
     @property
     def time_up(self) -> bool:
@@ -553,8 +617,7 @@ def _ladder_screen(kind: ScreenKind, event: Event, view: View) -> Screen:
 
 def build_screen(event: Event, view: View = View.STAGE) -> Screen:
     """Everything one screen shows, for the event's phase (or the ladder when asked)."""
-    seconds = event.clock_seconds_left()
-    clock = None if seconds is None else Clock(seconds, event.clock_is_paused)
+    clock = Clock.of(event)
     if view == View.LADDER:
         return _ladder_screen(ScreenKind.LADDER, event, view)
     if event.phase == Phase.STUDY:

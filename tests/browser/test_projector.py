@@ -22,8 +22,8 @@ VARIANT_GIVEAWAY = re.compile(
 )
 
 
-def open_projector(live_server, new_context, event, view: str = ""):
-    page = new_context(viewport=PROJECTOR).new_page()
+def open_projector(live_server, new_context, event, view: str = "", viewport=PROJECTOR):
+    page = new_context(viewport=viewport).new_page()
     url = live_server.url + reverse("projector:screen", args=[event.projector_token])
     page.goto(url + (f"?view={view}" if view else ""))
     # Survives htmx swaps, not a reload: proves the screen changed by itself.
@@ -83,6 +83,51 @@ def test_time_up_turns_the_screen_red_when_the_clock_reaches_zero(
     expect(page.locator("body")).to_have_class(re.compile("time-up"), timeout=LIVE_MS)
     expect(page.get_by_role("alert")).to_contain_text("Time!")
     expect(page.locator(".band")).to_have_css("background-color", "rgb(217, 45, 32)")
+
+
+BAND_SPILLS = """() => {
+    const band = document.querySelector('.band').getBoundingClientRect();
+    return [...document.querySelectorAll('.band-title, .band .time-up-note, .band .time-up-note p,'
+        + ' .band .time-up-note strong, .band .stop-sign, .band .clock-box')]
+      .filter((el) => el.getClientRects().length)
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top < band.top - 1 || box.bottom > band.bottom + 1 ||
+               box.left < band.left - 1 || box.right > band.right + 1;
+      })
+      .map((el) => el.className.baseVal ?? el.className);
+}"""
+
+
+def stage_changes(page, etag: str) -> None:
+    page.wait_for_function(
+        "(etag) => document.querySelector('#stage').dataset.etag !== etag",
+        arg=etag,
+        timeout=LIVE_MS,
+    )
+
+
+@pytest.mark.parametrize("viewport", [PROJECTOR, {"width": 1280, "height": 720}])
+def test_pause_after_time_ran_out_keeps_time_up_inside_the_band(
+    live_server, new_context, organizer, viewport
+):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=12)
+    )
+    event.end_clock_now()
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+    page = open_projector(live_server, new_context, event, viewport=viewport)
+    expect(page.get_by_role("alert")).to_contain_text("Time!")
+    etag = page.locator("#stage").get_attribute("data-etag")
+
+    event.pause_clock()  # the organizer pressed Pause after time ran out
+    event.save_and_bump(["clock_paused_remaining"])
+    stage_changes(page, etag)
+
+    expect(page.get_by_role("alert")).to_contain_text("Time!")
+    expect(page.get_by_text("Paused")).to_have_count(0)
+    expect(page.locator(".clock")).to_have_text("0:00")
+    assert page.evaluate(BAND_SPILLS) == []
 
 
 def set_visibility(page, state: str) -> None:

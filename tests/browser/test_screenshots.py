@@ -90,6 +90,15 @@ def paused(organizer) -> Event:
     return event
 
 
+def paused_at_zero(organizer) -> Event:
+    """The organizer pressed Pause after time ran out, in the last of many rounds."""
+    event = play(factories.start_rounds(room(organizer, 72, 12, rounds_planned=12)))
+    event.end_clock_now()
+    event.pause_clock()
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+    return event
+
+
 def phase(name: str) -> Callable:
     def build(organizer) -> Event:
         event = room(organizer, 72, 12)
@@ -115,6 +124,17 @@ def revealed(organizer) -> Event:
     return reveal_rules(event=debrief(organizer))
 
 
+def revealed_at(tables: int) -> Callable:
+    """The rules of this many tables, revealed after one quick round."""
+
+    def build(organizer) -> Event:
+        event = room(organizer, tables * 4, tables, rounds_planned=1)
+        event = factories.close_current_round(factories.start_rounds(event), organizer)
+        return reveal_rules(event=start_debrief(event=event))
+
+    return build
+
+
 SCREENS: dict[str, tuple[Callable, str | None]] = {
     "01-setup": (lambda o: room(o, 72, 12), None),
     "02-study": (phase(Phase.STUDY), None),
@@ -123,6 +143,7 @@ SCREENS: dict[str, tuple[Callable, str | None]] = {
     "05-round-12-tables-of-6": (in_round, None),
     "06-round-time-up": (lambda o: ended(in_round(o)), None),
     "07-round-paused": (paused, None),
+    "07b-round-paused-at-zero": (paused_at_zero, None),
     "08-round-small-event": (lambda o: in_round(o, 12, 3), None),
     "09-round-500-players": (lambda o: in_round(o, 500, 125), None),
     "10-moves-48-players": (lambda o: after_round(o, 48, 12), None),
@@ -132,6 +153,10 @@ SCREENS: dict[str, tuple[Callable, str | None]] = {
     "14-final-results": (final, None),
     "15-debrief": (debrief, None),
     "16-rules-revealed": (revealed, None),
+    "16b-rules-2-tables": (revealed_at(2), None),
+    "16c-rules-4-tables": (revealed_at(4), None),
+    "16d-rules-7-tables": (revealed_at(7), None),
+    "16e-rules-30-tables": (revealed_at(30), None),
     "17-ladder": (lambda o: after_round(o, 72, 12), "ladder"),
 }
 
@@ -156,6 +181,24 @@ FIT_REPORT = """() => {
   const rows = [...document.querySelectorAll('.row')].filter(visible);
   const names = [...document.querySelectorAll('.name')].filter(visible);
   const clock = document.querySelector('.clock');
+  const inside = (outer) => (el) => {
+    const box = el.getBoundingClientRect();
+    return box.top >= outer.top - 1 && box.bottom <= outer.bottom + 1 &&
+           box.left >= outer.left - 1 && box.right <= outer.right + 1;
+  };
+  const band = document.querySelector('.band');
+  const bandBox = band && band.getBoundingClientRect();
+  // Every box in the band that shows must sit inside it (not inline text: its box is the
+  // font's whole height, more than the ink of a clock that fills the band).
+  const bandParts = band ? [...band.querySelectorAll('*')].filter(
+      (el) => el.getClientRects().length && !el.closest('.visually-hidden') &&
+              getComputedStyle(el).display !== 'inline') : [];
+  const page = document.querySelector('.rules-page.is-current') ||
+               document.querySelector('.rules-page');
+  const lineTops = (selector) => page ? [...page.querySelectorAll(selector)].map(
+      (el) => Math.round(el.getBoundingClientRect().top)) : [];
+  const cards = page ? [...page.querySelectorAll('.rule-card')] : [];
+  const cardsBox = page && page.getBoundingClientRect();
   return {
     scrolls: root.scrollHeight > innerHeight || root.scrollWidth > innerWidth,
     rowsCutOff: boardBox ? rows.filter((r) => r.getBoundingClientRect().bottom >
@@ -164,6 +207,20 @@ FIT_REPORT = """() => {
     smallestName: names.length ? Math.min(...names.map(
         (n) => parseFloat(getComputedStyle(n).fontSize))) : null,
     clock: clock ? parseFloat(getComputedStyle(clock).fontSize) : null,
+    bandSpills: bandParts.filter((el) => !inside(bandBox)(el)).map((el) => {
+        const box = el.getBoundingClientRect();
+        return `${el.className || el.tagName} ${Math.round(box.top - bandBox.top)}..` +
+               `${Math.round(box.bottom - bandBox.bottom)}`;
+    }),
+    pausedShown: [...document.querySelectorAll('.paused-note')].filter(visible).length > 0,
+    // Cards in one row of the grid have their lines at the same heights.
+    trumpLines: new Set(lineTops('.rule-trump')).size,
+    cardRows: new Set(cards.map((card) => Math.round(card.getBoundingClientRect().top))).size,
+    cardsFill: cards.length ? Math.max(...cards.map((c) => c.getBoundingClientRect().bottom))
+        / cardsBox.bottom : null,
+    cardsSpill: cards.filter((card) => [...card.children].some(
+        (el) => el.getClientRects().length && !el.classList.contains('visually-hidden') &&
+                !inside(card.getBoundingClientRect())(el))).length,
   };
 }"""
 
@@ -188,6 +245,13 @@ def test_projector_screen(name, live_server, new_context, organizer, shots_dir):
         fit = page.evaluate(FIT_REPORT)
         assert not fit["scrolls"], f"{name} at {size} scrolls"
         assert fit["rowsCutOff"] == 0, f"{name} at {size}: rows cut off"
+        assert fit["bandSpills"] == [], f"{name} at {size}: spills out of the band"
+        if "paused-at-zero" in name:
+            assert not fit["pausedShown"], "at 0:00 the clock shows time up, not Paused"
+        if fit["cardRows"]:
+            assert fit["trumpLines"] == fit["cardRows"], f"{name}: lines not aligned"
+            assert fit["cardsFill"] > 0.97, f"{name} at {size}: cards leave the screen empty"
+            assert fit["cardsSpill"] == 0, f"{name} at {size}: words spill out of a card"
         if size == "1080p":
             if fit["smallestName"] is not None:
                 assert fit["smallestName"] >= MIN_NAME_PX_AT_1080P, (name, fit)

@@ -9,6 +9,10 @@ from tournament.models import Phase, SeatReason
 from tournament.projector import (
     LAYOUTS,
     MAX_LINES,
+    RULES_AREA_RATIO,
+    RULES_MAX_COLUMNS,
+    RULES_MAX_ROWS,
+    Clock,
     Group,
     LadderRow,
     ScreenKind,
@@ -22,6 +26,7 @@ from tournament.projector import (
     pack,
     revealed_rules,
     round_standings,
+    rule_grid,
 )
 from tournament.rounds import advance_phase, reveal_rules, start_debrief
 
@@ -120,6 +125,11 @@ def test_a_group_taller_than_a_column_is_split_even_without_splitting_allowed():
     assert [f.continued for f in fragments] == [False, True]
 
 
+@pytest.mark.parametrize(("tables", "digits"), [(9, 1), (10, 2), (125, 3)])
+def test_a_board_knows_its_longest_table_number_so_number_columns_line_up(tables, digits):
+    assert lay_out(groups_of([2] * tables), "standings").digits == digits
+
+
 def test_nothing_to_show_is_an_empty_board():
     board = lay_out([Group(1, ())], "standings")
 
@@ -181,13 +191,33 @@ def test_moves_group_players_by_the_table_they_leave_in_the_tables_order(playing
     assert str(SeatReason.MOVES_DOWN.label) in labels
 
 
-def test_moves_legend_explains_a_tie_broken_by_name(playing):
+def test_moves_legend_explains_a_tie_broken_by_name_with_the_consoles_star(playing):
     event = factories.close_current_round(playing, playing.owner)  # nobody won anything: all ties
 
     board, legend = moves_board(event, 2)
 
-    assert any(row.tie_broken for row in rows_of(board))
-    assert legend[-1].mark.symbol == "*"
+    tied = [row for row in rows_of(board) if row.tie_broken]
+    assert tied
+    assert {row.tie_mark.symbol for row in tied} == {"★"}  # as on the organizer console
+    assert all(row.tie_mark is None for row in rows_of(board) if not row.tie_broken)
+    assert legend[-1].mark.symbol == "★"
+    assert legend[-1].label == "Same games: tie broken alphabetically"
+
+
+def test_the_star_means_only_a_tie_broken_by_name_never_a_reason_to_stay(playing):
+    leader = factories.seated_names(playing, 3)[0]
+    factories.report(playing, 3, leader)  # wins at the top table: stays there
+    event = factories.close_current_round(playing, playing.owner)
+
+    board, legend = moves_board(event, 2)
+    stays_at_top = next(row for row in rows_of(board) if row.name == leader)
+
+    assert stays_at_top.reason == SeatReason.STAYS_AT_TOP
+    assert stays_at_top.mark.symbol == "△"
+    assert not stays_at_top.tie_broken
+    reason_marks = {entry.mark.symbol for entry in legend if entry.mark.tone != "tie"}
+    assert "△" in reason_marks
+    assert "★" not in reason_marks
 
 
 def rows_of(board):
@@ -240,13 +270,30 @@ def test_revealed_rules_give_every_table_in_order(playing):
     assert all(card.direction in ("Ace high", "Ace low") for card in cards)
 
 
-def test_revealed_rules_page_through_many_tables(organizer):
+def test_revealed_rules_page_through_many_tables_in_one_grid(organizer):
     event = factories.seated_event(owner=organizer, players=90, tables=30)
 
     pages = revealed_rules(event)
 
     assert [len(page.cards) for page in pages] == [20, 10]
-    assert [page.columns for page in pages] == [5, 5]
+    assert [(page.columns, page.rows) for page in pages] == [(5, 4), (5, 4)]
+
+
+@pytest.mark.parametrize("tables", range(1, 21))
+def test_rule_cards_fill_the_screen_without_an_empty_row_or_a_sliver_of_a_card(tables):
+    columns, rows = rule_grid(tables)
+
+    assert columns <= RULES_MAX_COLUMNS
+    assert rows <= RULES_MAX_ROWS
+    assert columns * rows >= tables, "every card on one page"
+    assert columns * rows - tables < columns, "no row left empty"
+    card_ratio = RULES_AREA_RATIO * rows / columns  # width over height
+    assert 0.5 <= card_ratio <= 2, f"{columns}x{rows}: cards too narrow or too flat"
+
+
+@pytest.mark.parametrize(("tables", "grid"), [(2, (2, 1)), (4, (2, 2)), (6, (3, 2)), (12, (4, 3))])
+def test_rule_cards_for_a_few_tables_use_the_whole_screen(tables, grid):
+    assert rule_grid(tables) == grid
 
 
 # --- screens ---------------------------------------------------------------------------
@@ -290,6 +337,23 @@ def test_the_clock_reads_minutes_and_seconds_and_knows_when_time_is_up(playing):
     playing.end_clock_now()
     assert build_screen(playing).clock.text == "0:00"
     assert build_screen(playing).time_up
+
+
+def test_a_clock_paused_after_time_ran_out_shows_time_up_not_paused(playing):
+    playing.end_clock_now()
+    playing.pause_clock()
+    assert playing.clock_is_paused
+
+    clock = build_screen(playing).clock
+
+    assert clock == Clock(0, paused=False)
+    assert clock.time_up
+
+
+def test_a_clock_paused_with_time_left_says_paused(playing):
+    playing.pause_clock()
+
+    assert build_screen(playing).clock == Clock(300, paused=True)
 
 
 def test_unknown_view_falls_back_to_the_stage():

@@ -263,6 +263,44 @@ def test_the_reveal_shows_every_tables_variant_and_hiding_them_again_hides_them(
     assert VARIANT_GIVEAWAY.search(text_of(hidden)) is None
 
 
+def revealed_event(organizer, *, tables: int, anytime: tuple[int, ...] = ()) -> Event:
+    event = factories.seated_event(
+        owner=organizer, players=tables * 3, tables=tables, rounds_planned=1
+    )
+    event.tables.update(trump_anytime=False)
+    event.tables.filter(number__in=anytime).update(trump_anytime=True)
+    event = factories.close_current_round(factories.start_rounds(event), organizer)
+    return reveal_rules(event=start_debrief(event=event))
+
+
+def test_every_rule_card_keeps_a_line_for_trump_any_time_when_one_has_it(client, organizer):
+    event = revealed_event(organizer, tables=4, anytime=(2,))
+
+    page = client.get(screen_url(event)).content.decode()
+
+    assert page.count('class="rule-card') == 4
+    assert page.count('<p class="rule-extra">') == 4, "the lines sit at the same heights"
+    assert page.count('class="rule-anytime"') == 1
+    assert "has-anytime" in page
+    assert "--columns: 2; --rows: 2;" in page, "four cards fill the screen two by two"
+
+
+def test_rule_cards_without_trump_any_time_keep_no_empty_line(client, organizer):
+    page = client.get(screen_url(revealed_event(organizer, tables=3))).content.decode()
+
+    assert '<p class="rule-extra">' not in page
+    assert "--columns: 3; --rows: 1;" in page
+
+
+def test_many_tables_rules_page_through_saying_which_tables_show(client, organizer):
+    page = client.get(screen_url(revealed_event(organizer, tables=24))).content.decode()
+
+    assert page.count('class="rules-page') == 2
+    assert 'data-label="Tables 1–20"' in page
+    assert 'data-label="Tables 21–24"' in page
+    assert "<span data-pager-label>Tables 1–20</span>" in page
+
+
 # --- what each screen says --------------------------------------------------------------
 
 
@@ -288,6 +326,21 @@ def test_a_paused_clock_says_so(client, organizer):
     assert "Paused" in page
 
 
+def test_a_clock_paused_at_zero_shows_time_up_without_paused(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    event.end_clock_now()
+    event.pause_clock()  # the organizer pressed Pause after time ran out
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+
+    page = client.get(screen_url(event)).content.decode()
+
+    assert "is-time-up" in page
+    assert "Time!" in page
+    assert "Paused" not in page
+    assert "data-clock-paused" not in page
+    assert "is-paused" not in page
+
+
 def test_the_moves_screen_shows_each_player_leaving_going_and_why(client, organizer):
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
     winner = factories.seated_names(event, 2)[1]
@@ -300,9 +353,53 @@ def test_the_moves_screen_shows_each_player_leaving_going_and_why(client, organi
     assert "to table </span>3" in row
     assert str(SeatReason.MOVES_UP.label) in row
     assert "▲" in row
+    assert re.search(r"<b>1</b>\s*game\b", row), "games won say they are games"
     assert "Moves for round 2" in page
     for number in range(1, 13):
         assert f"Player {number:03d}" in page
+
+
+def test_every_column_of_moves_says_the_big_number_is_the_table_to_go_to(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=100, tables=25))
+    event = factories.close_current_round(event, event.owner)
+
+    page = client.get(screen_url(event)).content.decode()
+
+    columns = page.count('class="board-column"')
+    assert columns == 5, "100 players on one screen"
+    assert page.count('<p class="column-head" aria-hidden="true"><span>to table</span></p>') == 5
+
+
+def test_moves_mark_a_tie_broken_by_name_with_a_star_and_explain_it(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+    event = factories.close_current_round(event, event.owner)  # no games: every order is a tie
+
+    page = client.get(screen_url(event)).content.decode()
+
+    legend = re.search(r'<footer class="legend">.*?</footer>', page, re.S).group()
+    assert re.search(r"★</span>\s*Same games: tie broken alphabetically", legend)
+    assert re.search(r'<span class="tie" title="[^"]*">★</span>', page)
+    assert "*" not in text_of_rows(page)
+
+
+def test_a_winner_at_the_top_table_stays_under_a_mark_other_than_the_star(client, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
+    leader = factories.seated_names(event, 3)[1]
+    factories.report(event, 3, leader)
+    event = factories.close_current_round(event, event.owner)
+
+    page = client.get(screen_url(event)).content.decode()
+
+    row = re.search(rf"{re.escape(leader)}</span>.*?</li>", page, re.S).group()
+    assert str(SeatReason.STAYS_AT_TOP.label) in row
+    assert '<span class="mark" aria-hidden="true">△</span>' in row
+    assert '<span class="tie"></span>' in row, "a tie mark only for a tie"
+    legend = re.search(r'<footer class="legend">.*?</footer>', page, re.S).group()
+    assert re.search(r"△</span>\s*Most games at the top table: stays", legend)
+
+
+def text_of_rows(page: str) -> str:
+    return " ".join(re.findall(r'<li class="row[^"]*">.*?</li>', page, re.S))
 
 
 def test_the_ladder_shows_every_player_and_their_climb(client, organizer):

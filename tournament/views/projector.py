@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from tables.qr import qr_svg
 from tournament.models import Event
 from tournament.network import public_base_url
-from tournament.polling import etag_from_version, poll_trigger
+from tournament.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.projector import ScreenKind, View, build_screen
 
 NO_SCRIPT_REFRESH_SECONDS = 10
@@ -61,7 +61,7 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
         "event": event,
         "screen": shown,
         # The same quoted value the ETag header carries, for poll.js to send back.
-        "etag": f'"{_stage_version(view, event.version)}"',
+        "etag": quoted_etag(_stage_version(view, event.version)),
         "poll_url": ladder_url if view == View.LADDER else stage_url,
         "poll_trigger": poll_trigger(),
         "players_page": _players_page(request, event) if shown.kind == ScreenKind.SETUP else None,
