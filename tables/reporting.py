@@ -11,19 +11,26 @@ Terms:
                  organizer accepts it (it then counts as the game it names) or drops it.
     game number  the "Game k" a phone offered. Phones at one table that name the same k
                  speak of the same game, which is how a second phone confirms the first.
+    double tap   a phone that reported game k and, within DOUBLE_TAP_WINDOW, reports game
+                 k+1 with the same winner: a second tap on a name that the next game's
+                 form put under the finger. No real game ends that fast, so it is refused.
+    report label how the organizer tells the reports of one game apart: their order and
+                 time of arrival ("second report (12:03:58): Bob").
 
 A game is counted once, however many reports it has.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.dateformat import time_format
 from django.utils.translation import gettext as _
 
 from tables.models import (
@@ -40,6 +47,8 @@ from tables.scoring import check_tricks, game_winner
 from tables.variants import DECK_SIZE, cards_per_player
 from tournament.exceptions import Refused
 from tournament.models import Event, Player, Round, RoundStatus
+
+DOUBLE_TAP_WINDOW = timedelta(seconds=5)
 
 
 class Outcome(StrEnum):
@@ -111,6 +120,8 @@ def report_game(
     finished: bool | None = None,
     game_number: int | None = None,
     source: str = ReportSource.PHONE,
+    previous_key: str | None = None,
+    now: datetime | None = None,
 ) -> ReportResult:
     """Store one report of a game at a table, given either the winner or tricks per player.
 
@@ -122,6 +133,11 @@ def report_game(
     game. A number beyond the next one (a stale page after the organizer deleted a game)
     also means the next game. The same ``client_key`` twice returns the stored report
     (REPEATED) and stores nothing, even when both requests arrive at once.
+
+    ``previous_key`` is the client key of the last report this phone made at this table.
+    If that report was of game k, arrived less than DOUBLE_TAP_WINDOW before ``now``, and
+    this one names the same winner for game k+1, it is a double tap: refused, nothing
+    stored.
     """
     if not client_key or len(client_key) > 64:
         raise Refused(_("This report has no valid key. Reload the page and report again."))
@@ -139,6 +155,8 @@ def report_game(
             finished=(tricks is None) if finished is None else finished,
             game_number=game_number,
             source=source,
+            previous_key=previous_key,
+            now=now or timezone.now(),
         )
     except IntegrityError:
         # Two requests with the same key raced past the check below (possible on a
@@ -169,6 +187,8 @@ def _report_game(
     finished: bool,
     game_number: int | None,
     source: str,
+    previous_key: str | None,
+    now: datetime,
 ) -> ReportResult:
     with transaction.atomic():
         if (repeated := _repeated(client_key, table)) is not None:
@@ -187,6 +207,10 @@ def _report_game(
 
         next_number = next_game_number(round=round_, table=table)
         number = next_number if game_number is None else min(game_number, next_number)
+        if previous_key and previous_key != client_key:
+            _refuse_double_tap(
+                previous_key, round_=round_, table=table, number=number, winner=winner, now=now
+            )
         report = GameReport(
             round=round_,
             table=table,
@@ -206,6 +230,29 @@ def _report_game(
         outcome, game = _attach(report, round_, table, number)
         Event.objects.bump_version(table.event_id, table_id=table.pk)
         return ReportResult(outcome, report, game)
+
+
+def _refuse_double_tap(
+    previous_key: str, *, round_: Round, table: Table, number: int, winner: Player, now: datetime
+) -> None:
+    previous = (
+        GameReport.objects.filter(client_key=previous_key, round=round_, table=table)
+        .only("game_number", "winner_id", "received_at")
+        .first()
+    )
+    if (
+        previous is not None
+        and number == previous.game_number + 1
+        and winner.pk == previous.winner_id
+        and now - previous.received_at < DOUBLE_TAP_WINDOW
+    ):
+        raise Refused(
+            _(
+                "You reported game %(number)s a moment ago — if another game has really "
+                "ended, tap again in a few seconds."
+            )
+            % {"number": previous.game_number}
+        )
 
 
 def _existing_game(round_: Round, table: Table, number: int) -> Game | None:
@@ -255,6 +302,32 @@ def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tup
     )
     game.status = GameStatus.DISPUTED
     return Outcome.DISPUTED, game
+
+
+# --- telling reports apart ----------------------------------------------------------------
+
+
+def report_label(report: GameReport, position: int) -> str:
+    """A report as the organizer reads it beside the other reports of its game: its place
+    in the order of arrival (1 = first), the time it arrived, and the winner it named."""
+    values = {
+        "time": time_format(timezone.localtime(report.received_at), "H:i:s"),
+        "name": report.winner.name,
+        "position": position,
+    }
+    if position == 1:
+        return _("first report (%(time)s): %(name)s") % values
+    if position == 2:
+        return _("second report (%(time)s): %(name)s") % values
+    if position == 3:
+        return _("third report (%(time)s): %(name)s") % values
+    return _("report %(position)s (%(time)s): %(name)s") % values
+
+
+def report_labels(reports: Iterable[GameReport]) -> list[str]:
+    """report_label for each report of one game, in the order they arrived."""
+    arrived = sorted(reports, key=lambda report: (report.received_at, report.pk))
+    return [report_label(report, position) for position, report in enumerate(arrived, start=1)]
 
 
 # --- the organizer's corrections ---------------------------------------------------------

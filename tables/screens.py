@@ -7,8 +7,11 @@ Terms:
                  play starts, then the round being played or the last one closed.
     rule sheet   the table's own rules, on its screen during the study phase only. Once
                  study ends the sheet is gone from the phone: "the rules are taken away".
-    asked game   the "Game k" a table's report form asks about: the next game, or an
-                 earlier one that a player chose to confirm or contest.
+    asked game   the "Game k" a table's report form asks about: the next game, unless a
+                 player chose an earlier one to contest ("No, someone else won game k").
+    chosen game  that earlier game. The choice holds only while the round is open and
+                 this phone has not answered it yet, so a close, an undo or the phone's
+                 own report always brings the phone back to the next game.
     mine         the game numbers this phone reported in the round (a display hint, so the
                  page does not ask a phone to confirm its own report).
     direction    where a player goes next round, in tournament.movement's words: "up",
@@ -103,7 +106,8 @@ class TableScreen:
     sheet: RuleSheet | None = None
     can_report: bool = False
     next_game: int = 1
-    asked_game: int = 1
+    chosen_game: int | None = None
+    time_is_up: bool = False
     confirmable: Game | None = None
     moves: list[NextTable] = field(default_factory=list)
     arriving: list[str] = field(default_factory=list)
@@ -128,8 +132,12 @@ class TableScreen:
         return [(player, wins.get(player.pk, 0)) for player in self.players]
 
     @property
+    def asked_game(self) -> int:
+        return self.next_game if self.chosen_game is None else self.chosen_game
+
+    @property
     def asked_game_exists(self) -> bool:
-        return self.asked_game < self.next_game
+        return self.chosen_game is not None
 
 
 def _moves(table: Table, round_: Round, players: list[Player]) -> tuple[list[NextTable], list[str]]:
@@ -173,9 +181,16 @@ def _results(screen: TableScreen) -> list[Result]:
 
 
 def table_screen(
-    table: Table, *, asked_game: int | None = None, mine: frozenset[int] | set[int] = frozenset()
+    table: Table,
+    *,
+    chosen_game: int | None = None,
+    mine: frozenset[int] | set[int] = frozenset(),
 ) -> TableScreen:
-    """Everything a table's phone shows now; a fixed number of queries at any event size."""
+    """Everything a table's phone shows now; a fixed number of queries at any event size.
+
+    chosen_game is the earlier game the phone asked about (its ?game=k); it is ignored
+    unless the round is open, the game exists and this phone has not reported it.
+    """
     event = table.event
     screen = TableScreen(table=table, event=event)
     if event.phase == Phase.DEBRIEF and event.round_number == 0:
@@ -202,10 +217,11 @@ def table_screen(
     screen.next_game = max((game.number for game in screen.games), default=0) + 1
     screen.can_report = screen.round.status == RoundStatus.OPEN and bool(screen.players)
     if screen.can_report:
-        if asked_game is not None and 1 <= asked_game < screen.next_game:
-            screen.asked_game = asked_game
+        screen.time_is_up = event.time_is_up()
+        answerable = chosen_game is not None and 1 <= chosen_game < screen.next_game
+        if answerable and chosen_game not in mine:
+            screen.chosen_game = chosen_game
         else:
-            screen.asked_game = screen.next_game
             latest = screen.games[-1] if screen.games else None
             if (
                 latest is not None
@@ -242,6 +258,11 @@ class PlayerScreen:
         if self.seat is None or self.next_seat is None:
             return None
         return move_direction(self.seat.table.number, self.next_seat.table.number)
+
+    @property
+    def time_is_up(self) -> bool:
+        """The round's clock has run out: players finish the trick in hand and report."""
+        return self.event.phase == Phase.ROUND and self.event.time_is_up()
 
     @property
     def next_reason(self) -> str:

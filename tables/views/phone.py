@@ -8,10 +8,14 @@ Terms:
                  tables.screens.table_screen (the rule sheet in the study phase only).
     live part    the part of the page that polls for changes (phase, clock, seats, games,
                  moves); an unchanged table answers 304 after one query.
-    asked game   the "Game k" the report form asks about (?game=k): the next game, or an
-                 earlier one that a player chose to confirm or contest.
-    my games     the game numbers this phone reported in the round, remembered in a
-                 cookie, so the page does not ask it to confirm its own report.
+    asked game   the "Game k" the report form asks about: the next game, unless a player
+                 chose an earlier one to contest (?game=k). The live part's URL carries
+                 ?game=k only while that choice holds (see tables.screens), so a phone
+                 never stays on an old game after a close, an undo or its own report.
+    my games     the game numbers this phone reported in the round, and the key of its
+                 last report, remembered in a cookie: the page does not ask the phone to
+                 confirm its own report, and a double tap on the next game's form is
+                 refused (tables.reporting).
 
 Reports are not protected by CSRF: the token in the URL is the only credential and no
 cookie grants anything, so a forged cross-site request could do nothing that anyone
@@ -31,7 +35,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables.forms import ReportForm, TricksForm, WinnerForm
-from tables.models import GameStatus, ReportState, Table
+from tables.models import GameStatus, ReportState, Table, looks_like_token
 from tables.reporting import Outcome, ReportResult, next_game_number, report_game
 from tables.screens import TableScreen, phase_title, seated_players, table_screen
 from tables.variants import DECK_SIZE, cards_per_player
@@ -81,24 +85,36 @@ def _my_games_cookie(table: Table) -> str:
     return f"ft-mine-{table.pk}"
 
 
+def _my_games_parts(request: HttpRequest, table: Table) -> list[str]:
+    """The cookie "round:numbers:last key", or [] when it is missing or of another round."""
+    parts = request.COOKIES.get(_my_games_cookie(table), "").split(":")
+    if positive_int(parts[0]) != table.event.round_number:
+        return []
+    return parts
+
+
 def _my_games(request: HttpRequest, table: Table) -> set[int]:
     """Game numbers this phone reported in the current round (a display hint only)."""
-    raw = request.COOKIES.get(_my_games_cookie(table), "")
-    round_part, _sep, numbers = raw.partition(":")
-    if positive_int(round_part) != table.event.round_number:
-        return set()
-    return {number for number in map(positive_int, numbers.split(",")) if number is not None}
+    parts = _my_games_parts(request, table)
+    numbers = parts[1].split(",") if len(parts) > 1 else []
+    return {number for number in map(positive_int, numbers) if number is not None}
+
+
+def _my_last_key(request: HttpRequest, table: Table) -> str | None:
+    """The client key of this phone's last report in the current round, if any."""
+    parts = _my_games_parts(request, table)
+    return parts[2] if len(parts) > 2 and looks_like_token(parts[2]) else None
 
 
 def _remember_my_game(
     response: HttpResponse, request: HttpRequest, table: Table, result: ReportResult
 ) -> None:
-    if result.outcome not in (Outcome.RECORDED, Outcome.CONFIRMED, Outcome.DISPUTED):
-        return
+    if result.report.state != ReportState.COUNTED:
+        return  # a late or dropped report is not a game of the round being played
     numbers = sorted(_my_games(request, table) | {result.report.game_number})[-30:]
     response.set_cookie(
         _my_games_cookie(table),
-        f"{result.report.round.number}:{','.join(map(str, numbers))}",
+        f"{result.report.round.number}:{','.join(map(str, numbers))}:{result.report.client_key}",
         max_age=MY_GAMES_COOKIE_AGE,
         path=reverse("phone:table", args=[table.token]),
         samesite="Lax",
@@ -106,7 +122,7 @@ def _remember_my_game(
     )
 
 
-def _asked_game(request: HttpRequest) -> int | None:
+def _chosen_game(request: HttpRequest) -> int | None:
     return positive_int(request.GET.get("game"))
 
 
@@ -150,8 +166,8 @@ def _context(screen: TableScreen, **extra) -> dict:
         )
     seconds = screen.event.clock_seconds_left()
     live_url = reverse("phone:table_live", args=[screen.table.token])
-    if screen.asked_game != screen.next_game:
-        live_url += f"?game={screen.asked_game}"
+    if screen.chosen_game is not None:
+        live_url += f"?game={screen.chosen_game}"
     return {
         "screen": screen,
         "table": screen.table,
@@ -179,7 +195,7 @@ def _render_screen(
     mine = _my_games(request, table)
     if just_reported is not None:
         mine.add(just_reported)
-    screen = table_screen(table, asked_game=_asked_game(request), mine=mine)
+    screen = table_screen(table, chosen_game=_chosen_game(request), mine=mine)
     response = render(request, template, _context(screen, **extra))
     if template == LIVE_PARTIAL and not screen.polling:
         return stop_polling(response)
@@ -221,6 +237,7 @@ def _reported(request: HttpRequest, table: Table, result: ReportResult) -> HttpR
             LIVE_PARTIAL,
             notice=(kind, message),
             just_reported=result.report.game_number,
+            reported=True,  # phone.js keeps the next game's buttons locked a moment
         )
     else:
         (messages.success if kind == "good" else messages.warning)(request, message)
@@ -257,6 +274,7 @@ def report_winner(request: HttpRequest, token: str) -> HttpResponse:
             game_number=form.cleaned_data["game_number"],
             client_key=form.cleaned_data["client_key"],
             winner=winner,
+            previous_key=_my_last_key(request, table),
         )
     except Refused as refused:
         return _refused(request, table, refused.message)

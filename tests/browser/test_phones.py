@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tables.models import Game, GameReport, GameStatus, ReportState, Table
@@ -23,7 +25,7 @@ from tables.variants import rule_sheet
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE
 from tournament.models import Seat
-from tournament.rounds import advance_phase, close_round
+from tournament.rounds import advance_phase, close_round, undo_close_round
 from tournament.signin import ensure_organizer, sign_in_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,6 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 POLL_WAIT = 12_000  # ms: phones poll every 2 s; a shared 2-core machine can be slow
 MIN_TARGET_PX = 44
 MIN_TEXT_PX = 16
+TIME_UP = "Time! Finish the trick, then report: most tricks so far wins."
 
 
 def trumps(table: Table) -> str:
@@ -176,7 +179,72 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
         )
     }
     assert games_won[at_one[0]] == 1  # game 1 counted once, game 4 disputed
+
+    # The organizer undoes the close: the phones, which kept polling while the round was
+    # closed, ask about the next game again, never about game 1; time is still up.
+    undo_close_round(event=event)
+    for phone in (phone_a, phone_b):
+        expect(phone.get_by_text("Game 5: who won?")).to_be_visible(timeout=POLL_WAIT)
+        expect(phone.get_by_text("This game was already reported.")).to_have_count(0)
+        expect(phone.get_by_text(TIME_UP)).to_be_visible()
     stop_polling(phone_a, phone_b, phone_c, console)
+
+
+def test_a_double_tap_a_moment_apart_reports_one_game(live_server, new_context):
+    """The second tap lands on the next game's form, which appeared under the finger."""
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    names = factories.seated_names(event, 1)
+    phone = open_phone(new_context, live_server, factories.table(event, 1))
+    posts = []
+    phone.on("request", lambda request: request.method == "POST" and posts.append(request))
+
+    winner_button(phone, names[0]).click()
+    expect(phone.get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
+    expect(phone.get_by_text("Game 2: who won?")).to_be_visible()
+    # Locked while nothing is on its way: the page holds the buttons, not a request.
+    expect(winner_button(phone, names[0])).to_be_disabled()
+    winner_button(phone, names[0]).click(force=True)  # the second tap, ~300 ms later
+    phone.wait_for_timeout(300)  # time for a request to leave, if the tap sent one
+    assert len(posts) == 1
+    expect(phone.get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
+    assert Game.objects.count() == 1
+
+    # A phone whose lock did not hold (an old page, a slow phone): the server refuses.
+    phone.evaluate("document.querySelector('form.report fieldset').disabled = false")
+    winner_button(phone, names[0]).click()
+    expect(phone.get_by_text("You reported game 1 a moment ago")).to_be_visible()
+    assert Game.objects.count() == 1
+
+    # Another name for the next game is taken at once: the lock lasts about 2 seconds.
+    expect(winner_button(phone, names[1])).to_be_enabled(timeout=4_000)
+    winner_button(phone, names[1]).click()
+    expect(phone.get_by_text(f"Game 2 recorded: {names[1]} won.")).to_be_visible()
+    assert Game.objects.count() == 2
+    stop_polling(phone)
+
+
+def test_time_up_shows_on_the_phones_the_moment_the_clock_reaches_zero(live_server, new_context):
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    event.clock_ends_at = timezone.now() + timedelta(seconds=10)
+    event.save_and_bump(["clock_ends_at"])
+    table = factories.table(event, 1)
+    name = factories.seated_names(event, 1)[0]
+    phone = open_phone(new_context, live_server, table)
+    player = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    player.goto(live_server.url + reverse("phone:player_home", args=[event.players_token]))
+    player.get_by_role("button", name=name).click()
+
+    expect(phone.get_by_text(TIME_UP)).to_be_hidden()
+    expect(player.get_by_text(f"Play at table {table.number}.")).to_be_visible()
+
+    # The countdown reaches 0:00 in the browser; no request is needed to say so.
+    for page in (phone, player):
+        expect(page.get_by_text(TIME_UP)).to_be_visible(timeout=15_000)
+    expect(player.get_by_text(f"Play at table {table.number}.")).to_be_hidden()
+    expect(phone.get_by_text("Game 1: who won?")).to_be_visible()
+    stop_polling(phone, player)
 
 
 def test_a_phone_without_javascript_reports_with_plain_forms(live_server, new_context):

@@ -4,6 +4,7 @@ game is never counted twice."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import IntegrityError
@@ -188,6 +189,104 @@ def test_a_number_beyond_the_next_game_means_the_next_game(playing):
 def test_game_number_below_one_is_refused(playing):
     with pytest.raises(Refused):
         report(playing, 1, seated(playing, 1)[0], game_number=0)
+
+
+# --- a double tap on the next game's form ------------------------------------------------
+
+
+def test_the_same_name_for_the_next_game_a_moment_later_is_refused_and_stores_nothing(playing):
+    alice = seated(playing, 1)[0]
+    first = report(playing, 1, alice, key="tap-1", game_number=1)
+    moment_later = first.report.received_at + timedelta(milliseconds=300)
+
+    with pytest.raises(Refused) as refused:
+        report(
+            playing, 1, alice, key="tap-2", game_number=2, previous_key="tap-1", now=moment_later
+        )
+
+    assert refused.value.message == (
+        "You reported game 1 a moment ago — if another game has really ended, "
+        "tap again in a few seconds."
+    )
+    assert GameReport.objects.count() == 1
+    assert Game.objects.count() == 1
+
+
+def test_the_same_name_for_the_next_game_five_seconds_later_is_a_new_game(playing):
+    alice = seated(playing, 1)[0]
+    first = report(playing, 1, alice, key="tap-1", game_number=1)
+    later = first.report.received_at + reporting.DOUBLE_TAP_WINDOW
+
+    result = report(playing, 1, alice, key="tap-2", game_number=2, previous_key="tap-1", now=later)
+
+    assert (result.outcome, result.game.number, result.game.winner) == (Outcome.RECORDED, 2, alice)
+
+
+@pytest.mark.parametrize(
+    "second_report",
+    [
+        {"winner": 1, "game_number": 2},  # another winner for the next game
+        {"winner": 0, "game_number": 1},  # the same game again: a confirmation
+        {"winner": 0, "game_number": 2, "previous_key": None},  # a phone without a cookie
+        {"winner": 0, "game_number": 2, "key": "tap-1"},  # a retry of the first tap
+    ],
+)
+def test_other_reports_right_after_a_report_are_accepted(playing, second_report):
+    players = seated(playing, 1)
+    first = report(playing, 1, players[0], key="tap-1", game_number=1)
+    options = {"key": "tap-2", "previous_key": "tap-1", **second_report}
+    winner = players[options.pop("winner")]
+
+    result = report(
+        playing, 1, winner, now=first.report.received_at + timedelta(seconds=1), **options
+    )
+
+    assert result.outcome in (Outcome.RECORDED, Outcome.CONFIRMED, Outcome.REPEATED)
+
+
+def test_a_double_tap_at_another_table_is_not_checked_against_this_ones(playing):
+    here, there = seated(playing, 1)[0], seated(playing, 2)[0]
+    first = report(playing, 1, here, key="tap-1", game_number=1)
+    report(playing, 2, there, key="there-1", game_number=1)
+
+    result = report(
+        playing,
+        2,
+        there,
+        key="there-2",
+        game_number=2,
+        previous_key="tap-1",  # a key of table 1 cannot stand for a phone at table 2
+        now=first.report.received_at,
+    )
+
+    assert result.outcome == Outcome.RECORDED
+
+
+# --- telling reports apart -------------------------------------------------------------------
+
+
+def test_the_reports_of_a_disputed_game_read_apart_by_order_and_time(playing, settings):
+    settings.TIME_ZONE = "UTC"
+    alice, bob = seated(playing, 1)[:2]
+    arrived = [
+        datetime(2025, 3, 14, 12, 3, 41, tzinfo=UTC),
+        datetime(2025, 3, 14, 12, 3, 58, tzinfo=UTC),
+        datetime(2025, 3, 14, 12, 4, 2, tzinfo=UTC),
+        datetime(2025, 3, 14, 12, 4, 9, tzinfo=UTC),
+    ]
+    for winner, key in ((bob, "b"), (alice, "a"), (alice, "c"), (bob, "d")):
+        report(playing, 1, winner, key=key, game_number=1)
+    for key, at in zip("badc", arrived, strict=True):
+        GameReport.objects.filter(client_key=key).update(received_at=at)
+
+    labels = reporting.report_labels(Game.objects.get().reports.all())
+
+    assert labels == [
+        f"first report (12:03:41): {bob.name}",
+        f"second report (12:03:58): {alice.name}",
+        f"third report (12:04:02): {bob.name}",
+        f"report 4 (12:04:09): {alice.name}",
+    ]
 
 
 # --- tricks -------------------------------------------------------------------------------

@@ -58,3 +58,24 @@ def test_the_seated_players_come_in_the_tables_order(organizer):
     event = factories.seated_event(owner=organizer, players=["zoë", "Émile", "Bruno"], tables=1)
     round_ = event.rounds.get(number=1)
     assert [p.name for p in seated_players(round_, table(event, 1))] == ["Bruno", "Émile", "zoë"]
+
+
+@pytest.mark.django_db
+def test_a_chosen_game_is_asked_only_while_the_round_is_open_and_this_phone_has_not_answered(
+    organizer,
+):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    winner = seated_players(event.current_round, table(event, 1))[0]
+    factories.report(event, 1, winner)
+    factories.report(event, 1, winner, game_number=2)
+
+    open_round = table_screen(table(event, 1), chosen_game=1)
+    answered = table_screen(table(event, 1), chosen_game=1, mine={1})
+    not_yet_played = table_screen(table(event, 1), chosen_game=5)
+    event = factories.play_until(event, "between", by=organizer)
+    closed = table_screen(table(event, 1), chosen_game=1)
+
+    assert (open_round.chosen_game, open_round.asked_game) == (1, 1)
+    assert (answered.chosen_game, answered.asked_game) == (None, 3)
+    assert (not_yet_played.chosen_game, not_yet_played.asked_game) == (None, 3)
+    assert (closed.chosen_game, closed.asked_game) == (None, 3)

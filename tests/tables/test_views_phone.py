@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import html as html_module
 import re
+from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
@@ -15,6 +17,7 @@ from tables.variants import rule_sheet
 from tests import factories
 from tests.factories import table
 from tournament.models import Event, Player, Seat
+from tournament.rounds import ClockAction, change_clock, undo_close_round
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +71,11 @@ def next_round_tables(event) -> dict[Player, int]:
 def etag_of(response) -> str:
     """The ETag the polled element carries, as poll.js sends it back."""
     return html_module.unescape(re.search(r'data-etag="([^"]+)"', response.content.decode())[1])
+
+
+def polled_url(html: str) -> str:
+    """The URL the live part polls next, as htmx reads it from the page."""
+    return html_module.unescape(re.search(r'id="live"[^>]*hx-get="([^"]+)"', html)[1])
 
 
 def form_fields(html: str, form_class: str = "report") -> dict[str, str]:
@@ -229,6 +237,187 @@ def test_contesting_an_earlier_game_asks_about_that_game(client, playing):
     assert "Game 1: who won?" in html
     assert fields["game_number"] == "1"
     assert Game.objects.get().status == GameStatus.DISPUTED
+
+
+def test_a_chosen_game_is_polled_until_this_phone_answers_it(client, playing):
+    alice, bob = seated(playing, 1)[:2]
+    factories.report(playing, 1, alice)
+    factories.report(playing, 1, alice, game_number=2)
+
+    chosen = body(client.get(page_url(playing, 1), {"game": 1}))
+    polled = body(client.get(polled_url(chosen), **HTMX))
+    answered = body(
+        client.post(report_url(playing, 1), {**form_fields(polled), "winner": bob.pk}, **HTMX)
+    )
+
+    assert polled_url(chosen) == live_url(playing, 1) + "?game=1"
+    assert "Game 1: who won?" in polled
+    assert polled_url(polled) == live_url(playing, 1) + "?game=1"
+    assert "Game 3: who won?" in answered
+    assert polled_url(answered) == live_url(playing, 1)
+    # Even the old address, reloaded, no longer asks this phone about the game it answered.
+    assert "Game 3: who won?" in body(client.get(page_url(playing, 1), {"game": 1}))
+
+
+def test_after_a_close_and_its_undo_the_phones_ask_about_the_next_game(client, playing, organizer):
+    """While the round was closed, no phone may keep polling for an earlier game: after
+    the undo, a phone left open asks about the next game, not game 1."""
+    players = seated(playing, 1)
+    for winner in players[:3]:
+        factories.report(playing, 1, winner)
+    open_page = body(client.get(page_url(playing, 1)))
+    chose_game_2 = body(client.get(page_url(playing, 1), {"game": 2}))
+
+    closed = factories.play_until(playing, "between", by=organizer)
+    polls_while_closed = [
+        body(client.get(polled_url(html), **HTMX)) for html in (open_page, chose_game_2)
+    ]
+    undo_close_round(event=closed)
+    after_undo = [body(client.get(polled_url(html), **HTMX)) for html in polls_while_closed]
+
+    for html in polls_while_closed:
+        assert "Next round: where to go" in html
+        assert polled_url(html) == live_url(playing, 1)
+    for html in after_undo:
+        assert "Game 4: who won?" in html
+        assert "already reported" not in html
+        assert form_fields(html)["game_number"] == "4"
+
+
+def test_back_to_the_next_game_leaves_the_chosen_game(client, playing):
+    factories.report(playing, 1, seated(playing, 1)[0])
+
+    html = body(client.get(page_url(playing, 1), {"game": 1}))
+
+    back = re.search(r'<a class="button secondary wide" href="([^"]+)" hx-get="([^"]+)"', html)
+    assert (back[1], back[2]) == (page_url(playing, 1), live_url(playing, 1))
+    assert "Game 2: who won?" in body(client.get(back[2], **HTMX))
+
+
+def test_without_javascript_the_refresh_keeps_a_chosen_game_only_while_it_can_be_answered(
+    client, playing, organizer
+):
+    factories.report(playing, 1, seated(playing, 1)[0])
+    refresh = r'<meta http-equiv="refresh" content="10; url=([^"]+)">'
+
+    open_round = body(client.get(page_url(playing, 1), {"game": 1}))
+    factories.play_until(playing, "between", by=organizer)
+    closed = body(client.get(page_url(playing, 1), {"game": 1}))
+
+    assert re.search(refresh, open_round)[1] == page_url(playing, 1) + "?game=1"
+    assert re.search(refresh, closed)[1] == page_url(playing, 1)
+
+
+# --- a double tap a moment apart ------------------------------------------------------------
+
+DOUBLE_TAP = (
+    "You reported game 1 a moment ago — if another game has really ended, "
+    "tap again in a few seconds."
+)
+
+
+def test_the_same_name_tapped_again_on_the_next_game_a_moment_later_is_refused(client, playing):
+    """The second tap of a double tap lands on the next game's form, which appeared under
+    the finger: same phone, same name, game k+1, within seconds."""
+    alice = seated(playing, 1)[0]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
+
+    second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
+
+    assert form_fields(first)["game_number"] == "2"
+    assert DOUBLE_TAP in body(second)
+    assert "Game 2: who won?" in body(second)
+    assert (Game.objects.count(), GameReport.objects.count()) == (1, 1)
+
+
+def test_without_javascript_the_double_tap_is_refused_too(playing):
+    phone = Client()
+    alice = seated(playing, 1)[0]
+    fields = form_fields(body(phone.get(page_url(playing, 1))))
+    first = body(phone.post(report_url(playing, 1), {**fields, "winner": alice.pk}, follow=True))
+
+    second = phone.post(
+        report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, follow=True
+    )
+
+    assert DOUBLE_TAP in body(second)
+    assert Game.objects.count() == 1
+
+
+def test_the_same_name_on_the_next_game_five_seconds_later_is_a_new_game(client, playing):
+    alice = seated(playing, 1)[0]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
+    GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=5))
+
+    second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
+
+    assert f"Game 2 recorded: {alice.name} won." in body(second)
+    assert Game.objects.filter(winner=alice).count() == 2
+
+
+def test_another_name_on_the_next_game_right_away_is_a_new_game(client, playing):
+    alice, bob = seated(playing, 1)[:2]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
+
+    second = client.post(report_url(playing, 1), {**form_fields(first), "winner": bob.pk}, **HTMX)
+
+    assert f"Game 2 recorded: {bob.name} won." in body(second)
+
+
+def test_another_phone_naming_the_same_winner_right_away_is_a_new_game(playing):
+    phone_a, phone_b = Client(), Client()
+    alice = seated(playing, 1)[0]
+    fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
+    phone_a.post(report_url(playing, 1), {**fields_a, "winner": alice.pk}, **HTMX)
+    fields_b = form_fields(body(phone_b.get(page_url(playing, 1))))
+
+    response = phone_b.post(report_url(playing, 1), {**fields_b, "winner": alice.pk}, **HTMX)
+
+    assert fields_b["game_number"] == "2"
+    assert f"Game 2 recorded: {alice.name} won." in body(response)
+
+
+def test_a_report_marks_the_page_so_the_next_games_buttons_wait_a_moment(client, playing):
+    alice = seated(playing, 1)[0]
+    page = body(client.get(page_url(playing, 1)))
+
+    reported = body(
+        client.post(report_url(playing, 1), {**form_fields(page), "winner": alice.pk}, **HTMX)
+    )
+
+    assert "data-reported" not in page
+    assert re.search(r'<section id="live"[^>]* data-reported[ >]', reported)
+    assert "data-reported" not in body(client.get(polled_url(reported), **HTMX))
+
+
+# --- time up -------------------------------------------------------------------------------
+
+TIME_UP = "Time! Finish the trick, then report: most tricks so far wins."
+
+
+def test_when_time_is_up_the_page_says_to_finish_the_trick_and_report(client, playing):
+    running = body(client.get(page_url(playing, 1)))
+    change_clock(event=playing, action=ClockAction.TIME_UP)
+
+    up = body(client.get(page_url(playing, 1)))
+
+    # Rendered hidden while the clock runs, so clock.js can show it at 0:00 (CSS only).
+    assert re.search(rf'class="notice notice-warn time-up-note" role="status">{TIME_UP}', running)
+    assert re.search(rf'class="notice notice-warn time-up-note is-up"[^>]*>{TIME_UP}', up)
+    assert "Game 1: who won?" in up
+
+
+def test_the_time_up_note_belongs_to_rounds_only(client, event):
+    event = factories.play_until(event, "study")
+    change_clock(event=event, action=ClockAction.TIME_UP)
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert TIME_UP not in html
+    assert "When the organizer ends the study time, the rules disappear" in html
 
 
 def test_a_report_after_the_round_closed_is_refused_and_kept(client, playing, organizer):
@@ -497,19 +686,22 @@ def test_a_report_costs_the_same_at_any_event_size(
 ):
     event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
     event = factories.start_rounds(event)
-    winner = seated(event, 1)[0]
+    winner, second, third = seated(event, 1)[:3]  # one phone naming the same winner twice
     factories.report(event, 1, winner)  # one game already, so the answer lists games
     page, report, tricks = page_url(event, 1), report_url(event, 1), tricks_url(event, 1)
 
     fields = form_fields(body(client.get(page)))
     with django_assert_max_num_queries(20):  # the report, then the live part as it is now
-        response = client.post(report, {**fields, "winner": winner.pk}, **HTMX)
+        response = client.post(report, {**fields, "winner": second.pk}, **HTMX)
     assert "Game 2 recorded" in body(response)
 
     fields = form_fields(body(client.get(page)))
-    with django_assert_max_num_queries(15):  # without JavaScript: the report, then a redirect
-        response = client.post(report, {**fields, "winner": winner.pk})
+    # Without JavaScript: the report (this phone reported before: one more query to check
+    # that this is not a double tap), then a redirect.
+    with django_assert_max_num_queries(16):
+        response = client.post(report, {**fields, "winner": third.pk})
     assert response.status_code == 302
+    assert Game.objects.filter(table__number=1).count() == 3
 
     fields = form_fields(body(client.get(tricks)), "tricks")
     with django_assert_max_num_queries(17):
@@ -532,7 +724,7 @@ def test_the_moves_cost_the_same_at_any_event_size(
 # --- bad links ---------------------------------------------------------------------------
 
 INVALID_TEXT = "This table link is no longer valid"
-WHAT_TO_DO = "Scan the QR code on your table again, or ask the organizer."
+WHAT_TO_DO = "Ask the organizer for this table's new link, or for its new printed card."
 
 
 @pytest.mark.parametrize("view", ["table", "table_live", "tricks"])
@@ -552,6 +744,9 @@ def test_a_rotated_token_gets_the_friendly_404_and_the_new_one_works(client, pla
 
     assert response.status_code == 404
     assert WHAT_TO_DO in body(response)
+    # The card on the table still carries the old link: scanning it again loops back here.
+    assert "only helps if its card has been reprinted" in body(response)
+    assert "Scan the QR code on your table again, or" not in body(response)
     assert client.get(page_url(playing, 1)).status_code == 200
 
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournament.models import Player, PlayerStatus, Seat
+from tournament.rounds import ClockAction, change_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +118,26 @@ def test_during_a_round_the_page_shows_the_table_and_games_won(client, event):
 
     assert f"Play at table {seat_of(player, 1).table.number}." in html
     assert "You have won 1 game this round." in html
+
+
+TIME_UP = "Time! Finish the trick, then report: most tricks so far wins."
+
+
+def test_when_time_is_up_the_page_says_to_finish_the_trick_instead_of_play(client, event):
+    event = factories.start_rounds(event)
+    player = event.players.first()
+    pick(client, event, player)
+    running = body(client.get(home_url(event)))
+    change_clock(event=event, action=ClockAction.TIME_UP)
+
+    up = body(client.get(home_url(event)))
+
+    table_number = seat_of(player, 1).table.number
+    # While the clock runs both are there: clock.js swaps them at 0:00 (CSS only).
+    assert f'class="lead until-time-up">Play at table {table_number}.' in running
+    assert f'class="notice notice-warn time-up-note" role="status">{TIME_UP}' in running
+    assert f'class="notice notice-warn time-up-note is-up" role="status">{TIME_UP}' in up
+    assert f"Play at table {table_number}." not in up
 
 
 def test_after_a_close_the_page_shows_where_to_go_and_why(client, event, organizer):
