@@ -87,6 +87,25 @@ def play_until(event: Event, phase: str, *, by=None) -> Event:
     return event
 
 
+def seated_players(
+    event: Event, table_number: int, round_number: int | None = None
+) -> list[Player]:
+    """Players at a table in a round (the current one by default), alphabetically."""
+    from tournament.models import Seat
+
+    event.refresh_from_db()
+    return [
+        seat.player
+        for seat in Seat.objects.filter(
+            round__event=event,
+            round__number=round_number or max(event.round_number, 1),
+            table__number=table_number,
+        )
+        .select_related("player")
+        .order_by("player__name")
+    ]
+
+
 def seated_names(event: Event, table_number: int, round_number: int | None = None) -> list[str]:
     """Names at a table in a round (the current one by default), alphabetically."""
     from tournament.models import Seat

@@ -13,26 +13,11 @@ from tables import reporting
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState
 from tables.reporting import Outcome, accept_late_report, drop_late_report, report_game
 from tests import factories
-from tests.factories import report, table
+from tests.factories import report, seated_players, table
 from tournament.exceptions import Refused
-from tournament.models import Player, Seat
 from tournament.rounds import close_round
 
 pytestmark = pytest.mark.django_db
-
-
-def seated(event, table_number: int, round_number: int | None = None) -> list[Player]:
-    event.refresh_from_db()
-    return [
-        seat.player
-        for seat in Seat.objects.filter(
-            round__event=event,
-            round__number=round_number or max(event.round_number, 1),
-            table__number=table_number,
-        )
-        .select_related("player")
-        .order_by("player__name")
-    ]
 
 
 @pytest.fixture
@@ -43,7 +28,7 @@ def playing(organizer):
 
 
 def test_first_report_records_the_game(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
 
     result = report(playing, 1, alice, key="k1")
 
@@ -56,7 +41,7 @@ def test_first_report_records_the_game(playing):
 
 
 def test_next_report_without_a_number_is_the_next_game(playing):
-    first, second = seated(playing, 1)[:2]
+    first, second = seated_players(playing, 1)[:2]
     report(playing, 1, first)
 
     result = report(playing, 1, second)
@@ -66,7 +51,7 @@ def test_next_report_without_a_number_is_the_next_game(playing):
 
 
 def test_second_phone_naming_the_same_winner_confirms(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     report(playing, 1, alice, key="phone-a", game_number=1)
 
     result = report(playing, 1, alice, key="phone-b", game_number=1)
@@ -77,7 +62,7 @@ def test_second_phone_naming_the_same_winner_confirms(playing):
 
 
 def test_second_phone_naming_another_winner_disputes_and_keeps_both(playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     report(playing, 1, alice, key="phone-a", game_number=1)
 
     result = report(playing, 1, bob, key="phone-b", game_number=1)
@@ -89,7 +74,7 @@ def test_second_phone_naming_another_winner_disputes_and_keeps_both(playing):
 
 
 def test_a_third_report_on_a_disputed_game_stays_disputed(playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     report(playing, 1, alice, game_number=1)
     report(playing, 1, bob, game_number=1)
 
@@ -100,7 +85,7 @@ def test_a_third_report_on_a_disputed_game_stays_disputed(playing):
 
 
 def test_same_key_again_stores_nothing_new(playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     first = report(playing, 1, alice, key="double-tap", game_number=1)
     version = type(playing).objects.get(pk=playing.pk).version
 
@@ -115,16 +100,16 @@ def test_same_key_again_stores_nothing_new(playing):
 
 
 def test_a_key_from_another_table_is_refused_without_showing_its_game(playing):
-    report(playing, 1, seated(playing, 1)[0], key="table-one-key")
+    report(playing, 1, seated_players(playing, 1)[0], key="table-one-key")
 
     with pytest.raises(Refused):
-        report(playing, 2, seated(playing, 2)[0], key="table-one-key")
+        report(playing, 2, seated_players(playing, 2)[0], key="table-one-key")
 
 
 def test_two_reports_racing_for_game_k_make_one_game(playing, monkeypatch):
     """The second report does not see game k (the first was created a moment later), so
     it tries to create it too: the unique constraint turns it into a confirmation."""
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     report(playing, 1, alice, key="phone-a", game_number=1)
     monkeypatch.setattr(reporting, "_existing_game", lambda *args: None)
 
@@ -136,7 +121,7 @@ def test_two_reports_racing_for_game_k_make_one_game(playing, monkeypatch):
 
 
 def test_same_key_racing_past_the_check_returns_the_stored_report(playing, monkeypatch):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="retry", game_number=1)
     real_repeated = reporting._repeated
     calls = []
@@ -160,11 +145,11 @@ def test_a_failure_other_than_the_key_is_not_hidden(playing, monkeypatch):
 
     monkeypatch.setattr(reporting, "_attach", broken)
     with pytest.raises(IntegrityError):
-        report(playing, 1, seated(playing, 1)[0], key="new")
+        report(playing, 1, seated_players(playing, 1)[0], key="new")
 
 
 def test_a_game_is_never_counted_twice(playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     report(playing, 1, alice, key="a1", game_number=1)
     report(playing, 1, alice, key="b1", game_number=1)  # confirmation
     report(playing, 1, alice, key="a1", game_number=1)  # retry of the first tap
@@ -179,7 +164,7 @@ def test_a_game_is_never_counted_twice(playing):
 
 
 def test_a_number_beyond_the_next_game_means_the_next_game(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
 
     result = report(playing, 1, alice, game_number=7)
 
@@ -188,14 +173,14 @@ def test_a_number_beyond_the_next_game_means_the_next_game(playing):
 
 def test_game_number_below_one_is_refused(playing):
     with pytest.raises(Refused):
-        report(playing, 1, seated(playing, 1)[0], game_number=0)
+        report(playing, 1, seated_players(playing, 1)[0], game_number=0)
 
 
 # --- a double tap on the next game's form ------------------------------------------------
 
 
 def test_the_same_name_for_the_next_game_a_moment_later_is_refused_and_stores_nothing(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="tap-1", game_number=1)
     moment_later = first.report.received_at + timedelta(milliseconds=300)
 
@@ -213,7 +198,7 @@ def test_the_same_name_for_the_next_game_a_moment_later_is_refused_and_stores_no
 
 
 def test_the_same_name_for_the_next_game_five_seconds_later_is_a_new_game(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="tap-1", game_number=1)
     later = first.report.received_at + reporting.DOUBLE_TAP_WINDOW
 
@@ -232,7 +217,7 @@ def test_the_same_name_for_the_next_game_five_seconds_later_is_a_new_game(playin
     ],
 )
 def test_other_reports_right_after_a_report_are_accepted(playing, second_report):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     first = report(playing, 1, players[0], key="tap-1", game_number=1)
     options = {"key": "tap-2", "previous_key": "tap-1", **second_report}
     winner = players[options.pop("winner")]
@@ -245,7 +230,7 @@ def test_other_reports_right_after_a_report_are_accepted(playing, second_report)
 
 
 def test_a_double_tap_at_another_table_is_not_checked_against_this_ones(playing):
-    here, there = seated(playing, 1)[0], seated(playing, 2)[0]
+    here, there = seated_players(playing, 1)[0], seated_players(playing, 2)[0]
     first = report(playing, 1, here, key="tap-1", game_number=1)
     report(playing, 2, there, key="there-1", game_number=1)
 
@@ -267,7 +252,7 @@ def test_a_double_tap_at_another_table_is_not_checked_against_this_ones(playing)
 
 def test_the_reports_of_a_disputed_game_read_apart_by_order_and_time(playing, settings):
     settings.TIME_ZONE = "UTC"
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     arrived = [
         datetime(2025, 3, 14, 12, 3, 41, tzinfo=UTC),
         datetime(2025, 3, 14, 12, 3, 58, tzinfo=UTC),
@@ -293,7 +278,7 @@ def test_the_reports_of_a_disputed_game_read_apart_by_order_and_time(playing, se
 
 
 def test_tricks_decide_the_winner_of_a_game_cut_off(playing):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     tricks = {players[0]: 1, players[1]: 3, players[2]: 0, players[3]: 2}
 
     result = _tricks(playing, tricks)
@@ -319,7 +304,7 @@ def test_tied_tricks_go_to_the_name_first_in_the_alphabet(organizer):
         owner=organizer, players=["Zoë", "émile", "Bruno", "Yann"], tables=1
     )
     event = factories.start_rounds(event)
-    by_name = {p.name: p for p in seated(event, 1)}
+    by_name = {p.name: p for p in seated_players(event, 1)}
 
     result = _tricks(event, {by_name["Zoë"]: 2, by_name["émile"]: 2, by_name["Bruno"]: 1})
 
@@ -328,7 +313,7 @@ def test_tied_tricks_go_to_the_name_first_in_the_alphabet(organizer):
 
 
 def test_tricks_can_describe_a_finished_game(playing):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     result = _tricks(playing, {players[0]: 7, players[1]: 0}, finished=True)
     assert result.game.finished is True
 
@@ -343,7 +328,7 @@ def test_tricks_can_describe_a_finished_game(playing):
     ],
 )
 def test_impossible_tricks_are_refused(playing, counts, finished, message):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     with pytest.raises(Refused, match=re.escape(message)):
         _tricks(playing, dict(zip(players, counts, strict=True)), finished=finished)
     assert not GameReport.objects.exists()
@@ -358,7 +343,7 @@ def test_a_trick_problem_is_translated_from_its_catalogue_message(playing, monke
         return "[fr] " + message
 
     monkeypatch.setattr(reporting, "_", gettext)
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
 
     with pytest.raises(Refused) as refused:
         _tricks(playing, {players[0]: 6, players[1]: 5})
@@ -368,7 +353,7 @@ def test_a_trick_problem_is_translated_from_its_catalogue_message(playing, monke
 
 
 def test_winner_and_tricks_together_are_refused(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     with pytest.raises(Refused):
         report(playing, 1, alice, tricks={alice: 3})
 
@@ -380,25 +365,25 @@ def test_practice_games_are_refused(organizer):
     event = factories.seated_event(owner=organizer, players=8, tables=2)
     event = factories.play_until(event, "practice")
     with pytest.raises(Refused, match="practice games are not scored"):
-        report(event, 1, seated(event, 1)[0], round_number=1)
+        report(event, 1, seated_players(event, 1)[0], round_number=1)
     assert not GameReport.objects.exists()
 
 
 def test_a_round_not_started_yet_is_refused(playing):
     playing = factories.play_until(playing, "between")
     with pytest.raises(Refused, match="Round 2 has not started"):
-        report(playing, 1, seated(playing, 1, 2)[0], round_number=2)
+        report(playing, 1, seated_players(playing, 1, 2)[0], round_number=2)
 
 
 def test_a_player_not_seated_at_the_table_is_refused(playing):
-    elsewhere = seated(playing, 2)[0]
+    elsewhere = seated_players(playing, 2)[0]
     with pytest.raises(Refused, match="not seated at this table"):
         report(playing, 1, elsewhere)
     assert not Game.objects.exists()
 
 
 def test_a_key_that_is_missing_or_too_long_is_refused(playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     for key in ("", "x" * 65):
         with pytest.raises(Refused):
             report_game(table=table(playing, 1), round_number=1, client_key=key, winner=alice)
@@ -410,14 +395,14 @@ def test_a_key_that_is_missing_or_too_long_is_refused(playing):
 @pytest.fixture
 def closed(playing, organizer):
     """Round 1 closed, with game 1 at table 1 won by the first seated player."""
-    report(playing, 1, seated(playing, 1)[0], key="in-time", game_number=1)
+    report(playing, 1, seated_players(playing, 1)[0], key="in-time", game_number=1)
     close_round(round=playing.current_round, by=organizer)
     playing.refresh_from_db()
     return playing
 
 
 def test_a_report_after_the_close_is_kept_as_late_and_not_counted(closed):
-    bob = seated(closed, 1, 1)[1]
+    bob = seated_players(closed, 1, 1)[1]
 
     result = report(closed, 1, bob, key="late", round_number=1, game_number=2)
 
@@ -429,7 +414,7 @@ def test_a_report_after_the_close_is_kept_as_late_and_not_counted(closed):
 
 
 def test_a_late_report_retried_is_stored_once(closed):
-    bob = seated(closed, 1, 1)[1]
+    bob = seated_players(closed, 1, 1)[1]
     report(closed, 1, bob, key="late", round_number=1)
     again = report(closed, 1, bob, key="late", round_number=1)
     assert again.outcome == Outcome.REPEATED
@@ -437,7 +422,7 @@ def test_a_late_report_retried_is_stored_once(closed):
 
 
 def test_accepting_a_late_report_for_a_new_game_counts_it_once(closed, organizer):
-    bob = seated(closed, 1, 1)[1]
+    bob = seated_players(closed, 1, 1)[1]
     late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
 
     game = accept_late_report(report=late, by=organizer)
@@ -452,7 +437,7 @@ def test_accepting_a_late_report_for_a_new_game_counts_it_once(closed, organizer
 
 
 def test_accepting_a_late_copy_of_a_counted_game_adds_nothing(closed, organizer):
-    alice = seated(closed, 1, 1)[0]
+    alice = seated_players(closed, 1, 1)[0]
     late = report(closed, 1, alice, key="late", round_number=1, game_number=1).report
 
     accept_late_report(report=late, by=organizer)
@@ -463,7 +448,7 @@ def test_accepting_a_late_copy_of_a_counted_game_adds_nothing(closed, organizer)
 
 
 def test_accepting_a_late_report_that_disagrees_settles_the_game(closed, organizer):
-    alice, bob = seated(closed, 1, 1)[:2]
+    alice, bob = seated_players(closed, 1, 1)[:2]
     late = report(closed, 1, bob, key="late", round_number=1, game_number=1).report
 
     game = accept_late_report(report=late, by=organizer)
@@ -476,7 +461,7 @@ def test_accepting_a_late_report_that_disagrees_settles_the_game(closed, organiz
 
 
 def test_dropping_a_late_report_keeps_it_out_and_is_recorded(closed, organizer):
-    bob = seated(closed, 1, 1)[1]
+    bob = seated_players(closed, 1, 1)[1]
     late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
 
     drop_late_report(report=late, by=organizer)

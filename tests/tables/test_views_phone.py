@@ -15,7 +15,7 @@ from django.urls import reverse
 from tables.models import Game, GameReport, GameStatus, ReportState
 from tables.variants import rule_sheet
 from tests import factories
-from tests.factories import table
+from tests.factories import seated_players, table
 from tournament.models import Event, Player, Seat
 from tournament.rounds import ClockAction, change_clock, undo_close_round
 
@@ -38,20 +38,6 @@ def report_url(event, number: int) -> str:
 
 def tricks_url(event, number: int) -> str:
     return reverse("phone:tricks", args=[table(event, number).token])
-
-
-def seated(event, number: int, round_number: int | None = None) -> list[Player]:
-    event.refresh_from_db()
-    return [
-        seat.player
-        for seat in Seat.objects.filter(
-            round__event=event,
-            round__number=round_number or max(event.round_number, 1),
-            table__number=number,
-        )
-        .select_related("player")
-        .order_by("player__name")
-    ]
 
 
 def body(response) -> str:
@@ -105,7 +91,7 @@ def test_setup_shows_the_table_and_who_sits_there_but_no_rules(client, event):
     assert response.status_code == 200
     assert 'class="table-number">1<' in html
     assert "has not started yet" in html
-    for player in seated(event, 1):
+    for player in seated_players(event, 1):
         assert player.name in html
     assert not any(s.text in html for s in rule_sheet(table(event, 1).variant).sections)
 
@@ -113,7 +99,7 @@ def test_setup_shows_the_table_and_who_sits_there_but_no_rules(client, event):
 def test_study_shows_this_tables_full_rules_and_the_deal_for_its_size(client, event):
     event = factories.play_until(event, "study")
     variant = table(event, 1).variant
-    sheet = rule_sheet(variant, players=len(seated(event, 1)))
+    sheet = rule_sheet(variant, players=len(seated_players(event, 1)))
 
     html = body(client.get(page_url(event, 1)))
 
@@ -131,7 +117,7 @@ def test_practice_shows_who_sits_here_and_says_games_are_not_scored(client, even
 
     assert "Practice: games are not scored." in html
     assert 'name="winner"' not in html
-    for player in seated(event, 1):
+    for player in seated_players(event, 1):
         assert player.name in html
 
 
@@ -140,7 +126,7 @@ def test_a_round_offers_game_one_with_a_button_per_seated_player(client, playing
 
     assert "Game 1: who won?" in html
     buttons = re.findall(r'name="winner" value="(\d+)"', html)
-    assert sorted(map(int, buttons)) == sorted(p.pk for p in seated(playing, 1))
+    assert sorted(map(int, buttons)) == sorted(p.pk for p in seated_players(playing, 1))
     assert tricks_url(playing, 1) in html
 
 
@@ -153,7 +139,7 @@ def test_the_page_is_never_cached(client, playing):
 
 
 def test_one_tap_records_the_game_and_offers_the_next(client, playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
 
     response = client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX)
@@ -168,7 +154,7 @@ def test_one_tap_records_the_game_and_offers_the_next(client, playing):
 
 
 def test_a_double_tap_stores_one_game_and_shows_the_same_result(client, playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = {**form_fields(body(client.get(page_url(playing, 1)))), "winner": alice.pk}
 
     first = body(client.post(report_url(playing, 1), fields, **HTMX))
@@ -182,7 +168,7 @@ def test_a_double_tap_stores_one_game_and_shows_the_same_result(client, playing)
 
 def test_without_javascript_a_report_redirects_to_the_page_with_its_result(playing):
     phone = Client(enforce_csrf_checks=True)  # phones have no session: no CSRF cookie needed
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = form_fields(body(phone.get(page_url(playing, 1))))
 
     response = phone.post(report_url(playing, 1), {**fields, "winner": alice.pk}, follow=True)
@@ -195,7 +181,7 @@ def test_without_javascript_a_report_redirects_to_the_page_with_its_result(playi
 
 def test_a_second_phone_is_asked_to_confirm_and_confirms_in_one_tap(playing):
     phone_a, phone_b = Client(), Client()
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = form_fields(body(phone_a.get(page_url(playing, 1))))
     own = phone_a.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX)
     assert "confirm-box" not in body(own)  # never ask a phone to confirm itself
@@ -212,7 +198,7 @@ def test_a_second_phone_is_asked_to_confirm_and_confirms_in_one_tap(playing):
 
 def test_two_phones_naming_different_winners_mark_the_game_disputed(playing):
     phone_a, phone_b = Client(), Client()
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
     fields_b = form_fields(body(phone_b.get(page_url(playing, 1))))
     assert fields_a["game_number"] == fields_b["game_number"] == "1"
@@ -227,7 +213,7 @@ def test_two_phones_naming_different_winners_mark_the_game_disputed(playing):
 
 
 def test_contesting_an_earlier_game_asks_about_that_game(client, playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     factories.report(playing, 1, alice)
 
     html = body(client.get(page_url(playing, 1) + "?game=1"))
@@ -240,7 +226,7 @@ def test_contesting_an_earlier_game_asks_about_that_game(client, playing):
 
 
 def test_a_chosen_game_is_polled_until_this_phone_answers_it(client, playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     factories.report(playing, 1, alice)
     factories.report(playing, 1, alice, game_number=2)
 
@@ -262,7 +248,7 @@ def test_a_chosen_game_is_polled_until_this_phone_answers_it(client, playing):
 def test_after_a_close_and_its_undo_the_phones_ask_about_the_next_game(client, playing, organizer):
     """While the round was closed, no phone may keep polling for an earlier game: after
     the undo, a phone left open asks about the next game, not game 1."""
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     for winner in players[:3]:
         factories.report(playing, 1, winner)
     open_page = body(client.get(page_url(playing, 1)))
@@ -285,7 +271,7 @@ def test_after_a_close_and_its_undo_the_phones_ask_about_the_next_game(client, p
 
 
 def test_back_to_the_next_game_leaves_the_chosen_game(client, playing):
-    factories.report(playing, 1, seated(playing, 1)[0])
+    factories.report(playing, 1, seated_players(playing, 1)[0])
 
     html = body(client.get(page_url(playing, 1), {"game": 1}))
 
@@ -297,7 +283,7 @@ def test_back_to_the_next_game_leaves_the_chosen_game(client, playing):
 def test_without_javascript_the_refresh_keeps_a_chosen_game_only_while_it_can_be_answered(
     client, playing, organizer
 ):
-    factories.report(playing, 1, seated(playing, 1)[0])
+    factories.report(playing, 1, seated_players(playing, 1)[0])
     refresh = r'<meta http-equiv="refresh" content="10; url=([^"]+)">'
 
     open_round = body(client.get(page_url(playing, 1), {"game": 1}))
@@ -319,7 +305,7 @@ DOUBLE_TAP = (
 def test_the_same_name_tapped_again_on_the_next_game_a_moment_later_is_refused(client, playing):
     """The second tap of a double tap lands on the next game's form, which appeared under
     the finger: same phone, same name, game k+1, within seconds."""
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
 
@@ -333,7 +319,7 @@ def test_the_same_name_tapped_again_on_the_next_game_a_moment_later_is_refused(c
 
 def test_without_javascript_the_double_tap_is_refused_too(playing):
     phone = Client()
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = form_fields(body(phone.get(page_url(playing, 1))))
     first = body(phone.post(report_url(playing, 1), {**fields, "winner": alice.pk}, follow=True))
 
@@ -346,7 +332,7 @@ def test_without_javascript_the_double_tap_is_refused_too(playing):
 
 
 def test_the_same_name_on_the_next_game_five_seconds_later_is_a_new_game(client, playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
     GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=5))
@@ -358,7 +344,7 @@ def test_the_same_name_on_the_next_game_five_seconds_later_is_a_new_game(client,
 
 
 def test_another_name_on_the_next_game_right_away_is_a_new_game(client, playing):
-    alice, bob = seated(playing, 1)[:2]
+    alice, bob = seated_players(playing, 1)[:2]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
 
@@ -369,7 +355,7 @@ def test_another_name_on_the_next_game_right_away_is_a_new_game(client, playing)
 
 def test_another_phone_naming_the_same_winner_right_away_is_a_new_game(playing):
     phone_a, phone_b = Client(), Client()
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
     phone_a.post(report_url(playing, 1), {**fields_a, "winner": alice.pk}, **HTMX)
     fields_b = form_fields(body(phone_b.get(page_url(playing, 1))))
@@ -381,7 +367,7 @@ def test_another_phone_naming_the_same_winner_right_away_is_a_new_game(playing):
 
 
 def test_a_report_marks_the_page_so_the_next_games_buttons_wait_a_moment(client, playing):
-    alice = seated(playing, 1)[0]
+    alice = seated_players(playing, 1)[0]
     page = body(client.get(page_url(playing, 1)))
 
     reported = body(
@@ -421,7 +407,7 @@ def test_the_time_up_note_belongs_to_rounds_only(client, event):
 
 
 def test_a_report_after_the_round_closed_is_refused_and_kept(client, playing, organizer):
-    bob = seated(playing, 1)[1]
+    bob = seated_players(playing, 1)[1]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     factories.play_until(playing, "between", by=organizer)
 
@@ -435,7 +421,7 @@ def test_a_report_after_the_round_closed_is_refused_and_kept(client, playing, or
 
 def test_a_refused_report_says_why_and_stores_nothing(client, event):
     event = factories.play_until(event, "practice")
-    alice = seated(event, 1)[0]
+    alice = seated_players(event, 1)[0]
     fields = {"round_number": 1, "game_number": 1, "client_key": "practice-key-1"}
 
     response = client.post(report_url(event, 1), {**fields, "winner": alice.pk}, **HTMX)
@@ -445,7 +431,7 @@ def test_a_refused_report_says_why_and_stores_nothing(client, event):
 
 
 def test_a_player_of_another_table_is_refused(client, playing):
-    elsewhere = seated(playing, 2)[0]
+    elsewhere = seated_players(playing, 2)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
 
     response = client.post(report_url(playing, 1), {**fields, "winner": elsewhere.pk}, **HTMX)
@@ -466,7 +452,7 @@ NOT_A_GAME_NUMBER = ["²", "①", "٣", "0", "-1", "1.5", "x", ""]
 
 @pytest.mark.parametrize("game", NOT_A_GAME_NUMBER)
 def test_an_asked_game_that_is_not_a_number_asks_about_the_next_game(client, playing, game):
-    factories.report(playing, 1, seated(playing, 1)[0])
+    factories.report(playing, 1, seated_players(playing, 1)[0])
 
     page = client.get(page_url(playing, 1), {"game": game})
     live = client.get(live_url(playing, 1), {"game": game}, **HTMX)
@@ -478,7 +464,7 @@ def test_an_asked_game_that_is_not_a_number_asks_about_the_next_game(client, pla
 
 @pytest.mark.parametrize("cookie", ["1:²", "1:²,³", "²:1", "1:", "::", "nonsense"])
 def test_a_mangled_my_games_cookie_is_ignored(client, playing, cookie):
-    factories.report(playing, 1, seated(playing, 1)[0])
+    factories.report(playing, 1, seated_players(playing, 1)[0])
     client.cookies[f"ft-mine-{table(playing, 1).pk}"] = cookie
 
     response = client.get(page_url(playing, 1))
@@ -488,7 +474,7 @@ def test_a_mangled_my_games_cookie_is_ignored(client, playing, cookie):
 
 
 def test_the_games_a_phone_reported_are_read_past_a_mangled_number(client, playing):
-    factories.report(playing, 1, seated(playing, 1)[0])
+    factories.report(playing, 1, seated_players(playing, 1)[0])
     client.cookies[f"ft-mine-{table(playing, 1).pk}"] = "1:²,1"
 
     response = client.get(page_url(playing, 1))
@@ -501,7 +487,7 @@ def test_the_games_a_phone_reported_are_read_past_a_mangled_number(client, playi
 
 
 def test_tricks_of_a_game_cut_off_make_the_leader_win(client, playing):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     html = body(client.get(tricks_url(playing, 1)))
     fields = form_fields(html, "tricks")
     counts = {f"tricks_{players[0].pk}": "1", f"tricks_{players[2].pk}": "2"}
@@ -514,7 +500,7 @@ def test_tricks_of_a_game_cut_off_make_the_leader_win(client, playing):
 
 
 def test_impossible_tricks_are_shown_again_with_what_was_typed(client, playing):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
 
     response = client.post(
@@ -541,7 +527,7 @@ def test_tricks_with_nothing_entered_are_refused(client, playing):
 def test_a_tricks_form_with_a_mangled_round_is_shown_again_with_what_to_do(
     client, playing, round_number
 ):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
 
     response = client.post(
@@ -557,7 +543,7 @@ def test_a_tricks_form_with_a_mangled_round_is_shown_again_with_what_to_do(
 
 
 def test_tricks_after_the_close_are_kept_as_late(client, playing, organizer):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
     factories.play_until(playing, "between", by=organizer)
 
@@ -578,7 +564,7 @@ def test_the_tricks_page_outside_a_round_goes_back_to_the_table(client, event):
 
 
 def test_after_a_close_the_page_shows_where_each_player_goes_and_why(client, playing, organizer):
-    players = seated(playing, 1)
+    players = seated_players(playing, 1)
     factories.report(playing, 1, players[1])
     factories.report(playing, 1, players[1])
     event = factories.play_until(playing, "between", by=organizer)
@@ -609,7 +595,7 @@ def test_after_a_close_the_page_shows_where_each_player_goes_and_why(client, pla
 def test_after_the_last_round_the_page_shows_the_tables_results(client, organizer):
     event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
     event = factories.start_rounds(event)
-    winner = seated(event, 1)[2]
+    winner = seated_players(event, 1)[2]
     factories.report(event, 1, winner)
     event = factories.play_until(event, "between", by=organizer)
 
@@ -671,7 +657,7 @@ def test_the_page_costs_the_same_at_any_event_size(
 ):
     event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
     event = factories.start_rounds(event)
-    factories.report(event, 1, seated(event, 1)[0])
+    factories.report(event, 1, seated_players(event, 1)[0])
     page, live = page_url(event, 1), live_url(event, 1)
 
     with django_assert_max_num_queries(4):
@@ -686,7 +672,7 @@ def test_a_report_costs_the_same_at_any_event_size(
 ):
     event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
     event = factories.start_rounds(event)
-    winner, second, third = seated(event, 1)[:3]  # one phone naming the same winner twice
+    winner, second, third = seated_players(event, 1)[:3]  # one phone naming the same winner twice
     factories.report(event, 1, winner)  # one game already, so the answer lists games
     page, report, tricks = page_url(event, 1), report_url(event, 1), tricks_url(event, 1)
 
@@ -787,5 +773,5 @@ def test_report_endpoint_refuses_get(client, playing):
 
 def test_the_event_version_moves_with_each_report(client, playing):
     before = Event.objects.get(pk=playing.pk).version
-    factories.report(playing, 1, seated(playing, 1)[0])
+    factories.report(playing, 1, seated_players(playing, 1)[0])
     assert Event.objects.get(pk=playing.pk).version > before
