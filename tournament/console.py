@@ -23,12 +23,15 @@ the views add what depends on one (forms, messages, URLs).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
+from tables.reporting import report_label
 from tables.variants import variant_label
 from tournament.models import (
     Event,
@@ -52,7 +55,6 @@ from tournament.table_plan import (
     suggest_table_plan,
     table_count_options,
 )
-from tournament.views.organizer import optional_url
 
 CORRECTIONS_ON_CONSOLE = 8
 
@@ -60,6 +62,21 @@ MOVE_DIRECTIONS = {
     SeatReason.MOVES_UP: "up",
     SeatReason.MOVES_DOWN: "down",
 }
+
+
+def optional_url(name: str, *args) -> str | None:
+    """A URL of a page another part of the app provides, or None until it exists."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def labelled_reports(reports: Iterable[GameReport]) -> list[tuple[GameReport, str]]:
+    """The reports of one game in the order they arrived, each with the label that tells
+    it from the others ("second report (12:03:58): Bob"); their winners must be loaded."""
+    arrived = sorted(reports, key=lambda report: (report.received_at, report.pk))
+    return [(report, report_label(report, place)) for place, report in enumerate(arrived, 1)]
 
 
 # --- the console -------------------------------------------------------------------------
@@ -186,6 +203,14 @@ class Console:
             return []
         return size_problems(self.seat_sizes)
 
+    @property
+    def planned_size_problems(self) -> list[tuple[int, int]]:
+        """(table, players) outside 3..6 in the seating still to be played: moving a
+        player can fix them. Tables of a round being played are what they are."""
+        if self.shown is None or self.shown.status != RoundStatus.PLANNED:
+            return []
+        return self.size_problems
+
     # --- variants ---
     @property
     def variant_warnings(self) -> list[str]:
@@ -216,6 +241,17 @@ class Console:
     @property
     def tables_without_games(self) -> list[int]:
         return [card.number for card in self.cards if card.seats and not card.reported]
+
+    # --- undo ---
+    @property
+    def undo_note(self) -> str:
+        """Until when the last close can be undone (shown beside the undo button)."""
+        following = self.last_closed.number + 1 if self.last_closed else None
+        if any(r.number == following for r in self.rounds):
+            return _("Possible while round %(number)s has no reported game.") % {
+                "number": following
+            }
+        return _("Possible until you start the debrief: the results are final then.")
 
 
 def shown_and_results(
@@ -319,7 +355,7 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
             correction_rows.select_related("table", "round", "changed_by")[:corrections]
         ),
         corrections_total=correction_rows.count(),
-        undo_blocker=undo_blocker(rounds, following_has_games),
+        undo_blocker=undo_blocker(event, rounds, following_has_games),
         last_closed=last_closed,
     )
 
@@ -331,6 +367,10 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
 class GameLine:
     game: Game
     reports: list[GameReport]
+
+    @property
+    def labelled_reports(self) -> list[tuple[GameReport, str]]:
+        return labelled_reports(self.reports)
 
     @property
     def needs_attention(self) -> bool:
@@ -425,6 +465,10 @@ class MoveBlock:
 class Dispute:
     game: Game
     players: list[Player]  # who was seated at the game's table: the possible winners
+
+    @property
+    def report_labels(self) -> list[str]:
+        return [label for _report, label in labelled_reports(self.game.reports.all())]
 
 
 @dataclass

@@ -92,6 +92,7 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
         "where": where,
         "name": problem.name,
         "other": problem.other_line,
+        "other_name": problem.other_name,
         "length": problem.length,
         "limit": PLAYER_NAME_MAX_LENGTH,
     }
@@ -101,10 +102,36 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
         return (
             _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.") % values
         )
+    # A name that differs only in capitals is named beside the one it clashes with: the
+    # organizer would otherwise look for an identical name and not find it.
     if problem.kind == ProblemKind.REPEATED:
+        if problem.clashes:
+            return (
+                _(
+                    "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
+                    "names must differ by more than capital letters."
+                )
+                % values
+            )
         return _("%(where)s: “%(name)s” is already on line %(other)s.") % values
     if problem.kind == ProblemKind.ON_ROSTER:
+        if problem.clashes:
+            return (
+                _(
+                    "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
+                    "names must differ by more than capital letters."
+                )
+                % values
+            )
         return _("%(where)s: “%(name)s” is already on the roster.") % values
+    if problem.clashes:
+        return (
+            _(
+                "%(where)s: “%(name)s” clashes with “%(other_name)s”, who was removed earlier; "
+                "put them back from the list of removed players instead."
+            )
+            % values
+        )
     return (
         _(
             "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
@@ -242,6 +269,10 @@ class SetVariantForm(forms.Form):
 
 
 class CloseRoundForm(forms.Form):
-    """The version the organizer saw: the close is refused if anything changed since."""
+    """The version the organizer saw: the close is refused if anything changed since.
+
+    disputed_ok is the tick "close anyway: the disputed games count for nobody".
+    """
 
     version = forms.IntegerField(widget=forms.HiddenInput)
+    disputed_ok = forms.BooleanField(required=False)

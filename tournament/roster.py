@@ -12,6 +12,8 @@ Terms:
               a CSV row whose name cell is empty while other cells are filled.
     same name two names equal once case is ignored ("ann" and "Ann"). One event never has
               two, because the projector and the phones could not tell them apart.
+    clash     a name that is the same name as another one (an earlier line, a player on
+              the roster) without being spelled identically: "ZOE" and "zoe".
     problem   a line that cannot become a player, with the line number to fix it at.
 
 A roster is taken whole or not at all: with any problem, nothing is added, so the line
@@ -59,6 +61,12 @@ class LineProblem:
     kind: ProblemKind
     other_line: int | None = None  # for REPEATED: the line it repeats
     length: int = 0  # for TOO_LONG
+    other_name: str = ""  # for REPEATED, ON_ROSTER, REMOVED: the name it is the same as
+
+    @property
+    def clashes(self) -> bool:
+        """The same name as other_name, spelled differently (see Terms: clash)."""
+        return bool(self.other_name) and self.other_name != self.name
 
 
 class FileProblem(StrEnum):
@@ -127,9 +135,9 @@ def check_names(
     ``existing`` are the names of players on the roster (present or absent), ``removed``
     those of players removed earlier, whose names stay taken so past rounds keep them.
     """
-    on_roster = {same_name_key(name) for name in existing}
-    was_removed = {same_name_key(name) for name in removed}
-    first_line: dict[str, int] = {}
+    on_roster = {same_name_key(name): name for name in existing}
+    was_removed = {same_name_key(name): name for name in removed}
+    first_line: dict[str, tuple[int, str]] = {}
     names: list[str] = []
     problems: list[LineProblem] = []
     for line, raw in numbered:
@@ -142,13 +150,20 @@ def check_names(
             continue
         key = same_name_key(name)
         if key in first_line:
-            problems.append(LineProblem(line, name, ProblemKind.REPEATED, first_line[key]))
+            other_line, other_name = first_line[key]
+            problems.append(
+                LineProblem(line, name, ProblemKind.REPEATED, other_line, other_name=other_name)
+            )
         elif key in on_roster:
-            problems.append(LineProblem(line, name, ProblemKind.ON_ROSTER))
+            problems.append(
+                LineProblem(line, name, ProblemKind.ON_ROSTER, other_name=on_roster[key])
+            )
         elif key in was_removed:
-            problems.append(LineProblem(line, name, ProblemKind.REMOVED))
+            problems.append(
+                LineProblem(line, name, ProblemKind.REMOVED, other_name=was_removed[key])
+            )
         else:
-            first_line[key] = line
+            first_line[key] = (line, name)
             names.append(name)
     return RosterInput(names=names, problems=problems)
 

@@ -7,9 +7,13 @@ Terms:
                  from tournament.movement are committed as the next round's seating, and
                  the event shows the moves (between rounds). After the last round there
                  is no next seating.
+    disputed     a game whose phones named different winners; it counts for nobody
+                 until the organizer settles it. Closing with one needs their explicit
+                 consent, since it can decide who moves.
     undo         reopen the last closed round and drop the seating it produced; allowed
-                 while that next round has no reported game. From the debrief it ends the
-                 debrief and hides the rules again.
+                 while that next round has no reported game, and never once the debrief
+                 has started: the table phones stop asking for news then, so they would
+                 not see the round open again. The results are final.
     not present  seated in the round being closed but absent or removed now: their games
                  still count (the round's results stand), their move is not applied, and
                  once back they start at the lowest table.
@@ -32,6 +36,7 @@ from enum import StrEnum
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
 from tournament.exceptions import Refused
@@ -95,10 +100,13 @@ class ClosePreview:
 
     @property
     def tables_without_games(self) -> list[int]:
+        """Tables whose players all have 0 games and no game of theirs is disputed (a
+        disputed game was reported: it is listed as a dispute instead)."""
+        disputed_at = {game.table.number for game in self.disputed}
         return [
             number
             for number, games in sorted(self.standings.items())
-            if games and not any(games.values())
+            if games and not any(games.values()) and number not in disputed_at
         ]
 
 
@@ -250,12 +258,19 @@ def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
 
 @transaction.atomic
 def close_round(
-    *, round: Round, by, expected_version: int | None = None, now: datetime | None = None
+    *,
+    round: Round,
+    by,
+    expected_version: int | None = None,
+    disputed_count_for_nobody: bool = True,
+    now: datetime | None = None,
 ) -> dict[str, Move]:
     """Close an open round and commit the next round's seating from its results.
 
     expected_version guards against confirming moves that changed after the organizer
     looked at them (a late report arrived): the close is refused and shown again.
+    The organizer's form passes disputed_count_for_nobody=False unless they ticked
+    "close anyway": a round with a disputed game is then refused.
     """
     now = now or timezone.now()
     round_ = round
@@ -263,6 +278,19 @@ def close_round(
     round_.event = event  # games_won_by_table reads the event's tables through it
     if expected_version is not None and event.version != expected_version:
         raise Refused(_("Results changed while you were looking. Check the moves again."))
+    if not disputed_count_for_nobody:
+        disputed = round_.games.filter(status=GameStatus.DISPUTED).count()
+        if disputed:
+            raise Refused(
+                ngettext(
+                    "%(count)s game is disputed. Settle it, or tick “Close anyway”: it then "
+                    "counts for nobody.",
+                    "%(count)s games are disputed. Settle them, or tick “Close anyway”: they "
+                    "then count for nobody.",
+                    disputed,
+                )
+                % {"count": disputed}
+            )
     # The status filter makes a second, concurrent close a no-op rather than a double move.
     if not Round.objects.filter(pk=round_.pk, status=RoundStatus.OPEN).update(
         status=RoundStatus.CLOSED, closed_at=now, closed_by=by
@@ -318,6 +346,10 @@ def _next_round_has_games(next_number: int) -> str:
     }
 
 
+def _debrief_started() -> str:
+    return _("The debrief has started: the results are final.")
+
+
 @transaction.atomic
 def undo_close_round(
     *, event: Event, expected_round: int | None = None, now: datetime | None = None
@@ -325,12 +357,13 @@ def undo_close_round(
     """Reopen the last closed round, dropping the next round's seating.
 
     Refused once the next round has a reported game (or a report), because undoing would
-    throw results away. expected_round is the round whose close the organizer's button
-    offered to undo: a second click must not undo the round before it as well.
-    From the debrief, the debrief ends and the rules are hidden from the projector again:
-    a round is being played, so no table's rules may show.
+    throw results away, and once the debrief has started (see Terms: undo).
+    expected_round is the round whose close the organizer's button offered to undo: a
+    second click must not undo the round before it as well.
     """
     event = Event.objects.get(pk=event.pk)
+    if event.phase == Phase.DEBRIEF:
+        raise Refused(_debrief_started())
     last_closed = event.rounds.filter(status=RoundStatus.CLOSED).order_by("-number").first()
     if expected_round is not None and (last_closed is None or last_closed.number != expected_round):
         if last_closed is None or last_closed.number < expected_round:
@@ -361,19 +394,18 @@ def undo_close_round(
     # The round's time was up when it was closed; it stays up, so screens say so.
     event.clock_ends_at = now or timezone.now()
     event.clock_paused_remaining = None
-    event.rules_revealed = False
-    event.save_and_bump(
-        ["phase", "round_number", "clock_ends_at", "clock_paused_remaining", "rules_revealed"]
-    )
+    event.save_and_bump(["phase", "round_number", "clock_ends_at", "clock_paused_remaining"])
     last_closed.refresh_from_db()
     return last_closed
 
 
-def undo_blocker(rounds: list[Round], next_round_has_games: bool) -> str | None:
+def undo_blocker(event: Event, rounds: list[Round], next_round_has_games: bool) -> str | None:
     """Why the last close cannot be undone now, or None when it can (for the console).
 
     The same reasons undo_close_round gives, from rows the console has already loaded.
     """
+    if event.phase == Phase.DEBRIEF:
+        return _debrief_started()
     closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
     if not closed:
         return _nothing_closed()

@@ -105,6 +105,7 @@ def move_player(*, player: Player, table: Table) -> Seat:
     """Put one player at another table in the planned round (before it starts).
 
     The seat keeps where the player came from, so the projector can still show it.
+    Refused, changing nothing, when the player already sits at that table.
     """
     if table.event_id != player.event_id:
         raise Refused(_("That table belongs to another event."))
@@ -116,6 +117,13 @@ def move_player(*, player: Player, table: Table) -> Seat:
     round_ = planned_round(player.event)
     if round_ is None:
         raise Refused(_("Players can only be moved by hand before a round starts."))
+    # A "move" to the same table would still mark the seat as placed by hand and hide
+    # the move the player earned, so it changes nothing.
+    if round_.seats.filter(player=player, table=table).exists():
+        raise Refused(
+            _("%(name)s already sits at table %(table)s.")
+            % {"name": player.name, "table": table.number}
+        )
     seat, _created = Seat.objects.update_or_create(
         round=round_,
         player=player,
@@ -183,12 +191,31 @@ def _refuse_taken_name(taken: dict[str, Player], name: str) -> None:
     clash = taken.get(same_name_key(name))
     if clash is None:
         return
+    values = {"name": name, "other": clash.name}
+    # Spelled differently (capitals): name the player it is taken by, or the organizer
+    # looks for an identical name and does not find it.
     if clash.status == PlayerStatus.REMOVED:
+        if clash.name != name:
+            raise Refused(
+                _(
+                    "“%(name)s” clashes with “%(other)s”, who was removed earlier: put them "
+                    "back from the list of removed players."
+                )
+                % values
+            )
         raise Refused(
             _("%(name)s was removed earlier: put them back from the list of removed players.")
-            % {"name": clash.name}
+            % values
         )
-    raise Refused(_("%(name)s is already on the roster.") % {"name": clash.name})
+    if clash.name != name:
+        raise Refused(
+            _(
+                "“%(name)s” clashes with “%(other)s” already on the roster — names must "
+                "differ by more than capital letters."
+            )
+            % values
+        )
+    raise Refused(_("%(name)s is already on the roster.") % values)
 
 
 def _checked_name(raw: str) -> str:

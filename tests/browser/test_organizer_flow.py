@@ -3,15 +3,21 @@
 Roster of 13 names (one accented, one with markup), table plan, variants, every phase,
 three rounds with results entered on the tables' views, each round closed with its moves
 checked against the seats committed, one undo, and the debrief with the rules revealed.
+Then the clock buttons that cannot apply any more hiding themselves at 0:00.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests import factories
+from tournament.models import Event
 from tournament.signin import ensure_organizer, sign_in_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,9 +102,17 @@ def test_a_whole_event_through_the_console(live_server, page: Page):
     box = page.get_by_label("Names, one per line")
     box.fill("\n".join([*NAMES, "zoë"]))
     page.get_by_role("button", name="Add to the roster").click()
-    expect(page.locator(".form-errors")).to_contain_text("Line 14: “zoë” is already on line 1.")
+    expect(page.locator(".form-errors")).to_contain_text(
+        "Line 14: “zoë” clashes with “Zoë” on line 1 — names must differ by more than capital"
+    )
     box = page.get_by_label("Names, one per line")
     expect(box).to_have_value("\n".join([*NAMES, "zoë"]))
+    # The address bar shows the console, not the POST-only action: a reload works.
+    console = page.url.split("#")[0]
+    assert re.search(r"/console/\d+/#roster$", page.url), page.url
+    assert page.reload().status == 200
+    expect(page.get_by_role("heading", name="Friday workshop")).to_be_visible()
+    box = page.get_by_label("Names, one per line")
     box.fill("\n".join(NAMES) + "\n\n")
     page.get_by_role("button", name="Add to the roster").click()
     expect(flash(page)).to_contain_text("Added 13 players.")
@@ -169,9 +183,35 @@ def test_a_whole_event_through_the_console(live_server, page: Page):
     enter_results(page, 3, {1: [3], 2: [2, 2], 3: [1]})
     close_round(page, 3, last=True)
 
-    # Debrief: the rules go up on the projector only now.
-    page.get_by_role("button", name="Start the debrief").click()
+    # Debrief, once confirmed: the results are final, undo is no longer offered, and the
+    # rules go up on the projector only now.
+    expect(page.get_by_role("button", name="Undo the close of round 3")).to_be_visible()
+    click_and_confirm(page, page.get_by_role("button", name="Start the debrief"))
     expect(page.locator("#phase-title")).to_have_text("Debrief")
+    expect(page.get_by_role("button", name=re.compile("Undo the close"))).to_have_count(0)
+    expect(page.locator("#round-panel")).to_contain_text("the results are final")
+    assert page.url.startswith(console)
     page.get_by_role("button", name="Reveal the rules on the projector").click()
     expect(flash(page)).to_contain_text("The projector now shows every table's rules.")
     expect(page.locator("#corrections")).to_contain_text("Added by the organizer")
+
+
+def test_the_clock_buttons_that_cannot_apply_hide_at_0_00(live_server, page: Page):
+    """The server leaves out Pause and "Time is up now" once time is up; at 0:00 the page
+    hides them itself before the next refresh (clock.js marks the body)."""
+    user, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=user, players=8, tables=2))
+    Event.objects.filter(pk=event.pk).update(clock_ends_at=timezone.now() + timedelta(seconds=3))
+    page.goto(live_server.url + sign_in_path(user))
+    page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
+    pause = page.get_by_role("button", name="Pause")
+    time_up_now = page.get_by_role("button", name="Time is up now")
+    expect(pause).to_be_visible()
+    expect(time_up_now).to_be_visible()
+    expect(page.locator("#phase .clock")).to_have_text("0:00", timeout=8_000)
+    expect(pause).to_be_hidden()
+    expect(time_up_now).to_be_hidden()
+    expect(page.locator("#phase .time-up-note")).to_be_visible()
+    expect(page.get_by_role("button", name="+1 min")).to_be_visible()
+    page.get_by_role("button", name="+1 min").click()  # time again: Pause is back
+    expect(pause).to_be_visible()

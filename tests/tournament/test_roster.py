@@ -50,11 +50,22 @@ def test_duplicates_name_both_lines_case_ignored():
     result = read_lines("Ann\nBen\nann\nBEN\nZoë\nZOË")
     assert result.names == ["Ann", "Ben", "Zoë"]
     assert result.problems == [
-        LineProblem(3, "ann", ProblemKind.REPEATED, 1),
-        LineProblem(4, "BEN", ProblemKind.REPEATED, 2),
-        LineProblem(6, "ZOË", ProblemKind.REPEATED, 5),
+        LineProblem(3, "ann", ProblemKind.REPEATED, 1, other_name="Ann"),
+        LineProblem(4, "BEN", ProblemKind.REPEATED, 2, other_name="Ben"),
+        LineProblem(6, "ZOË", ProblemKind.REPEATED, 5, other_name="Zoë"),
     ]
+    assert all(problem.clashes for problem in result.problems)
     assert not result.ok
+
+
+def test_a_clash_names_the_name_it_clashes_with():
+    result = read_lines("ann\nCleo\nDev\nAnn\nEva\nEva", existing=["Ann"], removed=["dev"])
+    assert [(p.line, p.name, p.other_name, p.clashes) for p in result.problems] == [
+        (1, "ann", "Ann", True),  # differs from the roster's "Ann" only in capitals
+        (3, "Dev", "dev", True),
+        (4, "Ann", "Ann", False),  # exactly the same name: nothing to point out
+        (6, "Eva", "Eva", False),
+    ]
 
 
 def test_names_already_on_the_roster_or_removed_are_refused():

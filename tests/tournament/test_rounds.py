@@ -178,6 +178,49 @@ def test_the_last_round_closes_without_a_next_seating_and_then_the_debrief(organ
     assert event.phase == Phase.DEBRIEF
 
 
+def dispute_game_one(event: Event, table_number: int) -> None:
+    first, second = factories.seated_names(event, table_number)[:2]
+    factories.report(event, table_number, first, game_number=1)
+    factories.report(event, table_number, second, game_number=1)
+
+
+def test_a_disputed_game_is_closed_only_with_the_organizers_consent(organizer):
+    event = round_one(organizer)
+    dispute_game_one(event, 2)
+    assert Game.objects.get(round__event=event).status == GameStatus.DISPUTED
+    version = Event.objects.get(pk=event.pk).version
+    with pytest.raises(Refused) as refused:
+        close_round(
+            round=event.current_round,
+            by=organizer,
+            expected_version=version,
+            disputed_count_for_nobody=False,
+        )
+    assert refused.value.message == (
+        "1 game is disputed. Settle it, or tick “Close anyway”: it then counts for nobody."
+    )
+    assert Round.objects.get(event=event, number=1).status == RoundStatus.OPEN
+    assert not Round.objects.filter(event=event, number=2).exists()
+    assert Event.objects.get(pk=event.pk).version == version
+
+    close_round(
+        round=event.current_round,
+        by=organizer,
+        expected_version=version,
+        disputed_count_for_nobody=True,
+    )
+    assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
+    standings = Round.objects.get(event=event, number=1).games_won_by_table()
+    assert set(standings[2].values()) == {0}  # the disputed game counts for nobody
+
+
+def test_without_disputes_no_consent_is_needed(organizer):
+    event = round_one(organizer)
+    factories.play_games(event, {1: [someone_at(event, 1)]})
+    close_round(round=event.current_round, by=organizer, disputed_count_for_nobody=False)
+    assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
+
+
 # --- undo --------------------------------------------------------------------------------
 
 
@@ -251,16 +294,20 @@ def test_an_undo_offered_for_an_older_round_is_refused(organizer):
     assert Round.objects.get(event=event, number=2).status == RoundStatus.CLOSED
 
 
-def test_undo_from_the_debrief_ends_it_and_hides_the_rules(organizer):
-    event = round_one(organizer, players=8, tables=2, rounds_planned=1)
+@pytest.mark.parametrize("rounds_planned", [1, 3])  # after the last round, or ended early
+def test_undo_is_refused_once_the_debrief_has_started(organizer, rounds_planned):
+    # The table phones stop polling at the debrief: a round reopened then would never
+    # reach them, so the debrief makes the results final.
+    event = round_one(organizer, players=8, tables=2, rounds_planned=rounds_planned)
     factories.close_current_round(event, organizer)
-    event = advance_phase(event=event)
-    event = reveal_rules(event=event)
-    assert (event.phase, event.rules_revealed) == (Phase.DEBRIEF, True)
-    undo_close_round(event=event, expected_round=1)
+    event = reveal_rules(event=start_debrief(event=event))
+    version = event.version
+    with pytest.raises(Refused) as refused:
+        undo_close_round(event=event, expected_round=1)
+    assert refused.value.message == "The debrief has started: the results are final."
     event.refresh_from_db()
-    assert (event.phase, event.round_number) == (Phase.ROUND, 1)
-    assert not event.rules_revealed  # the projector must not show rules during a round
+    assert (event.phase, event.rules_revealed, event.version) == (Phase.DEBRIEF, True, version)
+    assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
 
 
 def test_the_consoles_undo_blocker_says_what_undo_would_say(organizer):
@@ -268,15 +315,21 @@ def test_the_consoles_undo_blocker_says_what_undo_would_say(organizer):
     rounds = list(event.rounds.order_by("number"))
     with pytest.raises(Refused) as refused:
         undo_close_round(event=event)
-    assert undo_blocker(rounds, next_round_has_games=False) == refused.value.message
+    assert undo_blocker(event, rounds, next_round_has_games=False) == refused.value.message
     factories.close_current_round(event, organizer)
     event = advance_phase(event=event)
     factories.report(event, 2, someone_at(event, 2))
     with pytest.raises(Refused) as refused:
         undo_close_round(event=event)
     rounds = list(event.rounds.order_by("number"))
-    assert undo_blocker(rounds, next_round_has_games=True) == refused.value.message
-    assert undo_blocker(rounds, next_round_has_games=False) is None
+    assert undo_blocker(event, rounds, next_round_has_games=True) == refused.value.message
+    assert undo_blocker(event, rounds, next_round_has_games=False) is None
+    factories.close_current_round(event, organizer)
+    event = start_debrief(event=event)
+    with pytest.raises(Refused) as refused:
+        undo_close_round(event=event)
+    rounds = list(event.rounds.order_by("number"))
+    assert undo_blocker(event, rounds, next_round_has_games=False) == refused.value.message
 
 
 # --- absent and returning players --------------------------------------------------------

@@ -98,6 +98,18 @@ def test_move_player_before_round_one(organizer):
     assert factories.seats_of(event, 1)[name] == target.number
 
 
+def test_a_move_to_the_same_table_changes_nothing(organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    noah = Player.objects.get(name="Player 001")
+    seat = noah.seats.get()
+    version = Event.objects.get(pk=event.pk).version
+    with pytest.raises(Refused) as refused:
+        move_player(player=noah, table=seat.table)
+    assert refused.value.message == f"Player 001 already sits at table {seat.table.number}."
+    assert noah.seats.get().reason == SeatReason.HOME
+    assert Event.objects.get(pk=event.pk).version == version
+
+
 def test_move_player_is_refused_once_the_round_started_or_for_absent_players(organizer):
     event = factories.seated_event(owner=organizer, players=8, tables=2)
     player = Player.objects.get(name="Player 001")
@@ -150,8 +162,15 @@ def test_players_added_between_rounds_join_the_lowest_table(organizer):
 def test_add_players_refuses_names_taken_in_any_case(organizer):
     event = factories.make_event(owner=organizer)
     add_players(event=event, names=["Zoë"])
-    with pytest.raises(Refused, match="already on the roster"):
+    with pytest.raises(Refused) as refused:
         add_players(event=event, names=["ZOË"])  # SQLite's lower() would let this through
+    assert refused.value.message == (
+        "“ZOË” clashes with “Zoë” already on the roster — names must differ by more than "
+        "capital letters."
+    )
+    with pytest.raises(Refused) as refused:
+        add_players(event=event, names=["Zoë"])
+    assert refused.value.message == "Zoë is already on the roster."
     with pytest.raises(Refused, match="listed twice"):
         add_players(event=event, names=["Ann", "ann"])
     with pytest.raises(Refused, match="limit is 40"):
@@ -161,14 +180,17 @@ def test_add_players_refuses_names_taken_in_any_case(organizer):
 
 def test_rename_player(organizer):
     event = factories.make_event(owner=organizer)
-    ann, _ben = factories.add_players(event, ["Ann", "Ben"])
+    ann, ben = factories.add_players(event, ["Ann", "Ben"])
     version = Event.objects.get(pk=event.pk).version
     rename_player(player=ann, name="  Anne   Marie ")
     ann.refresh_from_db()
     assert ann.name == "Anne Marie"
     assert Event.objects.get(pk=event.pk).version == version + 1
-    with pytest.raises(Refused, match="already on the roster"):
+    with pytest.raises(Refused, match="clashes with “Ben” already on the roster"):
         rename_player(player=ann, name="BEN")
+    set_player_status(player=ben, status=PlayerStatus.REMOVED)
+    with pytest.raises(Refused, match="clashes with “Ben”, who was removed earlier"):
+        rename_player(player=ann, name="ben")
     with pytest.raises(Refused, match="Type a name"):
         rename_player(player=ann, name="  ...  ")
     rename_player(player=ann, name="anne marie")  # a change of case of one's own name is fine

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from tables.models import Table
+from tables.variants import variant_label
 from tests import factories
 from tournament.models import Event, Phase, Player, PlayerStatus
 from tournament.rounds import advance_phase
@@ -170,15 +172,19 @@ def test_paste_a_roster(signed_in, event):
 
 def test_roster_problems_are_named_per_line_and_nothing_is_lost(signed_in, event):
     factories.add_players(event, ["Ann"])
-    text = "Zoë\nann\n\nBen\nben\n" + "x" * 41 + "\n...\n"
+    text = "Zoë\nann\n\nBen\nben\n" + "x" * 41 + "\n...\nAnn\nZoë\n"
     response = signed_in.post(url("roster_add", event.pk), {"names": text})
     assert response.status_code == 400
     page = response.content.decode()
     for expected in (
-        "Line 2: “ann” is already on the roster.",
-        "Line 5: “ben” is already on line 4.",
+        "Line 2: “ann” clashes with “Ann” already on the roster — names must differ by more "
+        "than capital letters.",
+        "Line 5: “ben” clashes with “Ben” on line 4 — names must differ by more than capital "
+        "letters.",
         "Line 6: “xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx” has 41 characters; the limit is 40.",
         "Line 7: there is no name to add.",
+        "Line 8: “Ann” is already on the roster.",
+        "Line 9: “Zoë” is already on line 1.",
     ):
         assert expected in page
     assert "Zoë\nann\n\nBen\nben\n" in page  # the textarea keeps what was typed
@@ -195,7 +201,7 @@ def test_a_csv_with_problems_names_its_rows_and_fills_the_box(signed_in, event):
     upload = SimpleUploadedFile("people.csv", b"Name\nAnn\nann\n")
     response = signed_in.post(url("roster_add", event.pk), {"file": upload})
     page = response.content.decode()
-    assert "Row 3: “ann” is already on line 2." in page
+    assert "Row 3: “ann” clashes with “Ann” on line 2" in page
     assert ">Ann\nann</textarea>" in page
     assert not event.players.exists()
 
@@ -257,10 +263,17 @@ def test_rename_a_player_and_refuse_a_taken_name(signed_in, event):
     response = signed_in.post(url("player_rename", event.pk, ann.pk), {"name": "BEN"})
     assert response.status_code == 400
     page = response.content.decode()
-    assert "Ben is already on the roster." in page
+    assert (
+        "“BEN” clashes with “Ben” already on the roster — names must differ by more than "
+        "capital letters."
+    ) in page
     assert 'value="BEN"' in page
+    response = signed_in.post(url("player_rename", event.pk, ann.pk), {"name": "Ben"})
+    assert "Ben is already on the roster." in response.content.decode()
     ann.refresh_from_db()
     assert ann.name == "Anne"
+    response = signed_in.post(url("player_rename", event.pk, ann.pk), {"name": "ANNE"})
+    assert response.status_code == 302  # their own name in other capitals is fine
 
 
 def test_remove_a_player(signed_in, event):
@@ -275,6 +288,55 @@ def test_player_page_shows_the_rounds_played(signed_in, organizer):
     player = Player.objects.get(name="Player 001")
     page = signed_in.get(url("player", event.pk, player.pk))
     assert [seat.round.number for seat, _won in page.context["history"]] == [1, 2]
+
+
+# --- a refused form leaves a URL that reloads ---------------------------------------------
+# A boosted form puts the action's URL in the address bar; action URLs take only POST, so
+# a reload there used to answer 405. htmx is told to show the page's URL instead, and the
+# action URLs send a GET to that page.
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_a_refused_roster_shows_the_console_url_and_keeps_the_text(signed_in, event):
+    factories.add_players(event, ["zoe"])
+    response = signed_in.post(url("roster_add", event.pk), {"names": "Ann\nZOE"}, **HTMX)
+    assert response.status_code == 200  # htmx swaps only 2xx answers
+    assert response["HX-Replace-Url"] == url("event", event.pk) + "#roster"
+    assert ">Ann\nZOE</textarea>" in response.content.decode()
+    assert signed_in.get(response["HX-Replace-Url"]).status_code == 200
+    assert list(event.players.values_list("name", flat=True)) == ["zoe"]
+
+
+def test_a_refused_move_and_rename_show_their_pages_url(signed_in, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    player = Player.objects.get(name="Player 001")
+    response = signed_in.post(url("plan_move", event.pk), {"player": player.pk, "table": 1}, **HTMX)
+    assert response["HX-Replace-Url"] == url("event", event.pk) + "#plan"
+    response = signed_in.post(
+        url("player_rename", event.pk, player.pk), {"name": "player 002"}, **HTMX
+    )
+    assert response["HX-Replace-Url"] == url("player", event.pk, player.pk)
+    assert 'value="player 002"' in response.content.decode()
+
+
+def test_successful_actions_redirect_to_a_page_without_a_url_header(signed_in, event):
+    response = signed_in.post(url("roster_add", event.pk), {"names": "Ann"}, **HTMX)
+    assert response.status_code == 302
+    assert response["Location"] == url("event", event.pk) + "#roster"
+    assert "HX-Replace-Url" not in response
+
+
+def test_the_action_urls_of_forms_shown_again_lead_to_their_page(signed_in, event):
+    ann = factories.add_players(event, ["Ann"])[0]
+    for action, page in (
+        (url("roster_add", event.pk), url("event", event.pk) + "#roster"),
+        (url("plan_move", event.pk), url("event", event.pk) + "#plan"),
+        (url("player_rename", event.pk, ann.pk), url("player", event.pk, ann.pk)),
+    ):
+        response = signed_in.get(action)
+        assert (response.status_code, response["Location"]) == (302, page), action
+    assert signed_in.put(url("roster_add", event.pk)).status_code == 405
 
 
 # --- table plan --------------------------------------------------------------------------
@@ -326,6 +388,40 @@ def test_a_table_count_that_is_not_an_option_is_refused(signed_in, event, posted
     assert not Table.objects.exists()
 
 
+def test_a_move_to_the_table_the_player_sits_at_changes_nothing(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    noah = Player.objects.get(name="Player 001")
+    seat = noah.seats.get()
+    version = Event.objects.get(pk=event.pk).version
+    response = signed_in.post(
+        url("plan_move", event.pk), {"player": noah.pk, "table": seat.table.number}
+    )
+    assert response.context["move_form"].non_field_errors() == [
+        f"Player 001 already sits at table {seat.table.number}."
+    ]
+    assert "moved to table" not in response.content.decode()
+    assert noah.seats.get().reason == seat.reason  # not marked as placed by hand
+    assert Event.objects.get(pk=event.pk).version == version
+
+
+def test_the_console_warns_about_tables_outside_3_to_6_after_moves(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "size-warning" not in page
+    for name in factories.seated_names(event, 2, 1)[:2]:
+        player = Player.objects.get(name=name)
+        signed_in.post(url("plan_move", event.pk), {"player": player.pk, "table": 1})
+    response = signed_in.get(url("event", event.pk))
+    assert response.context["c"].planned_size_problems == [(2, 2)]
+    phase_panel = response.content.decode().split('id="phase"')[1].split("</section>")[0]
+    assert "Round 1 has tables outside 3 to 6 players:" in phase_panel
+    assert "Table 2: 2 players" in phase_panel
+    assert 'href="#plan">Move a player</a>' in phase_panel
+    # A warning, not a block: the study phase still starts.
+    signed_in.post(url("phase_next", event.pk), {"phase": "setup"})
+    assert Event.objects.get(pk=event.pk).phase == Phase.STUDY
+
+
 def test_a_move_that_is_refused_is_shown_again(signed_in, organizer):
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
     player = Player.objects.get(name="Player 001")
@@ -347,8 +443,12 @@ def test_variants_redraw_during_setup(signed_in, organizer):
     event = factories.seated_event(owner=organizer, players=12, tables=3)
     page = follow(signed_in, signed_in.post(url("variants_redraw", event.pk)))
     assert "Every table has a new variant." in messages_of(page)
+    before = factories.table(event, 2).variant
     response = signed_in.post(url("table_variant", event.pk), {"table": 2, "variant": "draw"})
-    assert "Table 2 now plays" in messages_of(follow(signed_in, response))[0]
+    after = factories.table(event, 2).variant
+    assert after != before
+    said = messages_of(follow(signed_in, response))
+    assert said == [f"Table 2 now plays: {variant_label(after, gettext)}."]
 
 
 def test_variants_after_study_need_the_confirmation_tick(signed_in, organizer):
@@ -411,8 +511,8 @@ TABLE_QUERIES = 10
 CLOSE_QUERIES = 15
 # Closing commits one seat per player with one bulk INSERT, which Django splits into
 # statements of at most 142 rows on SQLite (999 variables, 7 columns): 4 at 500 players.
-# Everything else costs the same at any size.
-CLOSE_POST_QUERIES = 20
+# Everything else (the disputed-games check included) costs the same at any size.
+CLOSE_POST_QUERIES = 21
 
 
 @pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])

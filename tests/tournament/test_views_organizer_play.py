@@ -8,7 +8,15 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from tables.models import CorrectionAction, Game, GameCorrection, GameStatus, ReportState
+from tables.models import (
+    CorrectionAction,
+    Game,
+    GameCorrection,
+    GameReport,
+    GameStatus,
+    ReportState,
+)
+from tables.reporting import report_label
 from tests import factories
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
 from tournament.rounds import advance_phase
@@ -110,6 +118,18 @@ def test_the_console_clock_buttons_post_the_phase_they_were_shown_in(signed_in, 
     for action in ("pause", "add-minute", "time-up"):
         form = html.split(f'action="{url("clock", playing.pk, action)}"')[1].split("</form>")[0]
         assert '<input type="hidden" name="phase" value="round">' in form, action
+
+
+def test_pause_and_time_up_now_hide_when_the_clock_reaches_zero_in_the_browser(signed_in, playing):
+    # The server leaves them out once time is up; until the next refresh, clock.js marks
+    # the body at 0:00 and the CSS hides them (checked in a real browser in
+    # tests/browser/test_organizer_flow.py).
+    html = signed_in.get(url("event", playing.pk)).content.decode()
+    for action in ("pause", "time-up"):
+        tag = html.split(f'action="{url("clock", playing.pk, action)}"')[1].split(">")[0]
+        assert 'class="hidden-at-time-up"' in tag, action
+    tag = html.split(f'action="{url("clock", playing.pk, "add-minute")}"')[1].split(">")[0]
+    assert "hidden-at-time-up" not in tag
 
 
 def test_study_without_a_table_plan_is_refused(signed_in, event):
@@ -344,6 +364,76 @@ def test_confirming_commits_the_moves_shown(signed_in, playing):
     assert shown[winner.name] == 3
 
 
+def dispute(event, table_number: int) -> tuple[Player, Player]:
+    first, second = at_table(event, table_number)[:2]
+    factories.report(event, table_number, first, key="a", game_number=1)
+    factories.report(event, table_number, second, key="b", game_number=1)
+    return first, second
+
+
+def test_a_dispute_names_each_report_by_its_arrival(signed_in, playing):
+    first, second = dispute(playing, 2)
+    html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
+    labels = [
+        report_label(report, place)
+        for place, report in enumerate(GameReport.objects.order_by("received_at", "pk"), 1)
+    ]
+    assert labels[0].startswith("first report (")
+    assert labels[0].endswith(f": {first.name}")
+    assert labels[1].startswith("second report (")
+    assert labels[1].endswith(f": {second.name}")
+    assert f"({labels[0]}; {labels[1]})" in html
+    table = signed_in.get(url("table", playing.pk, 2)).content.decode()
+    assert labels[1] in table
+
+
+def test_closing_with_a_dispute_needs_the_tick(signed_in, playing):
+    dispute(playing, 2)
+    page = signed_in.get(url("close_round", playing.pk, 1))
+    html = page.content.decode()
+    assert "Close anyway: the disputed game counts for nobody" in html
+    assert '<input type="checkbox" name="disputed_ok" value="1" required>' in html
+    # Table 2's only game is disputed: listed as a dispute, not as a table without games.
+    assert "No game reported at tables 1, 3:" in html
+    version = page.context["preview"].version
+    response = signed_in.post(url("close_round", playing.pk, 1), {"version": version})
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["site_messages"]] == [
+        "1 game is disputed. Settle it, or tick “Close anyway”: it then counts for nobody."
+    ]
+    assert Round.objects.get(event=playing, number=1).status == RoundStatus.OPEN
+    response = signed_in.post(
+        url("close_round", playing.pk, 1), {"version": version, "disputed_ok": "1"}
+    )
+    assert response["Location"] == url("event", playing.pk) + "#tables"
+    assert Round.objects.get(event=playing, number=1).status == RoundStatus.CLOSED
+
+
+def test_the_close_page_asks_no_tick_without_a_dispute(signed_in, playing):
+    html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
+    assert "disputed_ok" not in html
+
+
+def test_the_close_page_warns_while_time_is_left_without_blocking(signed_in, playing):
+    page = signed_in.get(url("close_round", playing.pk, 1))
+    html = page.content.decode()
+    seconds = page.context["seconds_left"]
+    assert 4 * 60 < seconds <= 5 * 60
+    warning = html.split('class="warn time-left-warning"')[1].split("</p>")[0]
+    assert f'<span class="clock" data-clock-seconds="{seconds}">' in warning
+    assert "is still on the clock: closing now cuts off the games in play." in warning
+    signed_in.post(url("clock", playing.pk, "time-up"))
+    html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
+    assert "time-left-warning" not in html
+    signed_in.post(url("clock", playing.pk, "add-minute"))
+    signed_in.post(url("clock", playing.pk, "pause"))
+    html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
+    assert 'data-clock-seconds="60" data-clock-paused><span data-clock-text>1:00</span>' in html
+    version = Event.objects.get(pk=playing.pk).version
+    response = signed_in.post(url("close_round", playing.pk, 1), {"version": version})
+    assert response["Location"] == url("event", playing.pk) + "#tables"
+
+
 def test_confirming_stale_moves_is_refused_and_shown_again(signed_in, playing):
     version = signed_in.get(url("close_round", playing.pk, 1)).context["preview"].version
     factories.report(playing, 1, at_table(playing, 1)[0])  # a phone reports meanwhile
@@ -387,7 +477,7 @@ def test_undo_with_an_odd_round_is_refused(signed_in, playing, organizer):
     assert Round.objects.get(event=playing, number=1).status == RoundStatus.CLOSED
 
 
-def test_undo_at_the_debrief_hides_the_rules_again(signed_in, organizer):
+def test_undo_is_neither_offered_nor_done_at_the_debrief(signed_in, organizer):
     event = factories.play_until(
         factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1),
         Phase.DEBRIEF,
@@ -395,14 +485,28 @@ def test_undo_at_the_debrief_hides_the_rules_again(signed_in, organizer):
     )
     signed_in.post(url("reveal", event.pk), {"revealed": "1"})
     page = signed_in.get(url("event", event.pk)).content.decode()
-    assert "Reopen round 1? The debrief ends and the rules are hidden" in page
+    assert url("undo_close", event.pk) not in page
+    assert "The debrief has started: the results are final." in page
     said = messages_after(signed_in, signed_in.post(url("undo_close", event.pk), {"round": 1}))
-    assert said == [
-        "Round 1 is open again, with its time up. Correct its results, then close it again. "
-        "The rules are hidden from the projector again."
-    ]
+    assert said == ["The debrief has started: the results are final."]
     event.refresh_from_db()
-    assert (event.phase, event.rules_revealed) == (Phase.ROUND, False)
+    assert (event.phase, event.rules_revealed) == (Phase.DEBRIEF, True)
+
+
+def test_after_the_last_round_undo_is_possible_until_the_debrief(signed_in, organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=2)
+    )
+    factories.close_current_round(event, organizer)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Possible while round 2 has no reported game." in page
+    signed_in.post(url("phase_next", event.pk), {"phase": "between"})
+    close = signed_in.get(url("close_round", event.pk, 2)).content.decode()
+    assert "You can undo the close until you start the debrief." in close
+    factories.close_current_round(event, organizer)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Possible until you start the debrief: the results are final then." in page
+    assert "Possible while" not in page
 
 
 def test_the_round_panel_says_who_closed_the_round_in_one_sentence(
@@ -455,7 +559,8 @@ def test_debrief_and_reveal(signed_in, organizer):
     factories.close_current_round(event, organizer)
     page = signed_in.get(url("event", event.pk)).content.decode()
     assert "Start the debrief" in page
-    signed_in.post(url("phase_next", event.pk), {"phase": "between"})
+    said = messages_after(signed_in, signed_in.post(url("debrief", event.pk), {"confirmed": "1"}))
+    assert said == ["The debrief has started. The results are final."]
     said = messages_after(signed_in, signed_in.post(url("reveal", event.pk), {"revealed": "1"}))
     assert said[-1] == "The projector now shows every table's rules."
     assert Event.objects.get(pk=event.pk).rules_revealed
@@ -463,10 +568,43 @@ def test_debrief_and_reveal(signed_in, organizer):
     assert not Event.objects.get(pk=event.pk).rules_revealed
 
 
-def test_end_the_tournament_early(signed_in, playing, organizer):
+@pytest.mark.parametrize("rounds_planned", [1, 4])  # on time, or ending early
+def test_the_debrief_asks_first_that_undo_ends(signed_in, organizer, rounds_planned):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=rounds_planned)
+    )
+    factories.close_current_round(event, organizer)
+    html = signed_in.get(url("event", event.pk)).content.decode()
+    form = html.split(f'action="{url("debrief", event.pk)}"')[1].split("</form>")[0]
+    assert "undo will no longer be possible" in form  # the browser's confirm dialog
+    assert """hx-vals='{"confirmed": "1"}'""" in form  # sent once confirmed there
+
+    # Without JavaScript the form arrives unconfirmed: a page asks instead. After the
+    # last round, "next" from an older page leads to the debrief too: it asks the same.
+    unconfirmed = signed_in.post(url("debrief", event.pk))
+    assert unconfirmed["Location"] == url("debrief", event.pk)
+    if rounds_planned == 1:
+        unconfirmed = signed_in.post(url("phase_next", event.pk), {"phase": "between"})
+        assert unconfirmed["Location"] == url("debrief", event.pk)
+    assert Event.objects.get(pk=event.pk).phase == Phase.BETWEEN_ROUNDS
+    step = signed_in.get(url("debrief", event.pk)).content.decode()
+    assert "The results become final: undo will no longer be possible." in step
+    assert "The close of round 1 cannot be taken back after this." in step
+    assert ("Rounds 2 to 4 are not played." in step) == (rounds_planned == 4)
+    assert '<input type="hidden" name="confirmed" value="1">' in step
+
+    response = signed_in.post(url("debrief", event.pk), {"confirmed": "1"})
+    assert response["Location"] == url("event", event.pk)
+    assert Event.objects.get(pk=event.pk).phase == Phase.DEBRIEF
+    again = signed_in.get(url("debrief", event.pk))
+    assert again["Location"] == url("event", event.pk)
+
+
+def test_starting_the_next_round_needs_no_confirmation(signed_in, playing, organizer):
     factories.close_current_round(playing, organizer)
-    signed_in.post(url("debrief", playing.pk))
-    assert Event.objects.get(pk=playing.pk).phase == Phase.DEBRIEF
+    signed_in.post(url("phase_next", playing.pk), {"phase": "between"})
+    playing.refresh_from_db()
+    assert (playing.phase, playing.round_number) == (Phase.ROUND, 2)
 
 
 # --- live polling ------------------------------------------------------------------------

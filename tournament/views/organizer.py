@@ -7,6 +7,8 @@ Terms:
                (tournament.exceptions.Refused) becomes an error message and changes nothing.
     section    a part of the console page with an id (#roster, #plan ...); after an action
                without JavaScript the browser comes back to the section it was used in.
+    page URL   the GET-able address of the page a form is on. Action URLs take only POST,
+               so they must never be left in the address bar: a reload would fail.
 
 An organizer sees only their own events (another organizer's answer 404); a superuser
 sees every event.
@@ -15,16 +17,18 @@ sees every event.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import replace_url
 
 from tournament.exceptions import Refused
 from tournament.forms import EventForm
@@ -49,16 +53,9 @@ def visible_version(request: HttpRequest, pk: int, *args, **kwargs) -> int | Non
     )
 
 
-def optional_url(name: str, *args) -> str | None:
-    """A URL of a page another part of the app provides, or None until it exists."""
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
-
-
-def console_url(event: Event, section: str = "") -> str:
-    url = reverse("organizer:event", args=[event.pk])
+def console_url(event: Event | int, section: str = "") -> str:
+    """The console of an event (or of an event's pk), at one of its sections."""
+    url = reverse("organizer:event", args=[getattr(event, "pk", event)])
     return f"{url}#{section}" if section else url
 
 
@@ -89,6 +86,40 @@ def run_action(
 def form_error_status(request: HttpRequest) -> int:
     # htmx swaps only 2xx answers; without it, 400 tells the browser the form was refused.
     return 200 if request.htmx else 400
+
+
+def refused_form(
+    request: HttpRequest, template: str, context: dict, *, page_url: str
+) -> HttpResponse:
+    """The page again, its form showing the errors and what was typed.
+
+    A boosted form puts the URL it posted to in the address bar; for an action URL a
+    reload would then fail, so htmx is told to show the page's own URL instead.
+    """
+    response = render(request, template, context, status=form_error_status(request))
+    if request.htmx:
+        replace_url(response, page_url)
+    return response
+
+
+def get_goes_to(page_url: Callable[..., str]) -> Callable:
+    """Let a POST-only action's URL answer GET with a redirect to the page its form is on.
+
+    Without JavaScript a refused form is shown at the action's URL; Enter in the address
+    bar (or a bookmark) then lands on the page instead of an error. page_url receives the
+    URL's arguments (pk, player_id ...).
+    """
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method == "GET":
+                return HttpResponseRedirect(page_url(*args, **kwargs))
+            return view(request, *args, **kwargs)
+
+        return require_http_methods(["GET", "POST"])(wrapped)
+
+    return decorator
 
 
 # --- events ------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ Terms:
               done, or why it was refused. Forms whose input can be wrong (roster,
               rename, move, variant) are shown again with what was typed and the errors.
     confirmed the organizer ticked "change it anyway" for a variant after the players
-              have seen their rules.
+              have seen their rules, or agreed that the debrief makes the results final
+              (the browser's confirm dialog, or the debrief page without JavaScript).
     expected  what the button's page showed (the phase, the round whose close to undo),
               posted back so that a double click or a second tab is refused instead of
               doing the step twice (see tournament.rounds).
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -64,8 +66,9 @@ from tournament.seating import (
 )
 from tournament.views.organizer import (
     console_url,
-    form_error_status,
+    get_goes_to,
     owned_event,
+    refused_form,
     run_action,
 )
 from tournament.views.organizer_console import close_context, console_context, player_context
@@ -84,7 +87,7 @@ def _joining_note(event: Event) -> str:
     return _("They join the lowest table in round %(number)s.") % {"number": planned.number}
 
 
-@require_POST
+@get_goes_to(lambda pk: console_url(pk, "roster"))
 @login_required
 def roster_add(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
@@ -102,11 +105,11 @@ def roster_add(request: HttpRequest, pk: int) -> HttpResponse:
             ) % {"count": len(added)}
             messages.success(request, f"{message} {_joining_note(event)}".strip())
             return redirect(console_url(event, "roster"))
-    return render(
+    return refused_form(
         request,
         "organizer/event.html",
         console_context(request, event, console, roster_form=form),
-        status=form_error_status(request),
+        page_url=console_url(event, "roster"),
     )
 
 
@@ -152,7 +155,11 @@ def player_status(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
     return run_action(request, change, default=console_url(event, f"player-{player.pk}"))
 
 
-@require_POST
+def _player_url(pk: int, player_id: int) -> str:
+    return reverse("organizer:player", args=[pk, player_id])
+
+
+@get_goes_to(_player_url)
 @login_required
 def player_rename(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     event = owned_event(request, pk)
@@ -169,11 +176,11 @@ def player_rename(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
                 request, _("%(old)s is now %(new)s.") % {"old": old, "new": player.name}
             )
             return redirect(console_url(event, f"player-{player.pk}"))
-    return render(
+    return refused_form(
         request,
         "organizer/player.html",
         player_context(request, event, player.pk, rename_form=form),
-        status=form_error_status(request),
+        page_url=_player_url(event.pk, player.pk),
     )
 
 
@@ -238,7 +245,7 @@ def plan_reshuffle(request: HttpRequest, pk: int) -> HttpResponse:
     return run_action(request, reshuffle, default=console_url(event, "plan"))
 
 
-@require_POST
+@get_goes_to(lambda pk: console_url(pk, "plan"))
 @login_required
 def plan_move(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
@@ -260,11 +267,11 @@ def plan_move(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"name": player.name, "table": table.number},
             )
             return redirect(console_url(event, "plan"))
-    return render(
+    return refused_form(
         request,
         "organizer/event.html",
         console_context(request, event, console, move_form=form),
-        status=form_error_status(request),
+        page_url=console_url(event, "plan"),
     )
 
 
@@ -301,8 +308,10 @@ def table_variant(request: HttpRequest, pk: int) -> HttpResponse:
         if table is None:
             raise Refused(_("Choose a table."))
         table.event = event
+        changed = table
         if choice == "draw":
-            redraw_table_variant(table=table, confirmed=_confirmed(request))
+            # The redraw saves a fresh copy of the table: `table` still has the old variant.
+            changed = redraw_table_variant(table=table, confirmed=_confirmed(request))
         elif not form.is_valid():
             raise Refused(_("Choose a variant from the list."))
         else:
@@ -312,8 +321,8 @@ def table_variant(request: HttpRequest, pk: int) -> HttpResponse:
             for warning in warnings:
                 messages.warning(request, warning)
         return _("Table %(number)s now plays: %(variant)s.") % {
-            "number": table.number,
-            "variant": variant_label(table.variant, _),
+            "number": changed.number,
+            "variant": variant_label(changed.variant, _),
         }
 
     return run_action(request, change, default=console_url(event, "variants"))
@@ -481,6 +490,13 @@ def _phase_started(event: Event) -> str:
 def phase_next(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
     expected = request.POST.get("phase") or None
+    if (
+        event.phase == Phase.BETWEEN_ROUNDS
+        and planned_round(event) is None
+        and not _confirmed(request)
+    ):
+        # The next phase is the debrief, which makes the results final: ask first.
+        return redirect("organizer:debrief", event.pk)
     return run_action(
         request,
         lambda: _phase_started(advance_phase(event=event, expected_phase=expected)),
@@ -514,16 +530,40 @@ def clock(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return run_action(request, act, default=console_url(event))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def debrief(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the debrief, once confirmed: after it no close can be undone.
+
+    The console's button asks in the browser and posts `confirmed`; without JavaScript
+    the post arrives unconfirmed and this page (GET) asks instead.
+    """
     event = owned_event(request, pk)
+    if request.method == "POST" and _confirmed(request):
 
-    def begin() -> str:
-        start_debrief(event=event)
-        return _("The debrief has started.")
+        def begin() -> str:
+            start_debrief(event=event)
+            return _("The debrief has started. The results are final.")
 
-    return run_action(request, begin, default=console_url(event))
+        return run_action(request, begin, default=console_url(event))
+    if request.method == "POST":
+        return redirect("organizer:debrief", event.pk)
+    if event.phase == Phase.DEBRIEF:
+        messages.info(request, _("The debrief has already started."))
+        return redirect(console_url(event))
+    planned = planned_round(event)
+    return render(
+        request,
+        "organizer/debrief.html",
+        {
+            "event": event,
+            "last_closed": event.rounds.filter(status=RoundStatus.CLOSED)
+            .order_by("-number")
+            .first(),
+            "unplayed_from": planned.number if planned else None,
+            "site_messages": list(get_messages(request)),
+        },
+    )
 
 
 @require_POST
@@ -556,7 +596,10 @@ def close_round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse
             if not form.is_valid():
                 raise Refused(_("Check the moves again, then confirm."))
             close_round(
-                round=round_, by=request.user, expected_version=form.cleaned_data["version"]
+                round=round_,
+                by=request.user,
+                expected_version=form.cleaned_data["version"],
+                disputed_count_for_nobody=form.cleaned_data["disputed_ok"],
             )
         except Refused as refused:
             messages.error(request, refused.message)
@@ -590,17 +633,12 @@ def undo_close(request: HttpRequest, pk: int) -> HttpResponse:
     if posted and expected is None:
         messages.error(request, _("Choose the round whose close to undo."))
         return redirect(console_url(event, "round-panel"))
-    rules_were_shown = event.rules_revealed
 
     def undo() -> str:
         reopened = undo_close_round(event=event, expected_round=expected)
-        done = _(
+        return _(
             "Round %(number)s is open again, with its time up. Correct its results, then "
             "close it again."
         ) % {"number": reopened.number}
-        if rules_were_shown:
-            hidden = _("The rules are hidden from the projector again.")
-            done = f"{done} {hidden}"
-        return done
 
     return run_action(request, undo, default=console_url(event))

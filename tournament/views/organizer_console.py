@@ -16,10 +16,18 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from tables.models import Game, GameCorrection, Table
-from tournament.console import Console, build_close_check, build_console, build_table_view
+from tournament.console import (
+    Console,
+    build_close_check,
+    build_console,
+    build_table_view,
+    optional_url,
+)
 from tournament.forms import (
     MovePlayerForm,
     RenameForm,
@@ -31,7 +39,7 @@ from tournament.inputs import positive_int
 from tournament.models import Event, Player, Round, RoundStatus
 from tournament.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
 from tournament.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from tournament.views.organizer import optional_url, owned_event, visible_version
+from tournament.views.organizer import owned_event, visible_version
 
 CORRECTIONS_PAGE_LIMIT = 1000
 
@@ -155,9 +163,20 @@ def table_live(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 # --- closing a round ---------------------------------------------------------------------
 
 
+def running_clock_html(seconds: int, *, paused: bool) -> str:
+    """The clock as clock.js counts it down, for a sentence that names the time left."""
+    return format_html(
+        '<span class="clock" data-clock-seconds="{}"{}><span data-clock-text>{}</span></span>',
+        seconds,
+        mark_safe(" data-clock-paused") if paused else "",
+        clock_text(seconds),
+    )
+
+
 def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
     check = build_close_check(event, round_)
     number = round_.number
+    clock = clock_context(event)
     return {
         "event": event,
         "round": round_,
@@ -171,7 +190,13 @@ def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
         "max_table_size": MAX_TABLE_SIZE,
         "etag": quoted_etag(check.preview.version),
         "poll_trigger": poll_trigger(),
-        **clock_context(event),
+        **clock,
+        # Closing cuts off the games in play: worth a warning, not a refusal.
+        "time_left_clock": (
+            running_clock_html(clock["seconds_left"], paused=clock["paused"])
+            if event.has_clock and not clock["time_is_up"] and clock["seconds_left"] > 0
+            else None
+        ),
         "live_url": reverse("organizer:close_round_live", args=[event.pk, number]),
         "here": reverse("organizer:close_round", args=[event.pk, number]),
         "site_messages": list(get_messages(request)),
