@@ -71,7 +71,8 @@ def seat_players(*, event: Event, table_count: int, reshuffle: bool = False) -> 
     if problem := table_count_problem(len(names), table_count):
         raise Refused(_(problem) % {"min": MIN_TABLE_SIZE, "max": MAX_TABLE_SIZE})
     if reshuffle:
-        event.seed = secrets.randbelow(1_000_000)
+        # Never the same seed again: "reshuffle" must not hand back the same deal.
+        event.seed = (event.seed + 1 + secrets.randbelow(999_999)) % 1_000_000
         event.save(update_fields=["seed"])
 
     event.rounds.all().delete()
