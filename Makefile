@@ -52,7 +52,10 @@ screenshots: $(INSTALLED) chromium
 	@echo "Screenshots are in ./screenshots/"
 
 bench: $(INSTALLED)
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/close_round.py
+	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/live_room.py --players 40 --seconds 20
+	$(BIN)/python bench/live_room.py --players 500 --seconds 20
 
 signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)
