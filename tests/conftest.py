@@ -26,7 +26,14 @@ def pytest_configure(config):
 def organizer(django_user_model):
     from tests import factories
 
-    return factories.make_user(django_user_model, "ada")
+    return factories.make_organizer(django_user_model, "ada")
+
+
+@pytest.fixture
+def signed_in(client, organizer):
+    """A test client signed in as the event's organizer."""
+    client.force_login(organizer)
+    return client
 
 
 @pytest.fixture

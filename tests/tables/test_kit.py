@@ -24,12 +24,6 @@ def event(organizer):
     return factories.seated_event(owner=organizer, players=14, tables=3)
 
 
-@pytest.fixture
-def signed_in(client, organizer):
-    client.force_login(organizer)
-    return client
-
-
 def kit_url(event, **query) -> str:
     url = reverse("kit:event_kit", args=[event.pk])
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")

@@ -34,11 +34,6 @@ from tournament.table_plan import table_count_options
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organizer(django_user_model):
-    return factories.make_organizer(django_user_model, "ada")
-
-
 PROPERTY = settings(
     database=None,
     max_examples=25,

@@ -30,11 +30,6 @@ from tournament.seating import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organizer(django_user_model):
-    return factories.make_organizer(django_user_model, "ada")
-
-
 def sizes(event: Event, round_number: int = 1) -> list[int]:
     return sorted(Counter(factories.seats_of(event, round_number).values()).values())
 

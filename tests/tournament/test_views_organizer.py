@@ -17,17 +17,6 @@ from tournament.rounds import advance_phase
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organizer(django_user_model):
-    return factories.make_organizer(django_user_model, "ada")
-
-
-@pytest.fixture
-def signed_in(client, organizer):
-    client.force_login(organizer)
-    return client
-
-
 def url(name, *args):
     return reverse(f"organizer:{name}", args=args)
 

@@ -25,17 +25,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organizer(django_user_model):
-    return factories.make_organizer(django_user_model, "ada")
-
-
-@pytest.fixture
-def signed_in(client, organizer):
-    client.force_login(organizer)
-    return client
-
-
-@pytest.fixture
 def playing(organizer):
     """12 players at 3 tables, round 1 running."""
     return factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
