@@ -207,7 +207,9 @@ def _report_game(
 
         next_number = next_game_number(round=round_, table=table)
         number = next_number if game_number is None else min(game_number, next_number)
-        if previous_key and previous_key != client_key:
+        # Only a report that would create a new game can be a double tap; one for a game
+        # that exists already is a confirmation (or a dispute) of another phone's report.
+        if previous_key and previous_key != client_key and number == next_number:
             _refuse_double_tap(
                 previous_key, round_=round_, table=table, number=number, winner=winner, now=now
             )

@@ -218,7 +218,7 @@ def table_screen(
     screen.can_report = screen.round.status == RoundStatus.OPEN and bool(screen.players)
     if screen.can_report:
         screen.time_is_up = event.time_is_up()
-        answerable = chosen_game is not None and 1 <= chosen_game < screen.next_game
+        answerable = chosen_game in {game.number for game in screen.games}
         if answerable and chosen_game not in mine:
             screen.chosen_game = chosen_game
         else:

@@ -241,6 +241,12 @@ class Event(models.Model):
         self.refresh_from_db(fields=["version", "shared_version"])
 
     @property
+    def phase_key(self) -> str:
+        """The phase and round a button was shown in, e.g. "round:2": every round shares
+        the phase name "round", so a stale button must carry the number too."""
+        return f"{self.phase}:{self.round_number}"
+
+    @property
     def current_round(self) -> Round | None:
         if self.round_number == 0:
             return None

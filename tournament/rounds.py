@@ -149,7 +149,12 @@ def _start_clock(event: Event, phase: str, now: datetime) -> None:
 
 
 def _refuse_unless_phase(event: Event, expected_phase: str | None) -> None:
-    if expected_phase is not None and event.phase != expected_phase:
+    """expected_phase is a bare phase ("study") or, from the console's buttons, a
+    phase_key ("round:2") that also pins the round."""
+    if expected_phase is None:
+        return
+    current = event.phase_key if ":" in expected_phase else event.phase
+    if expected_phase != current:
         raise Refused(_("The event has already moved on: check where it stands."))
 
 

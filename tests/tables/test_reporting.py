@@ -207,6 +207,21 @@ def test_the_same_name_for_the_next_game_five_seconds_later_is_a_new_game(playin
     assert (result.outcome, result.game.number, result.game.winner) == (Outcome.RECORDED, 2, alice)
 
 
+def test_confirming_another_phones_next_game_right_away_is_not_a_double_tap(playing):
+    alice = seated_players(playing, 1)[0]
+    report(playing, 1, alice, key="b-1", game_number=1)
+    report(playing, 1, alice, key="b-2", game_number=2)
+    first = report(playing, 1, alice, key="a-1", game_number=1)
+    moment_later = first.report.received_at + timedelta(seconds=1)
+
+    result = report(
+        playing, 1, alice, key="a-2", game_number=2, previous_key="a-1", now=moment_later
+    )
+
+    assert (result.outcome, result.game.number) == (Outcome.CONFIRMED, 2)
+    assert Game.objects.get(number=2).status == GameStatus.CONFIRMED
+
+
 @pytest.mark.parametrize(
     "second_report",
     [

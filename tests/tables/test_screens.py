@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tables.reporting import delete_game
 from tables.screens import move_direction, player_screen, seated_players, table_screen
 from tests import factories
 from tests.factories import table
@@ -61,6 +62,19 @@ def test_the_seated_players_come_in_the_tables_order(organizer):
 
 
 @pytest.mark.django_db
+def test_a_chosen_game_the_organizer_deleted_is_not_asked_again(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    winner = seated_players(event.current_round, table(event, 1))[0]
+    factories.report(event, 1, winner)
+    second = factories.report(event, 1, winner, game_number=2)
+    factories.report(event, 1, winner, game_number=3)
+    delete_game(game=second.game, by=organizer)
+
+    screen = table_screen(table(event, 1), chosen_game=2)
+
+    assert (screen.chosen_game, screen.asked_game) == (None, 4)
+
+
 def test_a_chosen_game_is_asked_only_while_the_round_is_open_and_this_phone_has_not_answered(
     organizer,
 ):

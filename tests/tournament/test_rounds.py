@@ -422,6 +422,24 @@ def test_a_second_click_on_next_phase_does_not_skip_the_study(organizer):
     assert event.phase == Phase.STUDY
 
 
+def test_a_button_shown_in_an_earlier_round_is_refused(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    shown_in_round_1 = event.phase_key
+    event = factories.close_current_round(event, organizer)
+    shown_between_1_and_2 = event.phase_key
+    event = advance_phase(event=event, expected_phase=shown_between_1_and_2)
+    event = factories.close_current_round(event, organizer)
+
+    # A stale "Start round 2" must not open round 3, nor round 1's clock touch round 2's.
+    with pytest.raises(Refused, match="already moved on"):
+        advance_phase(event=event, expected_phase=shown_between_1_and_2)
+    event = advance_phase(event=event, expected_phase=event.phase_key)
+    with pytest.raises(Refused, match="already moved on"):
+        change_clock(event=event, action=ClockAction.TIME_UP, expected_phase=shown_in_round_1)
+    event.refresh_from_db()
+    assert (event.phase, event.round_number, event.time_is_up()) == (Phase.ROUND, 3, False)
+
+
 def test_the_clock_changes_the_clock_that_runs_now(organizer):
     stale = factories.seated_event(owner=organizer, players=8, tables=2, practice_minutes=3)
     stale = advance_phase(event=stale)  # study, 5 minutes

@@ -102,11 +102,11 @@ def test_a_clock_button_from_the_phase_before_is_refused(signed_in, organizer):
     assert not event.time_is_up()
 
 
-def test_the_console_clock_buttons_post_the_phase_they_were_shown_in(signed_in, playing):
+def test_the_console_clock_buttons_post_the_phase_and_round_they_were_shown_in(signed_in, playing):
     html = signed_in.get(url("event", playing.pk)).content.decode()
     for action in ("pause", "add-minute", "time-up"):
         form = html.split(f'action="{url("clock", playing.pk, action)}"')[1].split("</form>")[0]
-        assert '<input type="hidden" name="phase" value="round">' in form, action
+        assert '<input type="hidden" name="phase" value="round:1">' in form, action
 
 
 def test_pause_and_time_up_now_hide_when_the_clock_reaches_zero_in_the_browser(signed_in, playing):
