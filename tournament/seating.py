@@ -330,6 +330,8 @@ def _refuse_after_study_unless_confirmed(event: Event, confirmed: bool) -> None:
     phase = Event.objects.values_list("phase", flat=True).get(pk=event.pk)
     if not event.tables.exists():
         raise Refused(_("Make the table plan first: variants are drawn for its tables."))
+    if phase == Phase.DEBRIEF:
+        raise Refused(_("The debrief has started: the variants the tables played are final."))
     if phase != Phase.SETUP and not confirmed:
         raise Refused(
             _("The players have already seen their rules. Confirm to change a variant anyway.")

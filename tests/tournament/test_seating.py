@@ -284,3 +284,19 @@ def test_a_new_table_link_that_fails_halfway_keeps_the_old_one(organizer, monkey
     with pytest.raises(RuntimeError):
         rotate_table_link(table=table)
     assert factories.table(event, 1).token == old_token
+
+
+def test_variants_are_final_once_the_debrief_has_started(organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    event = factories.play_until(event, "debrief", by=organizer)
+    played = [t.variant for t in event.tables.order_by("number")]
+    table_1 = factories.table(event, 1)
+
+    for change in (
+        lambda: redraw_variants(event=event, confirmed=True),
+        lambda: redraw_table_variant(table=table_1, confirmed=True),
+        lambda: set_table_variant(table=table_1, variant=played[1], confirmed=True),
+    ):
+        with pytest.raises(Refused, match="variants the tables played are final"):
+            change()
+    assert [t.variant for t in event.tables.order_by("number")] == played

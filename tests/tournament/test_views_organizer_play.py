@@ -618,3 +618,9 @@ def test_polls_answer_304_until_something_changes(signed_in, playing):
     table = signed_in.get(url("table_live", playing.pk, 1), HTTP_IF_NONE_MATCH=etag)
     assert table.status_code == 200
     assert 'hx-swap-oob="true"' in table.content.decode()
+
+
+def test_a_one_minute_phase_is_announced_in_the_singular(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, study_minutes=1)
+    response = signed_in.post(url("phase_next", event.pk), {"phase": event.phase_key}, follow=True)
+    assert "Study started: 1 minute to read the rules." in response.content.decode()

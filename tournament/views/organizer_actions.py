@@ -472,16 +472,19 @@ def report_drop(request: HttpRequest, pk: int, report_id: int) -> HttpResponse:
 
 def _phase_started(event: Event) -> str:
     if event.phase == Phase.STUDY:
-        return _("Study started: %(minutes)s minutes to read the rules.") % {
-            "minutes": event.study_minutes
-        }
+        return ngettext(
+            "Study started: %(minutes)s minute to read the rules.",
+            "Study started: %(minutes)s minutes to read the rules.",
+            event.study_minutes,
+        ) % {"minutes": event.study_minutes}
     if event.phase == Phase.PRACTICE:
         return _("Practice started: take the rule sheets away. Silence from now on.")
     if event.phase == Phase.ROUND:
-        return _("Round %(number)s started: %(minutes)s minutes.") % {
-            "number": event.round_number,
-            "minutes": event.round_minutes,
-        }
+        return ngettext(
+            "Round %(number)s started: %(minutes)s minute.",
+            "Round %(number)s started: %(minutes)s minutes.",
+            event.round_minutes,
+        ) % {"number": event.round_number, "minutes": event.round_minutes}
     return _("The debrief has started.")
 
 
