@@ -7,7 +7,9 @@ with instructions, except under CI=true, where a missing browser fails the run.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+SERVER_SETTLE_SECONDS = 0.5
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 PROJECTOR = {"width": 1920, "height": 1080}
@@ -69,8 +72,16 @@ def new_context(browser):
         return context
 
     yield open_context
+    # Polling pages keep asking the live server; stop them before the test database is
+    # flushed, and give a request the server is still answering time to finish. Otherwise
+    # the flush can meet SQLite's shared-cache table lock ("database table is locked").
     for context in contexts:
+        for open_page in context.pages:
+            with contextlib.suppress(Exception):
+                open_page.goto("about:blank", timeout=2_000)
         context.close()
+    if contexts:
+        time.sleep(SERVER_SETTLE_SECONDS)
 
 
 @pytest.fixture
