@@ -161,23 +161,16 @@ class Rehearsal:
                 winner = self.winner(players)
                 if last and self.rng.random() < 0.5:
                     # The clock cut this game off: the phone sends tricks taken so far.
-                    tricks = self.tricks_so_far(players)
-                    first = report_game(
-                        table=table,
-                        round_number=round_.number,
-                        client_key=f"{key}-a",
-                        tricks=tricks,
-                        finished=False,
-                        game_number=game_number,
-                    )
+                    result = {"tricks": self.tricks_so_far(players), "finished": False}
                 else:
-                    first = report_game(
-                        table=table,
-                        round_number=round_.number,
-                        client_key=f"{key}-a",
-                        winner=winner,
-                        game_number=game_number,
-                    )
+                    result = {"winner": winner}
+                first = report_game(
+                    table=table,
+                    round_number=round_.number,
+                    client_key=f"{key}-a",
+                    game_number=game_number,
+                    **result,
+                )
                 winner = first.game.winner
                 games += 1
                 roll = self.rng.random()
