@@ -19,13 +19,15 @@ Terms:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tables.variants import Suit, Variant
+from tables.variants import Suit, Variant, check_variants
 from tournament.models import Event, Player, Round, new_secret_token
 
 # URL-safe base64 as new_secret_token writes it, at most as long as the token fields.
@@ -44,6 +46,12 @@ class TableQuerySet(models.QuerySet["Table"]):
         if not looks_like_token(token):
             return self.none()
         return self.filter(token=token)
+
+    def bump_version(self, *, table_id: int, event_id: int) -> None:
+        """Tell the screens that one table's games changed: the console and projector
+        (the event's version) and that table's phones, not every other table's."""
+        Event.objects.filter(pk=event_id).update(version=F("version") + 1)
+        self.filter(pk=table_id).update(version=F("version") + 1)
 
 
 class Table(models.Model):
@@ -91,6 +99,13 @@ class Table(models.Model):
     def rotate_token(self) -> None:
         self.token = new_secret_token()
         self.save(update_fields=["token"])
+
+
+def variant_warnings(tables: Iterable[Table], anytime_share: float) -> list[str]:
+    """Translated problems with an event's variants (neighbours alike, too many anytime),
+    from its tables in any order."""
+    variants = [table.variant for table in sorted(tables, key=lambda table: table.number)]
+    return check_variants(variants, anytime_share, translate=gettext)
 
 
 class GameStatus(models.TextChoices):

@@ -45,8 +45,8 @@ from tables.models import (
 )
 from tables.scoring import check_tricks, game_winner
 from tables.variants import DECK_SIZE, cards_per_player
-from tournament.exceptions import Refused
-from tournament.models import Event, Player, Round, RoundStatus
+from tournament.common.errors import Refused
+from tournament.models import Player, Round, RoundStatus
 
 DOUBLE_TAP_WINDOW = timedelta(seconds=5)
 
@@ -226,11 +226,11 @@ def _report_game(
         if round_.status == RoundStatus.CLOSED:
             report.state = ReportState.LATE
             report.save()
-            Event.objects.bump_version(table.event_id, table_id=table.pk)
+            Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
             return ReportResult(Outcome.LATE, report, None)
 
         outcome, game = _attach(report, round_, table, number)
-        Event.objects.bump_version(table.event_id, table_id=table.pk)
+        Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
         return ReportResult(outcome, report, game)
 
 
@@ -368,7 +368,7 @@ def settle_game(*, game: Game, winner: Player, by) -> Game:
         before=before,
         after=_snapshot(game),
     )
-    Event.objects.bump_version(game.table.event_id, table_id=game.table_id)
+    Table.objects.bump_version(table_id=game.table_id, event_id=game.table.event_id)
     return game
 
 
@@ -386,7 +386,7 @@ def delete_game(*, game: Game, by) -> None:
     event_id, table_id = game.table.event_id, game.table_id
     game.reports.update(state=ReportState.DROPPED)
     game.delete()
-    Event.objects.bump_version(event_id, table_id=table_id)
+    Table.objects.bump_version(table_id=table_id, event_id=event_id)
 
 
 @transaction.atomic
@@ -411,7 +411,7 @@ def add_game(*, round: Round, table: Table, winner: Player, by) -> Game:
         changed_by=by,
         after=_snapshot(game),
     )
-    Event.objects.bump_version(table.event_id, table_id=table.pk)
+    Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
     return game
 
 
@@ -459,7 +459,7 @@ def accept_late_report(*, report: GameReport, by) -> Game:
         before=before,
         after=_snapshot(game),
     )
-    Event.objects.bump_version(report.table.event_id, table_id=report.table_id)
+    Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)
     return game
 
 
@@ -479,4 +479,4 @@ def drop_late_report(*, report: GameReport, by) -> None:
         changed_by=by,
         before={"winner": report.winner.name},
     )
-    Event.objects.bump_version(report.table.event_id, table_id=report.table_id)
+    Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)

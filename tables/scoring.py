@@ -22,20 +22,10 @@ callable when they are made, as in tables.variants.
 Standard library only: this module must stay importable without Django.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
+from tournament.common.i18n import Translate, gettext_noop, untranslated
 from tournament.ordering import name_key, rank_players
-
-Translate = Callable[[str], str]
-
-
-def gettext_noop(s: str) -> str:
-    """Mark a message for makemessages without importing Django; it is translated later."""
-    return s
-
-
-def _untranslated(message: str) -> str:
-    return message
 
 
 def _negative_players(tricks: Mapping[str, int]) -> list[str]:
@@ -58,7 +48,7 @@ def check_tricks(
     *,
     cards_per_player: int,
     finished: bool,
-    translate: Translate = _untranslated,
+    translate: Translate = untranslated,
 ) -> list[str]:
     """Return what is wrong with a game's trick counts, one sentence each; empty when fine.
 

@@ -36,26 +36,17 @@ import math
 import operator
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+
+from tournament.common.i18n import Translate, gettext_noop, untranslated
 
 DECK_SIZE = 28
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7")
 MAX_CARDS_PER_PLAYER = 7
 DEFAULT_ANYTIME_SHARE = 0.2
-
-Translate = Callable[[str], str]
-
-
-def gettext_noop(s: str) -> str:
-    """Mark a message for makemessages without importing Django; it is translated later."""
-    return s
-
-
-def _identity(s: str) -> str:
-    return s
 
 
 def _text(translate: Translate, message: str, **values: object) -> str:
@@ -158,19 +149,19 @@ _ANYTIME_VARIANT_COUNT = len(ALL_VARIANTS) - _PLAIN_VARIANT_COUNT
 # --- labels -----------------------------------------------------------------------------
 
 
-def suit_name(suit: Suit, translate: Translate = _identity) -> str:
+def suit_name(suit: Suit, translate: Translate = untranslated) -> str:
     """The suit's name, e.g. "hearts"."""
     return translate(_SUIT_NAMES[Suit(suit)])
 
 
-def direction_label(variant: Variant, translate: Translate = _identity) -> str:
+def direction_label(variant: Variant, translate: Translate = untranslated) -> str:
     """Return "Ace high" or "Ace low"."""
     if variant.ace_high:
         return translate(gettext_noop("Ace high"))
     return translate(gettext_noop("Ace low"))
 
 
-def variant_label(variant: Variant, translate: Translate = _identity) -> str:
+def variant_label(variant: Variant, translate: Translate = untranslated) -> str:
     """A one-line description for the organizer, e.g. "Ace high · ♥ hearts trump"."""
     values = {
         "direction": direction_label(variant, translate),
@@ -340,7 +331,7 @@ def redraw_variant(
 def check_variants(
     variants: Sequence[Variant],
     anytime_share: float = DEFAULT_ANYTIME_SHARE,
-    translate: Translate = _identity,
+    translate: Translate = untranslated,
 ) -> list[str]:
     """Problems with a plan (e.g. one edited by hand), as short messages; empty when fine.
 
@@ -583,7 +574,7 @@ def _dealing_text(deal: str, players: int, translate: Translate) -> str:
 
 
 def rule_sheet(
-    variant: Variant, players: int | None = None, translate: Translate = _identity
+    variant: Variant, players: int | None = None, translate: Translate = untranslated
 ) -> RuleSheet:
     """The full rules of Five Tricks for one variant, in the product's own words.
 

@@ -30,7 +30,15 @@ from django.db.models import Prefetch
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
-from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
+from tables.models import (
+    Game,
+    GameCorrection,
+    GameReport,
+    GameStatus,
+    ReportState,
+    Table,
+    variant_warnings,
+)
 from tables.reporting import report_label
 from tables.variants import variant_label
 from tournament.models import (
@@ -46,7 +54,6 @@ from tournament.models import (
 from tournament.movement import Move
 from tournament.ordering import name_key
 from tournament.rounds import ClosePreview, preview_close, undo_blocker
-from tournament.seating import variant_warnings
 from tournament.table_plan import (
     MAX_TABLE_SIZE,
     MIN_TABLE_SIZE,
@@ -214,7 +221,7 @@ class Console:
     # --- variants ---
     @property
     def variant_warnings(self) -> list[str]:
-        return variant_warnings(self.event, self.tables) if self.tables else []
+        return variant_warnings(self.tables, self.event.trump_anytime_share) if self.tables else []
 
     @property
     def variants_locked(self) -> bool:

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -63,21 +63,16 @@ class EventQuerySet(models.QuerySet["Event"]):
             return self
         return self.filter(owner=user)
 
-    def bump_version(self, event_id: int, *, table_id: int | None = None) -> None:
-        """Tell the polling screens that something they show has changed.
+    def bump_version(self, event_id: int) -> None:
+        """Tell every polling screen that something it shows has changed.
 
-        A change confined to one table's games (table_id given) leaves shared_version
-        alone, so the phones at every other table keep answering 304.
+        A change confined to one table's games bumps that table instead
+        (tables.models.TableQuerySet.bump_version), so the phones at every other table
+        keep answering 304.
         """
-        if table_id is None:
-            self.filter(pk=event_id).update(
-                version=F("version") + 1, shared_version=F("shared_version") + 1
-            )
-            return
-        from tables.models import Table
-
-        self.filter(pk=event_id).update(version=F("version") + 1)
-        Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+        self.filter(pk=event_id).update(
+            version=F("version") + 1, shared_version=F("shared_version") + 1
+        )
 
 
 class Event(models.Model):
@@ -256,6 +251,10 @@ class Event(models.Model):
     def is_last_round(self) -> bool:
         return self.round_number >= self.rounds_planned
 
+    def planned_round(self) -> Round | None:
+        """The round whose seating exists but whose play has not started, if any."""
+        return self.rounds.filter(status=RoundStatus.PLANNED).order_by("number").first()
+
 
 class PlayerStatus(models.TextChoices):
     PRESENT = "present", _("Present")
@@ -341,6 +340,14 @@ class Round(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == RoundStatus.CLOSED
+
+    def table_sizes(self) -> dict[int, int]:
+        """Players seated at each table number in this round; one query."""
+        return dict(
+            self.seats.values_list("table__number")
+            .annotate(n=Count("id"))
+            .values_list("table__number", "n")
+        )
 
     def games_won_by_table(self) -> dict[int, dict[str, int]]:
         """Games won by each seated player, per table number; every table of the event is

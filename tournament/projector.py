@@ -37,9 +37,9 @@ from django.utils.translation import gettext as _
 
 from tables.models import Game, Table
 from tables.variants import Suit, direction_label, suit_name, variant_label
+from tournament.common.polling import clock_text
 from tournament.models import Event, Phase, Round, Seat, SeatReason
 from tournament.ordering import name_key, rank_players
-from tournament.polling import clock_text
 
 
 class ScreenKind(StrEnum):

@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
-from tournament.exceptions import Refused
+from tournament.common.errors import Refused
 from tournament.models import (
     Event,
     Phase,

@@ -25,9 +25,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-from tables.models import Table
-from tables.variants import Variant, check_variants, draw_variants, redraw_variant
-from tournament.exceptions import Refused
+from tables.models import Table, variant_warnings
+from tables.variants import Variant, draw_variants, redraw_variant
+from tournament.common.errors import Refused
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
     Event,
@@ -51,11 +51,6 @@ from tournament.table_plan import (
 def _refuse_unless_setup(event: Event) -> None:
     if event.phase != Phase.SETUP:
         raise Refused(_("The table plan can only change during setup, before the study phase."))
-
-
-def planned_round(event: Event) -> Round | None:
-    """The round whose seating exists but has not started, if any."""
-    return event.rounds.filter(status=RoundStatus.PLANNED).order_by("number").first()
 
 
 @transaction.atomic
@@ -115,7 +110,7 @@ def move_player(*, player: Player, table: Table) -> Seat:
         raise Refused(
             _("%(name)s is not marked present: mark them back first.") % {"name": player.name}
         )
-    round_ = planned_round(player.event)
+    round_ = player.event.planned_round()
     if round_ is None:
         raise Refused(_("Players can only be moved by hand before a round starts."))
     # A "move" to the same table would still mark the seat as placed by hand and hide
@@ -147,7 +142,7 @@ def set_player_status(*, player: Player, status: str, table: Table | None = None
         raise Refused(_("That table belongs to another event."))
     player.status = status
     player.save(update_fields=["status"])
-    round_ = planned_round(player.event)
+    round_ = player.event.planned_round()
     if round_ is not None:
         if status == PlayerStatus.PRESENT:
             _seat_returning(player=player, round_=round_, table=table)
@@ -250,11 +245,11 @@ def add_players(*, event: Event, names: Iterable[str]) -> list[Player]:
             players = Player.objects.bulk_create(Player(event=event, name=n) for n in cleaned)
     except IntegrityError as error:
         raise Refused(_("Another player got one of these names a moment ago.")) from error
-    round_ = planned_round(event)
+    round_ = event.planned_round()
     tables = list(event.tables.order_by("number"))
     if round_ is not None and tables:
         if round_.number == 1:
-            seated = table_sizes(round_)
+            seated = round_.table_sizes()
             sizes = {table.number: seated.get(table.number, 0) for table in tables}
             by_number = {table.number: table for table in tables}
             seats = []
@@ -378,7 +373,7 @@ def set_table_variant(*, table: Table, variant: Variant, confirmed: bool = False
     _refuse_after_study_unless_confirmed(event, confirmed)
     table.set_variant(variant)
     _save_variants(event, [table], by_hand=True)
-    return variant_warnings(event)
+    return variant_warnings(event.tables.all(), event.trump_anytime_share)
 
 
 # --- table links -------------------------------------------------------------------
@@ -394,20 +389,3 @@ def rotate_table_link(*, table: Table) -> Table:
     table.rotate_token()
     Event.objects.bump_version(table.event_id)
     return table
-
-
-def variant_warnings(event: Event, tables: Iterable[Table] | None = None) -> list[str]:
-    """Translated problems with the event's variants (neighbours alike, too many anytime)."""
-    if tables is None:
-        tables = event.tables.order_by("number")
-    variants = [t.variant for t in sorted(tables, key=lambda t: t.number)]
-    return check_variants(variants, event.trump_anytime_share, translate=_)
-
-
-def table_sizes(round_: Round) -> dict[int, int]:
-    """Players seated at each table number in a round."""
-    return dict(
-        round_.seats.values_list("table__number")
-        .annotate(n=Count("id"))
-        .values_list("table__number", "n")
-    )

@@ -19,16 +19,12 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tournament.common.i18n import gettext_noop
 from tournament.ordering import name_key
 
 MIN_TABLE_SIZE = 3
 MAX_TABLE_SIZE = 6
 BEST_TABLE_SIZE = 4
-
-
-def gettext_noop(message: str) -> str:
-    """Marks a message for translation; the caller translates it at display time."""
-    return message
 
 
 def balanced_sizes(headcount: int, table_count: int) -> list[int]:

@@ -5,7 +5,7 @@ Terms:
                 number and the table's QR code on both halves, one half upside down, so
                 it reads from both sides of the table.
     QR code     the table's phone link at the address phones can reach (the LAN address
-                or the configured public URL, never localhost; tournament.network).
+                or the configured public URL, never localhost; tournament.common.network).
     rule sheet  the table's variant written out in full, with the exact deal for the
                 number of players seated there now. Handed out for the study phase and
                 taken away after it.
@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -30,13 +30,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from tables.models import Table
-from tables.qr import qr_svg
 from tables.variants import DECK_SIZE, RuleSheet, rule_sheet
-from tournament.inputs import positive_int
+from tournament.common.inputs import positive_int
+from tournament.common.network import LOOPBACK_NAMES, public_base_url
+from tournament.common.qr import qr_svg
 from tournament.models import Event
-from tournament.network import LOOPBACK_NAMES, public_base_url
-from tournament.seating import table_sizes
-from tournament.views.organizer import owned_event
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,7 @@ class KitTable:
 def kit_tables(event: Event, base_url: str, only: int | None = None) -> list[KitTable]:
     """Each table's printed matter, in table order; three queries at any event size."""
     latest_round = event.rounds.order_by("-number").first()
-    sizes = table_sizes(latest_round) if latest_round else {}
+    sizes = latest_round.table_sizes() if latest_round else {}
     tables = event.tables.order_by("number")
     if only is not None:
         tables = tables.filter(number=only)
@@ -101,7 +99,7 @@ def kit_tables(event: Event, base_url: str, only: int | None = None) -> list[Kit
 @require_GET
 @login_required
 def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
     paper = PAPERS.get(request.GET.get("paper", ""), PAPERS[DEFAULT_PAPER])
     only = positive_int(request.GET.get("table"))
     base_url = public_base_url(request)

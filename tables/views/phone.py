@@ -39,16 +39,16 @@ from tables.models import GameStatus, ReportState, Table, looks_like_token
 from tables.reporting import Outcome, ReportResult, next_game_number, report_game
 from tables.screens import TableScreen, phase_title, seated_players, table_screen
 from tables.variants import DECK_SIZE, cards_per_player
-from tournament.exceptions import Refused
-from tournament.inputs import positive_int
-from tournament.models import Phase, Player, Round, RoundStatus
-from tournament.polling import (
+from tournament.common.errors import Refused
+from tournament.common.inputs import positive_int
+from tournament.common.polling import (
     clock_text,
     etag_from_version,
     poll_trigger,
     quoted_etag,
     stop_polling,
 )
+from tournament.models import Phase, Player, Round, RoundStatus
 
 LIVE_PARTIAL = "phone/table.html#live"
 MY_GAMES_COOKIE_AGE = 24 * 60 * 60

@@ -27,16 +27,16 @@ from tables.forms import PickPlayerForm
 from tables.models import looks_like_token
 from tables.screens import PlayerScreen, phase_title, player_screen, shown_round_number
 from tables.views.phone import link_invalid
-from tournament.inputs import positive_int
-from tournament.models import Event, Player, Seat
-from tournament.ordering import name_key
-from tournament.polling import (
+from tournament.common.inputs import positive_int
+from tournament.common.polling import (
     clock_text,
     etag_from_version,
     poll_trigger,
     quoted_etag,
     stop_polling,
 )
+from tournament.models import Event, Player, Seat
+from tournament.ordering import name_key
 
 COOKIE_SALT = "tables.player"
 COOKIE_AGE = 3 * 24 * 60 * 60

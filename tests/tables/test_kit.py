@@ -12,7 +12,7 @@ from django.urls import reverse
 from tables.variants import rule_sheet
 from tests import factories
 from tests.factories import table
-from tests.tables.test_qr import dark_modules, expected_modules
+from tests.tournament.common.test_qr import dark_modules, expected_modules
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +86,7 @@ def test_each_table_gets_a_tent_card_and_its_rule_sheet_in_table_order(signed_in
 
 
 def test_qr_codes_never_point_at_localhost(signed_in, event, monkeypatch):
-    monkeypatch.setattr("tournament.network.lan_addresses", lambda: ["192.168.7.42"])
+    monkeypatch.setattr("tournament.common.network.lan_addresses", lambda: ["192.168.7.42"])
 
     response = signed_in.get(kit_url(event), HTTP_HOST="localhost:8000")
 
@@ -97,7 +97,7 @@ def test_qr_codes_never_point_at_localhost(signed_in, event, monkeypatch):
 
 
 def test_a_laptop_without_network_is_warned_before_printing(signed_in, event, monkeypatch):
-    monkeypatch.setattr("tournament.network.lan_addresses", lambda: [])
+    monkeypatch.setattr("tournament.common.network.lan_addresses", lambda: [])
     response = signed_in.get(kit_url(event), HTTP_HOST="localhost:8000")
     assert "which phones cannot reach" in body(response)
 

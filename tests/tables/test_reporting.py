@@ -14,7 +14,7 @@ from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportSt
 from tables.reporting import Outcome, accept_late_report, drop_late_report, report_game
 from tests import factories
 from tests.factories import report, seated_players, table
-from tournament.exceptions import Refused
+from tournament.common.errors import Refused
 from tournament.rounds import close_round
 
 pytestmark = pytest.mark.django_db

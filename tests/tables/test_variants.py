@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables import variants as variants_module
 from tables.variants import (
     ALL_VARIANTS,
     RuleSheet,
@@ -819,33 +818,3 @@ SOURCE_WORDING = [
 def test_sheet_uses_its_own_words(variant):
     text = sheet_text(rule_sheet(variant, 5)).lower()
     assert [phrase for phrase in SOURCE_WORDING if phrase.lower() in text] == []
-
-
-# --- purity -----------------------------------------------------------------------------
-
-
-def test_module_imports_without_django():
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import tables.variants; "
-        "print(sorted(name for name in sys.modules if name.startswith('django')))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-I", "-B", "-c", code, str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert result.stdout.strip() == "[]"
-    assert Path(variants_module.__file__).resolve() == MODULE_PATH
-
-
-def test_module_imports_only_the_standard_library():
-    tree = ast.parse(MODULE_PATH.read_text(encoding="utf-8"))
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            imported.add((node.module or "").split(".")[0])
-    assert imported
-    assert imported <= set(sys.stdlib_module_names)

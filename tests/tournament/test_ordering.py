@@ -1,10 +1,6 @@
 """The one table order: more games first, then accent- and case-blind names, then spelling."""
 
-import ast
 import itertools
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +10,6 @@ from hypothesis import strategies as st
 from tournament.ordering import name_key, rank_players
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-PURE_MODULES = ["tournament/ordering.py", "tournament/movement.py", "tables/scoring.py"]
 # No example database: it would leave a .hypothesis directory in the work tree.
 PROPERTY = settings(database=None, max_examples=200)
 
@@ -95,61 +90,3 @@ def test_rank_players_is_a_total_order_independent_of_insertion_order(games, rnd
 def test_name_key_ignores_case_and_accents(name):
     plain = "".join({"á": "a", "é": "e", "ë": "e", "ö": "o"}.get(c, c) for c in name.lower())
     assert name_key(name)[0] == name_key(plain.upper())[0] == plain
-
-
-# --- purity: standard library only, no Django -----------------------------------------
-
-
-def _imported_roots(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    roots: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
-
-
-@pytest.mark.parametrize("relative", PURE_MODULES)
-def test_pure_module_imports_only_stdlib_and_project_modules(relative):
-    roots = _imported_roots(REPO_ROOT / relative)
-    foreign = {root for root in roots if root not in sys.stdlib_module_names} - {"tournament"}
-    assert foreign == set()
-
-
-@pytest.mark.parametrize("relative", PURE_MODULES)
-def test_pure_module_opens_with_a_docstring_defining_its_terms(relative):
-    docstring = ast.get_docstring(ast.parse((REPO_ROOT / relative).read_text(encoding="utf-8")))
-    assert docstring is not None
-    for term in ("table", "seat", "round", "game", "move up / move down"):
-        assert term in docstring
-
-
-def _loads_django(imports: str) -> bool:
-    code = (
-        f"import sys, {imports}\n"
-        "sys.exit(1 if any(m.split('.')[0] == 'django' for m in sys.modules) else 0)\n"
-    )
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode in (0, 1), result.stderr
-    return result.returncode == 1
-
-
-def test_pure_modules_import_nothing_from_django():
-    assert not _loads_django("tournament.ordering, tournament.movement, tables.scoring")
-
-
-def test_django_detection_is_not_vacuous():
-    pytest.importorskip("django")
-    assert _loads_django("django.utils.translation")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tables.models import Game, GameReport, GameStatus
 from tables.reporting import report_game
 from tests import factories
-from tournament.exceptions import Refused
+from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus, Seat
 from tournament.movement import plan_moves
 from tournament.rounds import (

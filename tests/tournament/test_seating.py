@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from tables.models import Table
+from tables.models import Table, variant_warnings
 from tables.variants import Suit, Variant
 from tests import factories
-from tournament.exceptions import Refused
+from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, Seat, SeatReason
 from tournament.rounds import advance_phase
 from tournament.seating import (
@@ -24,7 +24,6 @@ from tournament.seating import (
     seat_players,
     set_player_status,
     set_table_variant,
-    variant_warnings,
 )
 
 pytestmark = pytest.mark.django_db
@@ -251,7 +250,7 @@ def test_set_table_variant_by_hand_warns_about_the_plan(organizer):
     warnings = set_table_variant(table=factories.table(event, 1), variant=neighbour)
     assert any("neighbours" in w for w in warnings)
     assert factories.table(event, 1).variant_set_by_hand
-    assert variant_warnings(event) == warnings
+    assert variant_warnings(event.tables.all(), event.trump_anytime_share) == warnings
 
 
 def test_variants_need_a_table_plan(organizer):

@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests import factories
+from tournament.common.polling import poll_trigger
 from tournament.models import Event, SeatReason
-from tournament.polling import poll_trigger
 from tournament.rounds import advance_phase, reveal_rules, start_debrief
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ every console view shares.
 Terms:
     console    the signed-in pages that run one event (tournament.views.organizer_console).
     action     a POST that changes the event through a bridge function; a refusal
-               (tournament.exceptions.Refused) becomes an error message and changes nothing.
+               (tournament.common.errors.Refused) becomes an error message and changes nothing.
     section    a part of the console page with an id (#roster, #plan ...); after an action
                without JavaScript the browser comes back to the section it was used in.
     page URL   the GET-able address of the page a form is on. Action URLs take only POST,
@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import replace_url
 
-from tournament.exceptions import Refused
+from tournament.common.errors import Refused
 from tournament.forms import EventForm
 from tournament.models import Event, PlayerStatus
 from tournament.rounds import delete_event

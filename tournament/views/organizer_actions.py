@@ -12,7 +12,7 @@ Terms:
               posted back so that a double click or a second tab is refused instead of
               doing the step twice (see tournament.rounds).
 
-Numbers in a POST (table, round, player) are read with tournament.inputs.positive_int:
+Numbers in a POST (table, round, player) are read with tournament.common.inputs.positive_int:
 anything else is refused with a message, never a server error.
 """
 
@@ -37,10 +37,10 @@ from tables.reporting import (
     settle_game,
 )
 from tables.variants import variant_label
+from tournament.common.errors import Refused
+from tournament.common.inputs import positive_int
 from tournament.console import build_console
-from tournament.exceptions import Refused
 from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
-from tournament.inputs import positive_int
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
 from tournament.rounds import (
     ClockAction,
@@ -54,7 +54,6 @@ from tournament.rounds import (
 from tournament.seating import (
     add_players,
     move_player,
-    planned_round,
     redraw_table_variant,
     redraw_variants,
     remove_player,
@@ -77,7 +76,7 @@ from tournament.views.organizer_console import close_context, console_context, p
 
 
 def _joining_note(event: Event) -> str:
-    planned = planned_round(event)
+    planned = event.planned_round()
     if planned is None:
         if event.phase == Phase.ROUND:
             return _("They join the lowest table when you close this round.")
@@ -137,7 +136,7 @@ def player_status(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
 
     def change() -> str:
         set_player_status(player=player, status=status, table=table)
-        planned = planned_round(event)
+        planned = event.planned_round()
         seat = (
             planned.seats.filter(player=player).select_related("table").first() if planned else None
         )
@@ -495,7 +494,7 @@ def phase_next(request: HttpRequest, pk: int) -> HttpResponse:
     expected = request.POST.get("phase") or None
     if (
         event.phase == Phase.BETWEEN_ROUNDS
-        and planned_round(event) is None
+        and event.planned_round() is None
         and not _confirmed(request)
     ):
         # The next phase is the debrief, which makes the results final: ask first.
@@ -554,7 +553,7 @@ def debrief(request: HttpRequest, pk: int) -> HttpResponse:
     if event.phase == Phase.DEBRIEF:
         messages.info(request, _("The debrief has already started."))
         return redirect(console_url(event))
-    planned = planned_round(event)
+    planned = event.planned_round()
     return render(
         request,
         "organizer/debrief.html",

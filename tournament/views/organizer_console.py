@@ -21,6 +21,8 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from tables.models import Game, GameCorrection, Table
+from tournament.common.inputs import positive_int
+from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
 from tournament.console import (
     Console,
     build_close_check,
@@ -35,9 +37,7 @@ from tournament.forms import (
     SetVariantForm,
     TablePlanForm,
 )
-from tournament.inputs import positive_int
 from tournament.models import Event, Player, Round, RoundStatus
-from tournament.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
 from tournament.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.views.organizer import owned_event, visible_version
 

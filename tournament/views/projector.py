@@ -17,10 +17,10 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tables.qr import qr_svg
+from tournament.common.network import public_base_url
+from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
+from tournament.common.qr import qr_svg
 from tournament.models import Event
-from tournament.network import public_base_url
-from tournament.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.projector import ScreenKind, View, build_screen
 
 NO_SCRIPT_REFRESH_SECONDS = 10

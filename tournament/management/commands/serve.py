@@ -7,8 +7,8 @@ prints a one-time sign-in link and the address phones should use.
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand
 
+from tournament.common.network import lan_base_url
 from tournament.models import Event
-from tournament.network import lan_base_url
 from tournament.signin import ensure_organizer, sign_in_path
 
 

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from tournament.network import lan_base_url
+from tournament.common.network import lan_base_url
 from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.inputs import positive_int
+from tournament.common.inputs import positive_int
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from django.test import RequestFactory, override_settings
 
-from tournament import network
+from tournament.common import network
 
 
 def test_a_configured_public_url_wins(settings):

@@ -7,7 +7,7 @@ import re
 import qrcode
 import qrcode.constants
 
-from tables.qr import QUIET_ZONE_MODULES, qr_svg
+from tournament.common.qr import QUIET_ZONE_MODULES, qr_svg
 
 URL = "http://192.168.1.20:8000/t/pVh1mQ0n0Jx7Zq2c3Yb9sW4kL8dE5fGh/"
 

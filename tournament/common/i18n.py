@@ -1,0 +1,23 @@
+"""Marking messages for translation without importing Django.
+
+Terms: a *noop message* is English text wrapped in ``gettext_noop`` so that
+``makemessages`` finds it; whoever shows it translates it then, through a ``translate``
+callable (Django's gettext in the app, the identity in plain tests). The pure rules core
+(movement, table plan, variants, scoring, rule sheets) words its messages this way.
+
+Standard library only: this module must stay importable without Django.
+"""
+
+from collections.abc import Callable
+
+Translate = Callable[[str], str]
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a message for makemessages; it is translated where it is shown."""
+    return message
+
+
+def untranslated(message: str) -> str:
+    """The ``translate`` for callers that want the English text as it is."""
+    return message
