@@ -13,31 +13,25 @@ Terms:
               organizer settles it. A report that reaches a closed round is kept as
               *late* for the organizer to accept or drop. Each report carries a key
               made by the client, so a retried request is stored once.
+    report label how the organizer tells the reports of one game apart: their order and
+              time of arrival ("second report (12:03:58): Bob").
     correction a record of who changed or deleted a game, and what it was before.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.dateformat import time_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.variants import Suit, Variant, check_variants
-from tournament.models import Event, Player, Round, new_secret_token
-
-# URL-safe base64 as new_secret_token writes it, at most as long as the token fields.
-TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def looks_like_token(token: str) -> bool:
-    """Whether a link's token could be one we made, checked before any query, so a
-    mangled link (NUL bytes, spaces, 10 kB) is a 404 and never a database error."""
-    return TOKEN_PATTERN.fullmatch(token) is not None
+from tournament.models import Event, Player, Round, looks_like_token, new_secret_token
 
 
 class TableQuerySet(models.QuerySet["Table"]):
@@ -163,6 +157,16 @@ class Game(models.Model):
     def __str__(self) -> str:
         return _("Game %(number)s") % {"number": self.number}
 
+    def report_labels(self) -> list[str]:
+        """GameReport.label for each report of this game, in the order they arrived.
+
+        Reads ``self.reports.all()``, so a prefetch of the reports (with their winners)
+        answers it without a query per game.
+        """
+        # Sorted here rather than ordered in SQL, which would bypass the prefetch.
+        arrived = sorted(self.reports.all(), key=lambda report: (report.received_at, report.pk))
+        return [report.label(position) for position, report in enumerate(arrived, start=1)]
+
 
 class ReportState(models.TextChoices):
     COUNTED = "counted", _("Counted")
@@ -204,6 +208,25 @@ class GameReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.round} · game {self.game_number}: {self.winner}"
+
+    def label(self, position: int) -> str:
+        """This report as the organizer reads it beside the other reports of its game: its
+        place in the order of arrival (1 = first), the time it arrived, and the winner it
+        named."""
+        values = {
+            "time": time_format(timezone.localtime(self.received_at), "H:i:s"),
+            "name": self.winner.name,
+            "position": position,
+        }
+        # One message per place rather than an ordinal built in code: languages inflect
+        # "first", "second" and "third" in ways a number cannot.
+        if position == 1:
+            return gettext("first report (%(time)s): %(name)s") % values
+        if position == 2:
+            return gettext("second report (%(time)s): %(name)s") % values
+        if position == 3:
+            return gettext("third report (%(time)s): %(name)s") % values
+        return gettext("report %(position)s (%(time)s): %(name)s") % values
 
 
 class CorrectionAction(models.TextChoices):

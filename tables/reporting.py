@@ -1,4 +1,4 @@
-"""Reporting games from phones, and the organizer's corrections.
+"""Reporting games from phones (the organizer's corrections are in tables.corrections).
 
 Terms:
     report       one phone's statement "game k at table t was won by p" (see tables.models).
@@ -14,15 +14,13 @@ Terms:
     double tap   a phone that reported game k and, within DOUBLE_TAP_WINDOW, reports game
                  k+1 with the same winner: a second tap on a name that the next game's
                  form put under the finger. No real game ends that fast, so it is refused.
-    report label how the organizer tells the reports of one game apart: their order and
-                 time of arrival ("second report (12:03:58): Bob").
 
 A game is counted once, however many reports it has.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -30,13 +28,10 @@ from enum import StrEnum
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.dateformat import time_format
 from django.utils.translation import gettext as _
 
 from tables.models import (
-    CorrectionAction,
     Game,
-    GameCorrection,
     GameReport,
     GameStatus,
     ReportSource,
@@ -71,7 +66,8 @@ def next_game_number(*, round: Round, table: Table) -> int:
     return (highest or 0) + 1
 
 
-def _seated_players(round_: Round, table: Table) -> dict[int, Player]:
+def seated_players(round_: Round, table: Table) -> dict[int, Player]:
+    """The players seated at a table in a round, by id: the only ones a result may name."""
     return {
         seat.player_id: seat.player
         for seat in round_.seats.filter(table=table).select_related("player")
@@ -198,7 +194,7 @@ def _report_game(
             Round.objects.filter(event_id=table.event_id, number=round_number).first(),
             round_number,
         )
-        seated = _seated_players(round_, table)
+        seated = seated_players(round_, table)
         named = [winner] if winner is not None else list(tricks)
         if not named or any(p.pk not in seated for p in named):
             raise Refused(_("That player is not seated at this table in this round."))
@@ -257,12 +253,12 @@ def _refuse_double_tap(
         )
 
 
-def _existing_game(round_: Round, table: Table, number: int) -> Game | None:
+def existing_game(round_: Round, table: Table, number: int) -> Game | None:
     return Game.objects.filter(round=round_, table=table, number=number).first()
 
 
 def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tuple[Outcome, Game]:
-    game = _existing_game(round_, table, number)
+    game = existing_game(round_, table, number)
     if game is None:
         try:
             # A savepoint holding only the game: if another phone created game k a moment
@@ -304,179 +300,3 @@ def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tup
     )
     game.status = GameStatus.DISPUTED
     return Outcome.DISPUTED, game
-
-
-# --- telling reports apart ----------------------------------------------------------------
-
-
-def report_label(report: GameReport, position: int) -> str:
-    """A report as the organizer reads it beside the other reports of its game: its place
-    in the order of arrival (1 = first), the time it arrived, and the winner it named."""
-    values = {
-        "time": time_format(timezone.localtime(report.received_at), "H:i:s"),
-        "name": report.winner.name,
-        "position": position,
-    }
-    if position == 1:
-        return _("first report (%(time)s): %(name)s") % values
-    if position == 2:
-        return _("second report (%(time)s): %(name)s") % values
-    if position == 3:
-        return _("third report (%(time)s): %(name)s") % values
-    return _("report %(position)s (%(time)s): %(name)s") % values
-
-
-def report_labels(reports: Iterable[GameReport]) -> list[str]:
-    """report_label for each report of one game, in the order they arrived."""
-    arrived = sorted(reports, key=lambda report: (report.received_at, report.pk))
-    return [report_label(report, position) for position, report in enumerate(arrived, start=1)]
-
-
-# --- the organizer's corrections ---------------------------------------------------------
-
-
-def _snapshot(game: Game) -> dict:
-    return {
-        "winner": game.winner.name if game.winner_id else None,
-        "status": game.status,
-        "finished": game.finished,
-        "tricks": game.tricks,
-    }
-
-
-@transaction.atomic
-def settle_game(*, game: Game, winner: Player, by) -> Game:
-    """Decide a game's winner (a dispute, or a correction); recorded with who did it."""
-    if winner.pk not in _seated_players(game.round, game.table):
-        raise Refused(_("That player is not seated at this table in this round."))
-    before = _snapshot(game)
-    action = (
-        CorrectionAction.SETTLED
-        if game.status == GameStatus.DISPUTED
-        else CorrectionAction.CORRECTED
-    )
-    game.winner = winner
-    game.status = GameStatus.SETTLED
-    game.save(update_fields=["winner", "status", "updated_at"])
-    GameCorrection.objects.create(
-        round=game.round,
-        table=game.table,
-        game=game,
-        game_number=game.number,
-        action=action,
-        changed_by=by,
-        before=before,
-        after=_snapshot(game),
-    )
-    Table.objects.bump_version(table_id=game.table_id, event_id=game.table.event_id)
-    return game
-
-
-@transaction.atomic
-def delete_game(*, game: Game, by) -> None:
-    GameCorrection.objects.create(
-        round=game.round,
-        table=game.table,
-        game=None,
-        game_number=game.number,
-        action=CorrectionAction.DELETED,
-        changed_by=by,
-        before=_snapshot(game),
-    )
-    event_id, table_id = game.table.event_id, game.table_id
-    game.reports.update(state=ReportState.DROPPED)
-    game.delete()
-    Table.objects.bump_version(table_id=table_id, event_id=event_id)
-
-
-@transaction.atomic
-def add_game(*, round: Round, table: Table, winner: Player, by) -> Game:
-    """The organizer enters a game by hand (a table without a phone)."""
-    if winner.pk not in _seated_players(round, table):
-        raise Refused(_("That player is not seated at this table in this round."))
-    game = Game.objects.create(
-        round=round,
-        table=table,
-        number=next_game_number(round=round, table=table),
-        winner=winner,
-        status=GameStatus.SETTLED,
-        reported_by=by.get_username() if by else "",
-    )
-    GameCorrection.objects.create(
-        round=round,
-        table=table,
-        game=game,
-        game_number=game.number,
-        action=CorrectionAction.ADDED,
-        changed_by=by,
-        after=_snapshot(game),
-    )
-    Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
-    return game
-
-
-@transaction.atomic
-def accept_late_report(*, report: GameReport, by) -> Game:
-    """Count a late report in its (closed) round, as if it had arrived in time.
-
-    Its game number decides what it means, as for any report: a number with no game yet
-    becomes that game; a game already recorded with the same winner is already counted
-    (nothing is added, so no game counts twice); a game recorded with another winner is
-    settled in favour of the report. The moves already committed are not recomputed: to
-    let the game change the moves, undo the round close first.
-    """
-    if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
-        state=ReportState.ACCEPTED
-    ):
-        raise Refused(_("This report has already been handled."))
-    game = _existing_game(report.round, report.table, report.game_number)
-    before = None if game is None else _snapshot(game)
-    if game is None:
-        game = Game.objects.create(
-            round=report.round,
-            table=report.table,
-            number=report.game_number,
-            winner=report.winner,
-            tricks=report.tricks,
-            finished=report.finished,
-            status=GameStatus.SETTLED,
-            reported_by=report.get_source_display(),
-        )
-    elif game.winner_id != report.winner_id or game.status == GameStatus.DISPUTED:
-        game.winner = report.winner
-        game.status = GameStatus.SETTLED
-        game.save(update_fields=["winner", "status", "updated_at"])
-    report.game = game
-    report.state = ReportState.ACCEPTED
-    report.save(update_fields=["game", "state"])
-    GameCorrection.objects.create(
-        round=report.round,
-        table=report.table,
-        game=game,
-        game_number=game.number,
-        action=CorrectionAction.ACCEPTED_LATE,
-        changed_by=by,
-        before=before,
-        after=_snapshot(game),
-    )
-    Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)
-    return game
-
-
-@transaction.atomic
-def drop_late_report(*, report: GameReport, by) -> None:
-    if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
-        state=ReportState.DROPPED
-    ):
-        raise Refused(_("This report has already been handled."))
-    report.state = ReportState.DROPPED
-    GameCorrection.objects.create(
-        round=report.round,
-        table=report.table,
-        game=None,
-        game_number=report.game_number,
-        action=CorrectionAction.DROPPED_LATE,
-        changed_by=by,
-        before={"winner": report.winner.name},
-    )
-    Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)

@@ -28,27 +28,11 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tables.models import Game, GameStatus, Table
-from tables.variants import DECK_SIZE, RuleSheet, rule_sheet
+from tables.rule_sheets import RuleSheet, rule_sheet
+from tables.variants import DECK_SIZE
 from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat, SeatReason
 from tournament.movement import Direction
 from tournament.ordering import name_key
-
-
-def phase_title(event: Event) -> str:
-    if event.phase == Phase.SETUP:
-        return _("Waiting to start")
-    if event.phase == Phase.STUDY:
-        return _("Study the rules")
-    if event.phase == Phase.PRACTICE:
-        return _("Practice")
-    if event.phase == Phase.ROUND:
-        return _("Round %(number)s of %(total)s") % {
-            "number": event.round_number,
-            "total": event.rounds_planned,
-        }
-    if event.phase == Phase.BETWEEN_ROUNDS:
-        return _("Round %(number)s is over") % {"number": event.round_number}
-    return _("Debrief")
 
 
 def shown_round_number(event: Event) -> int:

@@ -1,4 +1,4 @@
-"""The hidden rule variants of Five Tricks: drawing them for tables, and their rule sheets.
+"""The hidden rule variants of Five Tricks: drawing them for tables, naming them, and the deal.
 
 Terms:
     table          a numbered card table of an event (1..N; a higher number is a better table).
@@ -19,9 +19,8 @@ Terms:
                    disruptive difference, so only a share of the tables get it (at most one in
                    five by default, see ``max_anytime_tables``).
     plan           the variants of all tables of an event, table 1 first.
-    rule sheet     the full rules of Five Tricks written out for one variant, which a table
-                   studies for a few minutes before it is taken away. A sheet states its rules
-                   as *the* rules: it never hints that other tables play differently.
+    rule sheet     the full rules of Five Tricks written out for one variant; they live in
+                   tables.rule_sheets, which builds on the card facts, labels and dealing here.
 
 Card data (``winning_card_order``) uses the rank codes "A", "2" .. "7". Everything a person
 reads is English marked with ``gettext_noop`` and passed through a ``translate`` callable at
@@ -49,7 +48,8 @@ MAX_CARDS_PER_PLAYER = 7
 DEFAULT_ANYTIME_SHARE = 0.2
 
 
-def _text(translate: Translate, message: str, **values: object) -> str:
+def translated(translate: Translate, message: str, **values: object) -> str:
+    """``message`` (marked with ``gettext_noop``) translated, then filled in with ``values``."""
     # Translate the template first, then fill it in: translators see the placeholders, and
     # a bare message is left alone so a literal "%" in a translation cannot break it.
     text = translate(message)
@@ -169,12 +169,14 @@ def variant_label(variant: Variant, translate: Translate = untranslated) -> str:
         "suit": suit_name(variant.trump, translate),
     }
     if variant.trump_anytime:
-        return _text(
+        return translated(
             translate,
             gettext_noop("%(direction)s · %(symbol)s %(suit)s trump · trump any time"),
             **values,
         )
-    return _text(translate, gettext_noop("%(direction)s · %(symbol)s %(suit)s trump"), **values)
+    return translated(
+        translate, gettext_noop("%(direction)s · %(symbol)s %(suit)s trump"), **values
+    )
 
 
 # --- drawing variants -------------------------------------------------------------------
@@ -346,7 +348,7 @@ def check_variants(
     for i in range(len(plan) - 1):
         if plan[i] == plan[i + 1]:
             problems.append(
-                _text(
+                translated(
                     translate,
                     gettext_noop(
                         "Tables %(first)s and %(second)s are neighbours with the same "
@@ -374,7 +376,7 @@ def check_variants(
             )
         )
         problems.append(
-            _text(
+            translated(
                 translate,
                 message,
                 tables=", ".join(map(str, anytime_tables)),
@@ -394,7 +396,7 @@ def check_variants(
             for v, tables in tables_by_variant.items():
                 if len(tables) > 1:
                     problems.append(
-                        _text(
+                        translated(
                             translate,
                             gettext_noop(
                                 "Tables %(tables)s share one variant (%(variant)s), though "
@@ -406,7 +408,7 @@ def check_variants(
                     )
         else:
             problems.append(
-                _text(
+                translated(
                     translate,
                     gettext_noop(
                         "Different variants in use: %(used)s of %(possible)s possible; "
@@ -434,239 +436,3 @@ def cards_per_player(players: int) -> int:
     if not 1 <= count <= DECK_SIZE:
         raise ValueError(f"players must be between 1 and {DECK_SIZE}, got {count}")
     return min(MAX_CARDS_PER_PLAYER, DECK_SIZE // count)
-
-
-# --- rule sheets ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RuleSection:
-    heading: str
-    text: str
-
-
-@dataclass(frozen=True)
-class RuleSheet:
-    """A table's printed rules. ``deal`` is the one-line deal instruction for a known
-    number of players, or None when the sheet gives the general rule."""
-
-    title: str
-    subtitle: str
-    sections: tuple[RuleSection, ...]
-    deal: str | None
-
-
-def _deal_line(players: int, translate: Translate) -> str:
-    cards = cards_per_player(players)
-    left = DECK_SIZE - cards * players
-    # Separate sentences rather than glued fragments, so each one translates on its own.
-    if cards == 1:
-        first = _text(translate, gettext_noop("Deal 1 card to each player."))
-    else:
-        first = _text(translate, gettext_noop("Deal %(cards)s cards to each player."), cards=cards)
-    if left == 0:
-        second = _text(translate, gettext_noop("All %(deck)s cards are dealt."), deck=DECK_SIZE)
-    elif left == 1:
-        second = _text(translate, gettext_noop("1 card stays undealt."))
-    else:
-        second = _text(translate, gettext_noop("%(left)s cards stay undealt."), left=left)
-    return f"{first} {second}"
-
-
-def _ranks_text(variant: Variant, translate: Translate) -> str:
-    ace = translate(gettext_noop("ace"))
-    return ", ".join(ace if rank == RANKS[0] else rank for rank in variant.winning_card_order)
-
-
-def _winning_text(variant: Variant, translate: Translate) -> str:
-    order = _ranks_text(variant, translate)
-    if variant.ace_high:
-        message = gettext_noop(
-            "When everyone has played, the highest card of the suit that was led wins the "
-            "trick, unless a trump was played. A card of any other suit cannot win. The ace "
-            "is the highest card, above the 7. From strongest to weakest: %(order)s. The "
-            "player who wins the trick takes it and keeps it face down in front of them."
-        )
-    else:
-        message = gettext_noop(
-            "When everyone has played, the lowest card of the suit that was led wins the "
-            "trick, unless a trump was played. A card of any other suit cannot win. The ace "
-            "is the lowest card, below the 2, so the ace beats every other card of its suit. "
-            "From strongest to weakest: %(order)s. The player who wins the trick takes it "
-            "and keeps it face down in front of them."
-        )
-    return _text(translate, message, order=order)
-
-
-def _following_text(variant: Variant, translate: Translate) -> str:
-    if variant.trump_anytime:
-        message = gettext_noop(
-            "The leader may lead any suit. Everyone else must follow suit, which means "
-            "playing a card of the suit that was led, with one exception: you may play a "
-            "trump at any time instead. If you have no card of the suit that was led, you "
-            "may play any card."
-        )
-    else:
-        message = gettext_noop(
-            "The leader may lead any suit. Everyone else must follow suit, which means "
-            "playing a card of the suit that was led. Only if you have no card of that suit "
-            "may you play a card of another suit."
-        )
-    return _text(translate, message)
-
-
-def _trumps_text(variant: Variant, translate: Translate) -> str:
-    values = {"suit": suit_name(variant.trump, translate), "symbol": variant.trump.symbol}
-    if variant.trump_anytime:
-        when = gettext_noop(
-            "The trump suit is %(suit)s (%(symbol)s). You may play a trump at any time, even "
-            "when you have a card of the suit that was led; playing one is known as trumping. "
-            "Every other player may trump at any time as well."
-        )
-    else:
-        when = gettext_noop(
-            "The trump suit is %(suit)s (%(symbol)s). When you have no card of the suit that "
-            "was led, you may play a trump instead; playing one is known as trumping. You "
-            "may also choose to play a card of another suit."
-        )
-    if variant.ace_high:
-        strength = gettext_noop(
-            "A trump beats every card of the suit that was led, however low it is: even the "
-            "2 of %(suit)s beats the ace of the suit that was led. If more than one trump is "
-            "played, the highest trump wins. When %(suit)s are led, follow suit as usual."
-        )
-    else:
-        strength = gettext_noop(
-            "A trump beats every card of the suit that was led, however high it is: even the "
-            "7 of %(suit)s beats the ace of the suit that was led. If more than one trump is "
-            "played, the lowest trump wins. When %(suit)s are led, follow suit as usual."
-        )
-    return f"{_text(translate, when, **values)} {_text(translate, strength, **values)}"
-
-
-def _general_deal_text(translate: Translate) -> str:
-    return _text(
-        translate,
-        gettext_noop(
-            "The dealer shuffles and deals the cards one at a time until every player has "
-            "the same number: 7 each for 2 to 4 players, 5 each for 5 players, 4 each for 6 "
-            "or 7 players. With more players, deal as many as go round evenly. Cards left "
-            "over stay face down, out of the game."
-        ),
-    )
-
-
-def _dealing_text(deal: str, players: int, translate: Translate) -> str:
-    shuffle = _text(
-        translate, gettext_noop("The dealer shuffles and deals the cards one at a time.")
-    )
-    parts = [shuffle, deal]
-    if cards_per_player(players) * players < DECK_SIZE:
-        parts.append(
-            _text(
-                translate,
-                gettext_noop(
-                    "Put the undealt cards aside, face down; they take no part in the game."
-                ),
-            )
-        )
-    return " ".join(parts)
-
-
-def rule_sheet(
-    variant: Variant, players: int | None = None, translate: Translate = untranslated
-) -> RuleSheet:
-    """The full rules of Five Tricks for one variant, in the product's own words.
-
-    With ``players`` the deal says exactly how many cards each player gets; without it the
-    sheet gives the general rule. Nothing on the sheet mentions another variant or suit.
-    """
-
-    def section(heading: str, text: str) -> RuleSection:
-        return RuleSection(_text(translate, heading), text)
-
-    def plain(message: str) -> str:
-        return _text(translate, message)
-
-    if players is None:
-        deal = None
-        dealing = _general_deal_text(translate)
-    else:
-        deal = _deal_line(players, translate)
-        dealing = _dealing_text(deal, players, translate)
-
-    sections = (
-        section(
-            gettext_noop("Cards"),
-            _text(
-                translate,
-                gettext_noop(
-                    "The game uses %(deck)s cards: the ace, 2, 3, 4, 5, 6 and 7 of each "
-                    "suit. Leave all other cards out."
-                ),
-                deck=DECK_SIZE,
-            ),
-        ),
-        section(
-            gettext_noop("Players"),
-            plain(gettext_noop("Usually 4 to 6 players, but more or fewer can play.")),
-        ),
-        section(gettext_noop("Dealing"), dealing),
-        section(
-            gettext_noop("Starting"),
-            plain(
-                gettext_noop(
-                    "The player on the dealer's left leads: they play any card they like, "
-                    "face up. Then the others take turns, each playing one card. Together "
-                    "these cards, one from each player, make a trick."
-                )
-            ),
-        ),
-        section(gettext_noop("Following suit"), _following_text(variant, translate)),
-        section(gettext_noop("Winning a trick"), _winning_text(variant, translate)),
-        section(gettext_noop("Trumps"), _trumps_text(variant, translate)),
-        section(
-            gettext_noop("The next trick"),
-            plain(
-                gettext_noop(
-                    "Whoever won a trick leads the next one, and play goes on in the same "
-                    "way until all the cards in hand have been played."
-                )
-            ),
-        ),
-        section(
-            gettext_noop("The last trick"),
-            plain(
-                gettext_noop(
-                    "If some players run out of cards before others, the last trick is "
-                    "played only by those who still have a card. It is a short trick, but it "
-                    "is won like any other."
-                )
-            ),
-        ),
-        section(
-            gettext_noop("End of the game"),
-            plain(
-                gettext_noop(
-                    "The game ends when every card has been played. Count your tricks: the "
-                    "player with the most tricks wins the game."
-                )
-            ),
-        ),
-        section(
-            gettext_noop("Scoring in the tournament"),
-            plain(
-                gettext_noop(
-                    "Each game has one winner: the player with the most tricks. If the round "
-                    "ends before a game is finished, the player with the most tricks so far "
-                    "wins that game."
-                )
-            ),
-        ),
-    )
-    return RuleSheet(
-        title=plain(gettext_noop("Five Tricks")),
-        subtitle=plain(gettext_noop("A card game that is quick to learn and quick to play")),
-        sections=sections,
-        deal=deal,
-    )

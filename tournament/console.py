@@ -39,8 +39,8 @@ from tables.models import (
     Table,
     variant_warnings,
 )
-from tables.reporting import report_label
 from tables.variants import variant_label
+from tournament.close_preview import ClosePreview, preview_close
 from tournament.models import (
     Event,
     Phase,
@@ -53,7 +53,6 @@ from tournament.models import (
 )
 from tournament.movement import Move
 from tournament.ordering import name_key
-from tournament.rounds import ClosePreview, preview_close, undo_blocker
 from tournament.table_plan import (
     MAX_TABLE_SIZE,
     MIN_TABLE_SIZE,
@@ -83,7 +82,7 @@ def labelled_reports(reports: Iterable[GameReport]) -> list[tuple[GameReport, st
     """The reports of one game in the order they arrived, each with the label that tells
     it from the others ("second report (12:03:58): Bob"); their winners must be loaded."""
     arrived = sorted(reports, key=lambda report: (report.received_at, report.pk))
-    return [(report, report_label(report, place)) for place, report in enumerate(arrived, 1)]
+    return [(report, report.label(place)) for place, report in enumerate(arrived, 1)]
 
 
 # --- the console -------------------------------------------------------------------------
@@ -362,7 +361,10 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
             correction_rows.select_related("table", "round", "changed_by")[:corrections]
         ),
         corrections_total=correction_rows.count(),
-        undo_blocker=undo_blocker(event, rounds, following_has_games),
+        undo_blocker=event.undo_refusal(
+            last_closed_number=last_closed.number if last_closed else None,
+            next_round_has_games=following_has_games,
+        ),
         last_closed=last_closed,
     )
 
@@ -475,7 +477,7 @@ class Dispute:
 
     @property
     def report_labels(self) -> list[str]:
-        return [label for _report, label in labelled_reports(self.game.reports.all())]
+        return self.game.report_labels()
 
 
 @dataclass

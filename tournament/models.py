@@ -21,6 +21,7 @@ Terms:
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections import Counter
 from datetime import datetime, timedelta
@@ -31,14 +32,25 @@ from django.db import models
 from django.db.models import Count, F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 PLAYER_NAME_MAX_LENGTH = 40
 SECRET_TOKEN_BYTES = 24  # 192 bits: unguessable links for tables and projectors
 
 
+# URL-safe base64 as new_secret_token writes it, at most as long as the token fields.
+TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def new_secret_token() -> str:
     return secrets.token_urlsafe(SECRET_TOKEN_BYTES)
+
+
+def looks_like_token(token: str) -> bool:
+    """Whether a link's token could be one we made, checked before any query, so a
+    mangled link (NUL bytes, spaces, 10 kB) is a 404 and never a database error."""
+    return TOKEN_PATTERN.fullmatch(token) is not None
 
 
 def new_seed() -> int:
@@ -55,6 +67,13 @@ class Phase(models.TextChoices):
 
 
 CLOCKED_PHASES = {Phase.STUDY, Phase.PRACTICE, Phase.ROUND}
+# Titles of the phases without a round number (Event.phase_title words the others).
+PHASE_TITLES = {
+    Phase.SETUP: _("Getting ready"),
+    Phase.STUDY: _("Study the rules"),
+    Phase.PRACTICE: _("Practice"),
+    Phase.DEBRIEF: _("Debrief"),
+}
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -62,6 +81,12 @@ class EventQuerySet(models.QuerySet["Event"]):
         if user.is_superuser:
             return self
         return self.filter(owner=user)
+
+    def for_players_token(self, token: str) -> EventQuerySet:
+        """The event a players link names: none for a token that we cannot have made."""
+        if not looks_like_token(token):
+            return self.none()
+        return self.filter(players_token=token)
 
     def bump_version(self, event_id: int) -> None:
         """Tell every polling screen that something it shows has changed.
@@ -236,6 +261,19 @@ class Event(models.Model):
         self.refresh_from_db(fields=["version", "shared_version"])
 
     @property
+    def phase_title(self) -> str:
+        """Where the event stands, in the words every screen uses (phones, console,
+        projector), e.g. "Round 2 of 4"."""
+        if self.phase == Phase.ROUND:
+            return gettext("Round %(number)s of %(total)s") % {
+                "number": self.round_number,
+                "total": self.rounds_planned,
+            }
+        if self.phase == Phase.BETWEEN_ROUNDS:
+            return gettext("Round %(number)s is over") % {"number": self.round_number}
+        return str(PHASE_TITLES.get(self.phase, self.get_phase_display()))
+
+    @property
     def phase_key(self) -> str:
         """The phase and round a button was shown in, e.g. "round:2": every round shares
         the phase name "round", so a stale button must carry the number too."""
@@ -250,6 +288,26 @@ class Event(models.Model):
     @property
     def is_last_round(self) -> bool:
         return self.round_number >= self.rounds_planned
+
+    def undo_refusal(
+        self, *, last_closed_number: int | None, next_round_has_games: bool
+    ) -> str | None:
+        """Why the last close cannot be undone, or None when it can.
+
+        Never once the debrief has started: the phones stop asking for news then, so
+        they would not see the round open again. Never once the next round has a reported
+        game, because undoing would throw results away. The console shows the same words
+        that tournament.rounds.undo_close_round refuses with.
+        """
+        if self.phase == Phase.DEBRIEF:
+            return gettext("The debrief has started: the results are final.")
+        if last_closed_number is None:
+            return gettext("No round has been closed yet.")
+        if next_round_has_games:
+            return gettext(
+                "Round %(number)s already has reported games, so the close cannot be undone."
+            ) % {"number": last_closed_number + 1}
+        return None
 
     def planned_round(self) -> Round | None:
         """The round whose seating exists but whose play has not started, if any."""

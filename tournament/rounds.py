@@ -28,8 +28,6 @@ All writes happen in one transaction each; a failure halfway leaves nothing chan
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
@@ -38,105 +36,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
+from tables.models import Game, GameCorrection, GameReport, GameStatus
 from tournament.common.errors import Refused
 from tournament.models import (
     Event,
     Phase,
     Player,
-    PlayerStatus,
     Round,
     RoundStatus,
     Seat,
-    SeatReason,
 )
 from tournament.movement import Move, explain_moves
-from tournament.ordering import name_key
-
-
-@dataclass(frozen=True)
-class ClosePreview:
-    """What closing a round would do, for the organizer to check before confirming.
-
-    ``version`` is the event's version when the preview was made; passing it back to
-    close_round refuses the close if anything changed in between.
-    """
-
-    round: Round
-    standings: dict[int, dict[str, int]]
-    moves: dict[str, Move]
-    games_needing_attention: list[Game]
-    late_reports: list[GameReport]
-    version: int
-    not_present: frozenset[str] = frozenset()  # seated this round, absent or removed now
-    removed: frozenset[str] = frozenset()  # the part of not_present removed from the roster
-    returning: tuple[str, ...] = ()  # present now, not seated this round: join the lowest
-    seats_next_round: bool = True  # False after the last round: nobody moves
-
-    @property
-    def moves_by_table(self) -> dict[int, list[Move]]:
-        grouped: dict[int, list[Move]] = {number: [] for number in sorted(self.standings)}
-        for move in sorted(self.moves.values(), key=lambda m: (m.from_table, m.rank)):
-            grouped[move.from_table].append(move)
-        return grouped
-
-    @property
-    def next_sizes(self) -> dict[int, int]:
-        """Players at each table next round, once absent players and returners count."""
-        sizes = Counter(
-            move.to_table for name, move in self.moves.items() if name not in self.not_present
-        )
-        if self.returning and self.standings:
-            sizes[min(self.standings)] += len(self.returning)
-        return {number: sizes.get(number, 0) for number in sorted(self.standings)}
-
-    @property
-    def disputed(self) -> list[Game]:
-        return [g for g in self.games_needing_attention if g.status == GameStatus.DISPUTED]
-
-    @property
-    def unconfirmed(self) -> list[Game]:
-        return [g for g in self.games_needing_attention if g.status == GameStatus.UNCONFIRMED]
-
-    @property
-    def tables_without_games(self) -> list[int]:
-        """Tables whose players all have 0 games and no game of theirs is disputed (a
-        disputed game was reported: it is listed as a dispute instead)."""
-        disputed_at = {game.table.number for game in self.disputed}
-        return [
-            number
-            for number, games in sorted(self.standings.items())
-            if games and not any(games.values()) and number not in disputed_at
-        ]
-
-
-def preview_close(round_: Round) -> ClosePreview:
-    """Everything the organizer checks before closing a round; a constant number of queries."""
-    event = Event.objects.get(pk=round_.event_id)
-    round_.event = event
-    standings = round_.games_won_by_table()
-    seated = {name for games in standings.values() for name in games}
-    status_of = dict(event.players.values_list("name", "status"))
-    present = {name for name, status in status_of.items() if status == PlayerStatus.PRESENT}
-    not_present = seated - present
-    return ClosePreview(
-        round=round_,
-        standings=standings,
-        moves=explain_moves(standings),
-        games_needing_attention=list(
-            round_.games.needing_attention()
-            .select_related("table", "winner")
-            .prefetch_related("reports__winner")
-        ),
-        late_reports=list(
-            round_.reports.filter(state=ReportState.LATE).select_related("table", "winner")
-        ),
-        version=event.version,
-        not_present=frozenset(not_present),
-        removed=frozenset(n for n in not_present if status_of.get(n) == PlayerStatus.REMOVED),
-        returning=tuple(sorted(present - seated, key=name_key)),
-        seats_next_round=round_.number < event.rounds_planned,
-    )
+from tournament.seating import seat_next_round
 
 
 def _start_clock(event: Event, phase: str, now: datetime) -> None:
@@ -305,54 +216,11 @@ def close_round(
     standings = round_.games_won_by_table()
     moves = explain_moves(standings)
     if round_.number < event.rounds_planned:
-        _seat_next_round(event, round_, moves)
+        seat_next_round(event=event, closed=round_, moves=moves)
     event.phase = Phase.BETWEEN_ROUNDS
     event.stop_clock()
     event.save_and_bump(["phase", "clock_ends_at", "clock_paused_remaining"])
     return moves
-
-
-def _seat_next_round(event: Event, closed: Round, moves: dict[str, Move]) -> Round:
-    tables = {table.number: table for table in Table.objects.filter(event=event)}
-    lowest = tables[min(tables)]
-    next_round = Round.objects.create(event=event, number=closed.number + 1)
-    present = {p.name: p for p in event.players.filter(status=PlayerStatus.PRESENT)}
-    seats = []
-    for name, move in moves.items():
-        player = present.pop(name, None)
-        if player is None:
-            continue  # absent or removed since: not seated, their move is not applied
-        seats.append(
-            Seat(
-                round=next_round,
-                player=player,
-                table=tables[move.to_table],
-                from_table=tables[move.from_table],
-                reason=SeatReason(move.reason.value),
-                games_won_before=move.games,
-                tie_broken=move.tie_broken,
-            )
-        )
-    seats.extend(
-        Seat(round=next_round, player=player, table=lowest, reason=SeatReason.RETURNING)
-        for player in present.values()
-    )
-    Seat.objects.bulk_create(seats)
-    return next_round
-
-
-def _nothing_closed() -> str:
-    return _("No round has been closed yet.")
-
-
-def _next_round_has_games(next_number: int) -> str:
-    return _("Round %(number)s already has reported games, so the close cannot be undone.") % {
-        "number": next_number
-    }
-
-
-def _debrief_started() -> str:
-    return _("The debrief has started: the results are final.")
 
 
 @transaction.atomic
@@ -367,10 +235,12 @@ def undo_close_round(
     second click must not undo the round before it as well.
     """
     event = Event.objects.get(pk=event.pk)
-    if event.phase == Phase.DEBRIEF:
-        raise Refused(_debrief_started())
     last_closed = event.rounds.filter(status=RoundStatus.CLOSED).order_by("-number").first()
-    if expected_round is not None and (last_closed is None or last_closed.number != expected_round):
+    if (
+        event.phase != Phase.DEBRIEF
+        and expected_round is not None
+        and (last_closed is None or last_closed.number != expected_round)
+    ):
         if last_closed is None or last_closed.number < expected_round:
             raise Refused(
                 _("The close of round %(number)s has already been undone.")
@@ -380,16 +250,19 @@ def undo_close_round(
             _("Round %(number)s has been closed since: check its moves before undoing.")
             % {"number": last_closed.number}
         )
-    if last_closed is None:
-        raise Refused(_nothing_closed())
-    following = event.rounds.filter(number=last_closed.number + 1).first()
+    following = event.rounds.filter(number=last_closed.number + 1).first() if last_closed else None
+    following_has_games = following is not None and (
+        Game.objects.filter(round=following).exists()
+        or GameReport.objects.filter(round=following).exists()
+        or GameCorrection.objects.filter(round=following).exists()
+    )
+    refusal = event.undo_refusal(
+        last_closed_number=last_closed.number if last_closed else None,
+        next_round_has_games=following_has_games,
+    )
+    if refusal:
+        raise Refused(refusal)
     if following is not None:
-        if (
-            Game.objects.filter(round=following).exists()
-            or GameReport.objects.filter(round=following).exists()
-            or GameCorrection.objects.filter(round=following).exists()
-        ):
-            raise Refused(_next_round_has_games(following.number))
         following.delete()
     Round.objects.filter(pk=last_closed.pk).update(
         status=RoundStatus.OPEN, closed_at=None, closed_by=None
@@ -402,21 +275,6 @@ def undo_close_round(
     event.save_and_bump(["phase", "round_number", "clock_ends_at", "clock_paused_remaining"])
     last_closed.refresh_from_db()
     return last_closed
-
-
-def undo_blocker(event: Event, rounds: list[Round], next_round_has_games: bool) -> str | None:
-    """Why the last close cannot be undone now, or None when it can (for the console).
-
-    The same reasons undo_close_round gives, from rows the console has already loaded.
-    """
-    if event.phase == Phase.DEBRIEF:
-        return _debrief_started()
-    closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
-    if not closed:
-        return _nothing_closed()
-    if next_round_has_games:
-        return _next_round_has_games(closed[-1].number + 1)
-    return None
 
 
 @transaction.atomic

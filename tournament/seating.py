@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
@@ -39,6 +40,7 @@ from tournament.models import (
     Seat,
     SeatReason,
 )
+from tournament.movement import Move
 from tournament.roster import ProblemKind, clean_name, name_problem, same_name_key
 from tournament.table_plan import (
     MAX_TABLE_SIZE,
@@ -46,6 +48,36 @@ from tournament.table_plan import (
     deal_home_tables,
     table_count_problem,
 )
+
+
+@dataclass(frozen=True)
+class PlayersAdded:
+    """The outcome of adding players: who was added, and where they will sit."""
+
+    players: list[Player]
+    joining_note: str
+
+
+@dataclass(frozen=True)
+class StatusChanged:
+    """The outcome of marking a player present or absent: their seat in the planned
+    round (None when not seated there), and that round (None between round close and
+    the next, when they join at the next close)."""
+
+    player: Player
+    planned_round: Round | None
+    seat: Seat | None
+
+
+def joining_note(event: Event, planned: Round | None) -> str:
+    """Where players added now will sit (the rule for late joiners), for the organizer."""
+    if planned is None:
+        if event.phase == Phase.ROUND:
+            return _("They join the lowest table when you close this round.")
+        return ""
+    if planned.number == 1:
+        return _("They are seated at the home tables with the fewest players.")
+    return _("They join the lowest table in round %(number)s.") % {"number": planned.number}
 
 
 def _refuse_unless_setup(event: Event) -> None:
@@ -130,7 +162,7 @@ def move_player(*, player: Player, table: Table) -> Seat:
 
 
 @transaction.atomic
-def set_player_status(*, player: Player, status: str, table: Table | None = None) -> Player:
+def set_player_status(*, player: Player, status: str, table: Table | None = None) -> StatusChanged:
     """Mark a player present, absent or removed; the planned round follows at once.
 
     A player who comes back (or joins late) is seated at the lowest table unless the
@@ -143,20 +175,23 @@ def set_player_status(*, player: Player, status: str, table: Table | None = None
     player.status = status
     player.save(update_fields=["status"])
     round_ = player.event.planned_round()
+    seat = None
     if round_ is not None:
         if status == PlayerStatus.PRESENT:
-            _seat_returning(player=player, round_=round_, table=table)
+            seat = _seat_returning(player=player, round_=round_, table=table)
         else:
             round_.seats.filter(player=player).delete()
     Event.objects.bump_version(player.event_id)
-    return player
+    return StatusChanged(player=player, planned_round=round_, seat=seat)
 
 
-def _seat_returning(*, player: Player, round_: Round, table: Table | None) -> None:
-    if round_.seats.filter(player=player).exists():
+def _seat_returning(*, player: Player, round_: Round, table: Table | None) -> Seat | None:
+    seat = round_.seats.filter(player=player).select_related("table").first()
+    if seat is not None:
         if table is not None:
-            round_.seats.filter(player=player).update(table=table, reason=SeatReason.PLACED)
-        return
+            seat.table, seat.reason = table, SeatReason.PLACED
+            seat.save(update_fields=["table", "reason"])
+        return seat
     if table is not None:
         reason = SeatReason.PLACED
     elif round_.number == 1:
@@ -171,8 +206,8 @@ def _seat_returning(*, player: Player, round_: Round, table: Table | None) -> No
         table = player.event.tables.order_by("number").first()
         reason = SeatReason.RETURNING
     if table is None:
-        return  # no table plan yet: seat_players will seat them
-    Seat.objects.create(round=round_, player=player, table=table, reason=reason)
+        return None  # no table plan yet: seat_players will seat them
+    return Seat.objects.create(round=round_, player=player, table=table, reason=reason)
 
 
 def _taken_names(event: Event, *, other_than: Player | None = None) -> dict[str, Player]:
@@ -228,7 +263,7 @@ def _checked_name(raw: str) -> str:
 
 
 @transaction.atomic
-def add_players(*, event: Event, names: Iterable[str]) -> list[Player]:
+def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
     """Add players to the roster; they are seated in the planned round if there is one.
 
     Before round 1 they join the emptiest home tables, keeping the tables balanced; later
@@ -271,7 +306,7 @@ def add_players(*, event: Event, names: Iterable[str]) -> list[Player]:
             ]
         Seat.objects.bulk_create(seats)
     Event.objects.bump_version(event.pk)
-    return players
+    return PlayersAdded(players=players, joining_note=joining_note(event, round_))
 
 
 @transaction.atomic
@@ -315,6 +350,45 @@ def remove_player(*, player: Player) -> bool:
     player.delete()
     Event.objects.bump_version(event_id)
     return True
+
+
+# --- the next round ----------------------------------------------------------------
+
+
+# Called inside close_round's transaction: no savepoint, so the close's query count stays put.
+@transaction.atomic(savepoint=False)
+def seat_next_round(*, event: Event, closed: Round, moves: dict[str, Move]) -> Round:
+    """Create the round after ``closed`` and seat everyone present by the moves.
+
+    Players absent or removed since are not seated (their move is not applied); present
+    players who had no seat in the closed round return at the lowest table.
+    """
+    tables = {table.number: table for table in Table.objects.filter(event=event)}
+    lowest = tables[min(tables)]
+    next_round = Round.objects.create(event=event, number=closed.number + 1)
+    present = {p.name: p for p in event.players.filter(status=PlayerStatus.PRESENT)}
+    seats = []
+    for name, move in moves.items():
+        player = present.pop(name, None)
+        if player is None:
+            continue  # absent or removed since: not seated, their move is not applied
+        seats.append(
+            Seat(
+                round=next_round,
+                player=player,
+                table=tables[move.to_table],
+                from_table=tables[move.from_table],
+                reason=SeatReason(move.reason.value),
+                games_won_before=move.games,
+                tie_broken=move.tie_broken,
+            )
+        )
+    seats.extend(
+        Seat(round=next_round, player=player, table=lowest, reason=SeatReason.RETURNING)
+        for player in present.values()
+    )
+    Seat.objects.bulk_create(seats)
+    return next_round
 
 
 # --- variants ----------------------------------------------------------------------

@@ -30,7 +30,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from tables.models import Table
-from tables.variants import DECK_SIZE, RuleSheet, rule_sheet
+from tables.rule_sheets import RuleSheet, rule_sheet
+from tables.variants import DECK_SIZE
 from tournament.common.inputs import positive_int
 from tournament.common.network import LOOPBACK_NAMES, public_base_url
 from tournament.common.qr import qr_svg

@@ -35,10 +35,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables.forms import ReportForm, TricksForm, WinnerForm
-from tables.models import GameStatus, ReportState, Table, looks_like_token
+from tables.models import GameStatus, ReportState, Table
 from tables.reporting import Outcome, ReportResult, next_game_number, report_game
-from tables.screens import TableScreen, phase_title, seated_players, table_screen
+from tables.screens import TableScreen, seated_players, table_screen
 from tables.variants import DECK_SIZE, cards_per_player
+from tables.views.links import table_from_link
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import (
@@ -48,17 +49,13 @@ from tournament.common.polling import (
     quoted_etag,
     stop_polling,
 )
-from tournament.models import Phase, Player, Round, RoundStatus
+from tournament.models import Phase, Player, Round, RoundStatus, looks_like_token
 
 LIVE_PARTIAL = "phone/table.html#live"
 MY_GAMES_COOKIE_AGE = 24 * 60 * 60
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def _table(token: str) -> Table | None:
-    return Table.objects.for_token(token).select_related("event").first()
 
 
 def screen_version(shared_version: int, table_version: int) -> str:
@@ -70,15 +67,6 @@ def _table_version(request: HttpRequest, token: str) -> str | None:
     versions = Table.objects.for_token(token).values_list("event__shared_version", "version")
     found = versions.first()
     return None if found is None else screen_version(*found)
-
-
-def link_invalid(request: HttpRequest, *, for_player: bool = False) -> HttpResponse:
-    """The friendly 404 for a rotated or mistyped link. A poll or a tap from a page that
-    was open before the link changed reloads the whole page, so the phone shows it."""
-    response = render(request, "phone/link_invalid.html", {"for_player": for_player}, status=404)
-    if request.htmx:
-        response["HX-Refresh"] = "true"
-    return response
 
 
 def _my_games_cookie(table: Table) -> str:
@@ -172,7 +160,7 @@ def _context(screen: TableScreen, **extra) -> dict:
         "screen": screen,
         "table": screen.table,
         "event": screen.event,
-        "phase_title": phase_title(screen.event),
+        "phase_title": screen.event.phase_title,
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
         "etag": quoted_etag(screen_version(screen.event.shared_version, screen.table.version)),
@@ -207,20 +195,16 @@ def _render_screen(
 
 @require_GET
 @never_cache
-def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    table = _table(token)
-    if table is None:
-        return link_invalid(request)
+@table_from_link
+def table_page(request: HttpRequest, table: Table) -> HttpResponse:
     return _render_screen(request, table, "phone/table.html")
 
 
 @require_GET
 @never_cache
 @etag_from_version(_table_version)
-def table_live(request: HttpRequest, token: str) -> HttpResponse:
-    table = _table(token)
-    if table is None:
-        return link_invalid(request)
+@table_from_link
+def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     return _render_screen(request, table, LIVE_PARTIAL)
 
 
@@ -257,10 +241,8 @@ def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
 
 @csrf_exempt
 @require_POST
-def report_winner(request: HttpRequest, token: str) -> HttpResponse:
-    table = _table(token)
-    if table is None:
-        return link_invalid(request)
+@table_from_link
+def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
     form = WinnerForm(request.POST)
     if not form.is_valid():
         return _refused(request, table, _("This report was incomplete. Tap the winner again."))
@@ -308,11 +290,9 @@ def _tricks_form(table: Table, data=None) -> TricksForm | None:
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 @never_cache
-def report_tricks(request: HttpRequest, token: str) -> HttpResponse:
+@table_from_link
+def report_tricks(request: HttpRequest, table: Table) -> HttpResponse:
     """A game the clock cut off: tricks so far per player; the leader wins."""
-    table = _table(token)
-    if table is None:
-        return link_invalid(request)
     back = HttpResponseRedirect(reverse("phone:table", args=[table.token]))
     if request.method == "GET":
         form = _tricks_form(table) if table.event.phase == Phase.ROUND else None
@@ -350,7 +330,7 @@ def _render_tricks(
             "event": table.event,
             "form": form,
             "game_number": form["game_number"].value(),
-            "phase_title": phase_title(table.event),
+            "phase_title": table.event.phase_title,
             "seconds_left": seconds,
             "clock_text": clock_text(seconds),
         },

@@ -14,7 +14,6 @@ This page never shows rules: a player could pick anybody's name.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -24,9 +23,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
-from tables.models import looks_like_token
-from tables.screens import PlayerScreen, phase_title, player_screen, shown_round_number
-from tables.views.phone import link_invalid
+from tables.screens import PlayerScreen, player_screen, shown_round_number
+from tables.views.links import event_from_players_link
 from tournament.common.inputs import positive_int
 from tournament.common.polling import (
     clock_text,
@@ -48,22 +46,11 @@ LIVE_PARTIAL = "phone/player.html#live"
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _events_for_link(players_token: str) -> QuerySet[Event]:
-    """The event a players link names: none for a token that we cannot have made."""
-    if not looks_like_token(players_token):
-        return Event.objects.none()
-    return Event.objects.filter(players_token=players_token)
-
-
-def _event(players_token: str) -> Event | None:
-    return _events_for_link(players_token).first()
-
-
 def _player_version(request: HttpRequest, players_token: str) -> str | None:
     """Shared event state, who this phone is, and the version of that player's table:
     a report at another table leaves this page at 304. Two queries."""
     event = (
-        _events_for_link(players_token)
+        Event.objects.for_players_token(players_token)
         .only("pk", "phase", "round_number", "shared_version")
         .first()
     )
@@ -136,7 +123,7 @@ def _screen_context(screen: PlayerScreen) -> dict:
         "screen": screen,
         "event": screen.event,
         "me": screen.player,
-        "phase_title": phase_title(screen.event),
+        "phase_title": screen.event.phase_title,
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
         "etag": quoted_etag(
@@ -156,10 +143,8 @@ def _screen_context(screen: PlayerScreen) -> dict:
 
 @require_GET
 @never_cache
-def player_home(request: HttpRequest, players_token: str) -> HttpResponse:
-    event = _event(players_token)
-    if event is None:
-        return link_invalid(request, for_player=True)
+@event_from_players_link
+def player_home(request: HttpRequest, event: Event) -> HttpResponse:
     me = None if "pick" in request.GET else _me(request, event)
     if me is None:
         query = request.GET.get("q", "")[:40]
@@ -169,11 +154,9 @@ def player_home(request: HttpRequest, players_token: str) -> HttpResponse:
 
 @require_GET
 @never_cache
-def player_names(request: HttpRequest, players_token: str) -> HttpResponse:
+@event_from_players_link
+def player_names(request: HttpRequest, event: Event) -> HttpResponse:
     """The names matching a search, for the picker's type-ahead."""
-    event = _event(players_token)
-    if event is None:
-        return link_invalid(request, for_player=True)
     query = request.GET.get("q", "")[:40]
     return render(request, "phone/player_pick.html#names", _pick_context(event, query))
 
@@ -181,10 +164,8 @@ def player_names(request: HttpRequest, players_token: str) -> HttpResponse:
 @require_GET
 @never_cache
 @etag_from_version(_player_version)
-def player_live(request: HttpRequest, players_token: str) -> HttpResponse:
-    event = _event(players_token)
-    if event is None:
-        return link_invalid(request, for_player=True)
+@event_from_players_link
+def player_live(request: HttpRequest, event: Event) -> HttpResponse:
     me = _me(request, event)
     if me is None:
         # The cookie is gone (cleared, or the player was removed): back to the names.
@@ -198,10 +179,8 @@ def player_live(request: HttpRequest, players_token: str) -> HttpResponse:
 
 @csrf_exempt  # nothing rides on a cookie here: the link in the URL is the only credential
 @require_POST
-def pick_player(request: HttpRequest, players_token: str) -> HttpResponse:
-    event = _event(players_token)
-    if event is None:
-        return link_invalid(request, for_player=True)
+@event_from_players_link
+def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
     form = PickPlayerForm(request.POST)
     player = None
     if form.is_valid():

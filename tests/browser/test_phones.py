@@ -21,7 +21,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tables.models import Game, GameReport, GameStatus, ReportState, Table
-from tables.variants import rule_sheet
+from tables.rule_sheets import rule_sheet
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE
 from tournament.models import Seat

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tables.variants import rule_sheet
+from tables.rule_sheets import rule_sheet
 from tests import factories
 from tests.factories import table
 from tests.tournament.common.test_qr import dark_modules, expected_modules

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import Table
-from tables.variants import rule_sheet
+from tables.rule_sheets import rule_sheet
 from tests import factories
 from tournament.models import Phase
 

@@ -1,17 +1,17 @@
 """Reporting games from phones: outcomes, idempotency, disputes, late reports, and that a
-game is never counted twice."""
+game is never counted twice (the organizer's corrections: test_corrections.py)."""
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError
 
 from tables import reporting
-from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState
-from tables.reporting import Outcome, accept_late_report, drop_late_report, report_game
+from tables.models import Game, GameReport, GameStatus, ReportState
+from tables.reporting import Outcome, report_game
 from tests import factories
 from tests.factories import report, seated_players, table
 from tournament.common.errors import Refused
@@ -111,7 +111,7 @@ def test_two_reports_racing_for_game_k_make_one_game(playing, monkeypatch):
     it tries to create it too: the unique constraint turns it into a confirmation."""
     alice = seated_players(playing, 1)[0]
     report(playing, 1, alice, key="phone-a", game_number=1)
-    monkeypatch.setattr(reporting, "_existing_game", lambda *args: None)
+    monkeypatch.setattr(reporting, "existing_game", lambda *args: None)
 
     result = report(playing, 1, alice, key="phone-b", game_number=1)
 
@@ -262,33 +262,6 @@ def test_a_double_tap_at_another_table_is_not_checked_against_this_ones(playing)
     assert result.outcome == Outcome.RECORDED
 
 
-# --- telling reports apart -------------------------------------------------------------------
-
-
-def test_the_reports_of_a_disputed_game_read_apart_by_order_and_time(playing, settings):
-    settings.TIME_ZONE = "UTC"
-    alice, bob = seated_players(playing, 1)[:2]
-    arrived = [
-        datetime(2025, 3, 14, 12, 3, 41, tzinfo=UTC),
-        datetime(2025, 3, 14, 12, 3, 58, tzinfo=UTC),
-        datetime(2025, 3, 14, 12, 4, 2, tzinfo=UTC),
-        datetime(2025, 3, 14, 12, 4, 9, tzinfo=UTC),
-    ]
-    for winner, key in ((bob, "b"), (alice, "a"), (alice, "c"), (bob, "d")):
-        report(playing, 1, winner, key=key, game_number=1)
-    for key, at in zip("badc", arrived, strict=True):
-        GameReport.objects.filter(client_key=key).update(received_at=at)
-
-    labels = reporting.report_labels(Game.objects.get().reports.all())
-
-    assert labels == [
-        f"first report (12:03:41): {bob.name}",
-        f"second report (12:03:58): {alice.name}",
-        f"third report (12:04:02): {bob.name}",
-        f"report 4 (12:04:09): {alice.name}",
-    ]
-
-
 # --- tricks -------------------------------------------------------------------------------
 
 
@@ -434,55 +407,3 @@ def test_a_late_report_retried_is_stored_once(closed):
     again = report(closed, 1, bob, key="late", round_number=1)
     assert again.outcome == Outcome.REPEATED
     assert GameReport.objects.filter(state=ReportState.LATE).count() == 1
-
-
-def test_accepting_a_late_report_for_a_new_game_counts_it_once(closed, organizer):
-    bob = seated_players(closed, 1, 1)[1]
-    late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
-
-    game = accept_late_report(report=late, by=organizer)
-
-    assert game.number == 2
-    assert game.winner == bob
-    late.refresh_from_db()
-    assert late.state == ReportState.ACCEPTED
-    assert closed.rounds.get(number=1).games_won_by_table()[1][bob.name] == 1
-    with pytest.raises(Refused):
-        accept_late_report(report=late, by=organizer)
-
-
-def test_accepting_a_late_copy_of_a_counted_game_adds_nothing(closed, organizer):
-    alice = seated_players(closed, 1, 1)[0]
-    late = report(closed, 1, alice, key="late", round_number=1, game_number=1).report
-
-    accept_late_report(report=late, by=organizer)
-
-    assert Game.objects.filter(table__number=1).count() == 1
-    assert closed.rounds.get(number=1).games_won_by_table()[1][alice.name] == 1
-    assert GameCorrection.objects.filter(action="accepted_late").count() == 1
-
-
-def test_accepting_a_late_report_that_disagrees_settles_the_game(closed, organizer):
-    alice, bob = seated_players(closed, 1, 1)[:2]
-    late = report(closed, 1, bob, key="late", round_number=1, game_number=1).report
-
-    game = accept_late_report(report=late, by=organizer)
-
-    assert game.number == 1
-    assert game.winner == bob
-    assert game.status == GameStatus.SETTLED
-    standings = closed.rounds.get(number=1).games_won_by_table()[1]
-    assert (standings[alice.name], standings[bob.name]) == (0, 1)
-
-
-def test_dropping_a_late_report_keeps_it_out_and_is_recorded(closed, organizer):
-    bob = seated_players(closed, 1, 1)[1]
-    late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
-
-    drop_late_report(report=late, by=organizer)
-
-    late.refresh_from_db()
-    assert late.state == ReportState.DROPPED
-    assert not Game.objects.filter(winner=bob).exists()
-    with pytest.raises(Refused):
-        drop_late_report(report=late, by=organizer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.reporting import delete_game
+from tables.corrections import delete_game
 from tables.screens import move_direction, player_screen, seated_players, table_screen
 from tests import factories
 from tests.factories import table

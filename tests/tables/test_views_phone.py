@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import Game, GameReport, GameStatus, ReportState
-from tables.variants import rule_sheet
+from tables.rule_sheets import rule_sheet
 from tests import factories
 from tests.factories import seated_players, table
 from tournament.models import Event, Player, Seat

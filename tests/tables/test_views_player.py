@@ -160,7 +160,7 @@ def test_after_a_close_the_page_shows_where_to_go_and_why(client, event, organiz
 
 
 def test_no_rules_on_the_player_page_even_in_study(client, event):
-    from tables.variants import rule_sheet
+    from tables.rule_sheets import rule_sheet
 
     event = factories.play_until(event, "study")
     player = event.players.first()

@@ -139,3 +139,25 @@ def test_games_won_by_table_lists_every_table_and_ignores_disputes(organizer):
     assert standings[seat.table.number][seat.player.name] == 1
     assert standings[seat.table.number][others[0].player.name] == 0
     assert sum(len(players) for players in standings.values()) == 8
+
+
+@pytest.mark.parametrize(
+    ("phase", "round_number", "title"),
+    [
+        (Phase.SETUP, 0, "Getting ready"),
+        (Phase.STUDY, 0, "Study the rules"),
+        (Phase.PRACTICE, 0, "Practice"),
+        (Phase.ROUND, 2, "Round 2 of 4"),
+        (Phase.BETWEEN_ROUNDS, 2, "Round 2 is over"),
+        (Phase.DEBRIEF, 4, "Debrief"),
+    ],
+)
+def test_every_screen_shares_one_phase_title(event, phase, round_number, title):
+    event.phase, event.round_number, event.rounds_planned = phase, round_number, 4
+    assert event.phase_title == title
+
+
+def test_a_players_link_finds_its_event_and_a_mangled_one_finds_nothing(event):
+    assert Event.objects.for_players_token(event.players_token).get() == event
+    for mangled in ("", "a b", "x" * 65, "\x00", event.players_token + "!"):
+        assert not Event.objects.for_players_token(mangled).exists()

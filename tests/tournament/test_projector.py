@@ -1,141 +1,27 @@
-"""The projector's data: boards that fit the screen, standings, moves, the ladder, the rules."""
+"""The projector's data: standings, moves, the ladder, the rules, and the screens."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests import factories
+from tournament.board_layout import LadderRow
 from tournament.models import Phase, SeatReason
 from tournament.projector import (
-    LAYOUTS,
-    MAX_LINES,
     RULES_AREA_RATIO,
     RULES_MAX_COLUMNS,
     RULES_MAX_ROWS,
     Clock,
-    Group,
-    LadderRow,
     ScreenKind,
-    StandingRow,
     View,
     build_screen,
-    column_height,
     ladder_board,
-    lay_out,
     moves_board,
-    pack,
     revealed_rules,
     round_standings,
     rule_grid,
 )
 from tournament.rounds import advance_phase, reveal_rules, start_debrief
-
-
-def groups_of(sizes: list[int]) -> list[Group]:
-    count = iter(range(1, 10_000))
-    return [
-        Group(number, tuple(StandingRow(f"P{next(count)}", 0) for _ in range(size)))
-        for number, size in enumerate(sizes, start=1)
-    ]
-
-
-def rows_in(board) -> list[str]:
-    return [
-        row.name
-        for page in board.pages
-        for column in page.columns
-        for fragment in column
-        for row in fragment.rows
-    ]
-
-
-def plan(players: int, tables: int) -> list[int]:
-    base, extra = divmod(players, tables)
-    return [base + 1] * extra + [base] * (tables - extra)
-
-
-# --- packing -----------------------------------------------------------------------------
-
-
-def test_twelve_tables_of_six_fit_on_one_page_without_splitting_a_table():
-    board = lay_out(groups_of([6] * 12), "standings")
-
-    assert len(board.pages) == 1
-    fragments = [f for column in board.pages[0].columns for f in column]
-    assert len(fragments) == 12
-    assert not any(f.continued for f in fragments)
-    assert board.layout.columns == 4
-    assert board.layout.font_size(board.lines) * 10.8 >= 30, "px at 1080p"
-
-
-@pytest.mark.parametrize("tables", [17, 20, 25, 33])
-def test_a_hundred_players_fit_on_one_page_whatever_the_table_plan(tables):
-    board = lay_out(groups_of(plan(100, tables)), "moves")
-
-    assert len(board.pages) == 1
-    assert len(rows_in(board)) == 100
-
-
-def test_five_hundred_players_page_through_keeping_every_row_once_and_in_order():
-    groups = groups_of(plan(500, 125))
-    board = lay_out(groups, "moves")
-
-    assert board.is_paged
-    assert rows_in(board) == [row.name for group in groups for row in group.rows]
-    for page in board.pages:
-        assert len(page.columns) <= board.layout.columns
-        for column in page.columns:
-            assert column_height(column, board.layout) <= MAX_LINES
-
-
-def test_a_small_event_gets_the_biggest_letters():
-    assert lay_out(groups_of([4, 4, 4]), "standings").layout == LAYOUTS[0]
-
-
-def test_the_layout_with_the_biggest_letters_wins_not_the_one_with_fewest_columns():
-    board = lay_out(groups_of([4] * 12), "moves")  # 48 players
-
-    assert board.layout.columns == 3
-    assert [len(column) for column in board.pages[0].columns] == [4, 4, 4]
-
-
-def test_columns_are_balanced_on_a_single_page():
-    board = lay_out(groups_of([4] * 6), "standings")
-    heights = [column_height(column, board.layout) for column in board.pages[0].columns]
-
-    assert max(heights) - min(heights) <= 4 + board.layout.gap
-
-
-def test_a_group_is_split_only_when_both_parts_keep_two_rows():
-    layout = LAYOUTS[-1]
-    pages = pack(groups_of([3] * 40), layout, split=True, lines=MAX_LINES)
-
-    for page in pages:
-        for column in page.columns:
-            for fragment in column:
-                whole = len(fragment.group.rows)
-                assert len(fragment.rows) == whole or len(fragment.rows) >= 2
-
-
-def test_a_group_taller_than_a_column_is_split_even_without_splitting_allowed():
-    pages = pack(groups_of([12]), LAYOUTS[0], split=False, lines=9)
-
-    fragments = [f for page in pages for column in page.columns for f in column]
-    assert [len(f.rows) for f in fragments] == [9, 3]
-    assert [f.continued for f in fragments] == [False, True]
-
-
-@pytest.mark.parametrize(("tables", "digits"), [(9, 1), (10, 2), (125, 3)])
-def test_a_board_knows_its_longest_table_number_so_number_columns_line_up(tables, digits):
-    assert lay_out(groups_of([2] * tables), "standings").digits == digits
-
-
-def test_nothing_to_show_is_an_empty_board():
-    board = lay_out([Group(1, ())], "standings")
-
-    assert board.is_empty
-    assert not board.is_paged
-
 
 # --- reading the event ---------------------------------------------------------------
 

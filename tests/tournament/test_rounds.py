@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tables.models import Game, GameReport, GameStatus
 from tables.reporting import report_game
 from tests import factories
+from tournament.close_preview import preview_close
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus, Seat
 from tournament.movement import plan_moves
@@ -22,10 +23,8 @@ from tournament.rounds import (
     change_clock,
     close_round,
     delete_event,
-    preview_close,
     reveal_rules,
     start_debrief,
-    undo_blocker,
     undo_close_round,
 )
 from tournament.seating import set_player_status
@@ -305,26 +304,32 @@ def test_undo_is_refused_once_the_debrief_has_started(organizer, rounds_planned)
     assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
 
 
+def undo_blocker(event: Event, *, next_round_has_games: bool) -> str | None:
+    """What the console shows beside its undo button (Console.undo_blocker)."""
+    closed = event.rounds.filter(status=RoundStatus.CLOSED).order_by("-number").first()
+    return event.undo_refusal(
+        last_closed_number=closed.number if closed else None,
+        next_round_has_games=next_round_has_games,
+    )
+
+
 def test_the_consoles_undo_blocker_says_what_undo_would_say(organizer):
     event = round_one(organizer)
-    rounds = list(event.rounds.order_by("number"))
     with pytest.raises(Refused) as refused:
         undo_close_round(event=event)
-    assert undo_blocker(event, rounds, next_round_has_games=False) == refused.value.message
+    assert undo_blocker(event, next_round_has_games=False) == refused.value.message
     factories.close_current_round(event, organizer)
     event = advance_phase(event=event)
     factories.report(event, 2, someone_at(event, 2))
     with pytest.raises(Refused) as refused:
         undo_close_round(event=event)
-    rounds = list(event.rounds.order_by("number"))
-    assert undo_blocker(event, rounds, next_round_has_games=True) == refused.value.message
-    assert undo_blocker(event, rounds, next_round_has_games=False) is None
+    assert undo_blocker(event, next_round_has_games=True) == refused.value.message
+    assert undo_blocker(event, next_round_has_games=False) is None
     factories.close_current_round(event, organizer)
     event = start_debrief(event=event)
     with pytest.raises(Refused) as refused:
         undo_close_round(event=event)
-    rounds = list(event.rounds.order_by("number"))
-    assert undo_blocker(event, rounds, next_round_has_games=False) == refused.value.message
+    assert undo_blocker(event, next_round_has_games=False) == refused.value.message
 
 
 # --- absent and returning players --------------------------------------------------------
@@ -362,40 +367,6 @@ def test_a_player_back_between_rounds_is_seated_at_once(organizer):
     set_player_status(player=player, status=PlayerStatus.ABSENT)
     set_player_status(player=player, status=PlayerStatus.PRESENT, table=factories.table(event, 3))
     assert factories.seats_of(event, 2)["Player 005"] == 3
-
-
-# --- preview -----------------------------------------------------------------------------
-
-
-def test_preview_lists_disputes_absent_players_and_next_sizes(organizer):
-    event = round_one(organizer)
-    at_two = [n for n, t in factories.seats_of(event, 1).items() if t == 2]
-    factories.report(event, 2, at_two[0], key="k1", game_number=1)
-    factories.report(event, 2, at_two[1], key="k2", game_number=1)
-    set_player_status(player=Player.objects.get(name=at_two[2]), status=PlayerStatus.ABSENT)
-    preview = preview_close(event.current_round)
-    assert [g.status for g in preview.disputed] == [GameStatus.DISPUTED]
-    assert preview.not_present == {at_two[2]}
-    assert sum(preview.next_sizes.values()) == 11
-    assert preview.seats_next_round
-
-
-def test_preview_tells_removed_players_from_absent_ones(organizer):
-    event = round_one(organizer)
-    absent, removed = sorted(factories.seats_of(event, 1))[:2]
-    set_player_status(player=Player.objects.get(name=absent), status=PlayerStatus.ABSENT)
-    Player.objects.filter(name=removed).update(status=PlayerStatus.REMOVED)
-    preview = preview_close(event.current_round)
-    assert preview.not_present == {absent, removed}
-    assert preview.removed == {removed}
-
-
-def test_preview_costs_the_same_queries_at_any_size(organizer, django_assert_max_num_queries):
-    for players, tables in ((20, 5), (500, 125)):
-        event = round_one(organizer, players=players, tables=tables)
-        with django_assert_max_num_queries(8):
-            preview = preview_close(event.current_round)
-            assert preview.moves_by_table
 
 
 # --- phases ------------------------------------------------------------------------------

@@ -138,13 +138,15 @@ def test_before_round_one_a_returning_player_joins_the_emptiest_home_table(organ
 def test_add_players_fills_the_emptiest_home_tables(organizer):
     event = factories.seated_event(owner=organizer, players=9, tables=3)  # 3, 3, 3
     added = add_players(event=event, names=["Zoë", "<b>Bold</b>", "Émile"])
-    assert [p.name for p in added] == ["Zoë", "<b>Bold</b>", "Émile"]
+    assert [p.name for p in added.players] == ["Zoë", "<b>Bold</b>", "Émile"]
+    assert added.joining_note == "They are seated at the home tables with the fewest players."
     assert sizes(event) == [4, 4, 4]
 
 
 def test_players_added_between_rounds_join_the_lowest_table(organizer):
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
-    add_players(event=event, names=["Late Lou"])
+    added = add_players(event=event, names=["Late Lou"])
+    assert added.joining_note == "They join the lowest table when you close this round."
     assert Seat.objects.filter(player__name="Late Lou").count() == 0  # round 1 is running
     factories.close_current_round(event, organizer)
     seat = Seat.objects.get(player__name="Late Lou")
@@ -299,3 +301,15 @@ def test_variants_are_final_once_the_debrief_has_started(organizer):
         with pytest.raises(Refused, match="variants the tables played are final"):
             change()
     assert [t.variant for t in event.tables.order_by("number")] == played
+
+
+def test_marking_a_player_present_returns_their_seat_in_the_planned_round(organizer):
+    event = factories.seated_event(owner=organizer, players=9, tables=3)
+    player = Player.objects.get(event=event, name=sorted(factories.seats_of(event, 1))[0])
+    absent = set_player_status(player=player, status=PlayerStatus.ABSENT)
+    assert (absent.planned_round.number, absent.seat) == (1, None)
+    back = set_player_status(
+        player=player, status=PlayerStatus.PRESENT, table=factories.table(event, 3)
+    )
+    assert (back.planned_round.number, back.seat.table.number) == (1, 3)
+    assert back.seat == Seat.objects.get(player=player, round__number=1)

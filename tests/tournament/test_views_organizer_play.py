@@ -16,7 +16,6 @@ from tables.models import (
     GameStatus,
     ReportState,
 )
-from tables.reporting import report_label
 from tests import factories
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
 from tournament.rounds import advance_phase
@@ -364,7 +363,7 @@ def test_a_dispute_names_each_report_by_its_arrival(signed_in, playing):
     first, second = dispute(playing, 2)
     html = signed_in.get(url("close_round", playing.pk, 1)).content.decode()
     labels = [
-        report_label(report, place)
+        report.label(place)
         for place, report in enumerate(GameReport.objects.order_by("received_at", "pk"), 1)
     ]
     assert labels[0].startswith("first report (")

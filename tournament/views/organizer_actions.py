@@ -28,14 +28,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tables.models import Game, GameReport, Table
-from tables.reporting import (
+from tables.corrections import (
     accept_late_report,
     add_game,
     delete_game,
     drop_late_report,
     settle_game,
 )
+from tables.models import Game, GameReport, Table
 from tables.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
@@ -75,17 +75,6 @@ from tournament.views.organizer_console import close_context, console_context, p
 # --- roster ------------------------------------------------------------------------------
 
 
-def _joining_note(event: Event) -> str:
-    planned = event.planned_round()
-    if planned is None:
-        if event.phase == Phase.ROUND:
-            return _("They join the lowest table when you close this round.")
-        return ""
-    if planned.number == 1:
-        return _("They are seated at the home tables with the fewest players.")
-    return _("They join the lowest table in round %(number)s.") % {"number": planned.number}
-
-
 @get_goes_to(lambda pk: console_url(pk, "roster"))
 @login_required
 def roster_add(request: HttpRequest, pk: int) -> HttpResponse:
@@ -98,11 +87,11 @@ def roster_add(request: HttpRequest, pk: int) -> HttpResponse:
         except Refused as refused:
             form.add_error(None, refused.message)
         else:
-            event.refresh_from_db()
-            message = ngettext(
-                "Added %(count)s player.", "Added %(count)s players.", len(added)
-            ) % {"count": len(added)}
-            messages.success(request, f"{message} {_joining_note(event)}".strip())
+            count = len(added.players)
+            message = ngettext("Added %(count)s player.", "Added %(count)s players.", count) % {
+                "count": count
+            }
+            messages.success(request, f"{message} {added.joining_note}".strip())
             return redirect(console_url(event, "roster"))
     return refused_form(
         request,
@@ -135,11 +124,8 @@ def player_status(request: HttpRequest, pk: int, player_id: int) -> HttpResponse
             return redirect(console_url(event, f"player-{player.pk}"))
 
     def change() -> str:
-        set_player_status(player=player, status=status, table=table)
-        planned = event.planned_round()
-        seat = (
-            planned.seats.filter(player=player).select_related("table").first() if planned else None
-        )
+        changed = set_player_status(player=player, status=status, table=table)
+        planned, seat = changed.planned_round, changed.seat
         values = {"name": player.name}
         if status == PlayerStatus.ABSENT:
             if planned is not None:

@@ -72,6 +72,7 @@ def console_context(
         "c": console,
         "etag": quoted_etag(event.version),
         "poll_trigger": poll_trigger(),
+        "live_url": reverse("organizer:event_live", args=[event.pk]),
         **clock_context(event),
         "projector_url": optional_url("projector:screen", event.projector_token),
         "kit_url": optional_url("kit:event_kit", event.pk),

@@ -19,8 +19,9 @@ import random
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from tables.corrections import settle_game
 from tables.models import GameStatus, ReportSource, Table
-from tables.reporting import Outcome, report_game, settle_game
+from tables.reporting import Outcome, report_game
 from tables.variants import cards_per_player
 from tournament.models import Event, Phase, Player, PlayerStatus, Round
 from tournament.rounds import advance_phase, close_round

@@ -1,0 +1,63 @@
+"""The links phones open, and the friendly 404 for one that no longer works.
+
+Terms:
+    table link    /t/<token>/, printed as the QR code on a table's tent card; the token
+                  is the only credential (no sign-in, no session).
+    players link  /t/me/<players_token>/, where a player picks their name to follow
+                  their own table, round and moves.
+    invalid link  a rotated, mistyped or mangled token: a friendly 404 that says what to
+                  do, never a server error and never a hint of another table.
+
+Each phone view takes the table (or event) its link names through one of the decorators
+here, so every view answers a bad link the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tables.models import Table
+from tournament.models import Event
+
+TableView = Callable[..., HttpResponse]
+
+
+def link_invalid(request: HttpRequest, *, for_player: bool = False) -> HttpResponse:
+    """The friendly 404 for a rotated or mistyped link. A poll or a tap from a page that
+    was open before the link changed reloads the whole page, so the phone shows it."""
+    response = render(request, "phone/link_invalid.html", {"for_player": for_player}, status=404)
+    if request.htmx:
+        response["HX-Refresh"] = "true"
+    return response
+
+
+def table_from_link(view: TableView) -> TableView:
+    """Call ``view(request, table)`` with the table the link's token names (its event
+    loaded too), or answer the friendly 404."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        table = Table.objects.for_token(token).select_related("event").first()
+        if table is None:
+            return link_invalid(request)
+        return view(request, table, *args, **kwargs)
+
+    return wrapped
+
+
+def event_from_players_link(view: TableView) -> TableView:
+    """Call ``view(request, event)`` with the event a players link names, or answer the
+    friendly 404 that sends the player back to the QR code."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, players_token: str, *args, **kwargs) -> HttpResponse:
+        event = Event.objects.for_players_token(players_token).first()
+        if event is None:
+            return link_invalid(request, for_player=True)
+        return view(request, event, *args, **kwargs)
+
+    return wrapped

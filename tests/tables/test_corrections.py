@@ -1,0 +1,81 @@
+"""The organizer's corrections: late reports accepted (counted once) or dropped, each
+handled once and written to the corrections log."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables.corrections import accept_late_report, drop_late_report
+from tables.models import Game, GameCorrection, GameStatus, ReportState
+from tests import factories
+from tests.factories import report, seated_players
+from tournament.common.errors import Refused
+from tournament.rounds import close_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def closed(organizer):
+    """Eight players at two tables, round 1 closed, with game 1 at table 1 won by the first
+    seated player."""
+    playing = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    report(playing, 1, seated_players(playing, 1)[0], key="in-time", game_number=1)
+    close_round(round=playing.current_round, by=organizer)
+    playing.refresh_from_db()
+    return playing
+
+
+# --- late reports -------------------------------------------------------------------------
+
+
+def test_accepting_a_late_report_for_a_new_game_counts_it_once(closed, organizer):
+    bob = seated_players(closed, 1, 1)[1]
+    late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
+
+    game = accept_late_report(report=late, by=organizer)
+
+    assert game.number == 2
+    assert game.winner == bob
+    late.refresh_from_db()
+    assert late.state == ReportState.ACCEPTED
+    assert closed.rounds.get(number=1).games_won_by_table()[1][bob.name] == 1
+    with pytest.raises(Refused):
+        accept_late_report(report=late, by=organizer)
+
+
+def test_accepting_a_late_copy_of_a_counted_game_adds_nothing(closed, organizer):
+    alice = seated_players(closed, 1, 1)[0]
+    late = report(closed, 1, alice, key="late", round_number=1, game_number=1).report
+
+    accept_late_report(report=late, by=organizer)
+
+    assert Game.objects.filter(table__number=1).count() == 1
+    assert closed.rounds.get(number=1).games_won_by_table()[1][alice.name] == 1
+    assert GameCorrection.objects.filter(action="accepted_late").count() == 1
+
+
+def test_accepting_a_late_report_that_disagrees_settles_the_game(closed, organizer):
+    alice, bob = seated_players(closed, 1, 1)[:2]
+    late = report(closed, 1, bob, key="late", round_number=1, game_number=1).report
+
+    game = accept_late_report(report=late, by=organizer)
+
+    assert game.number == 1
+    assert game.winner == bob
+    assert game.status == GameStatus.SETTLED
+    standings = closed.rounds.get(number=1).games_won_by_table()[1]
+    assert (standings[alice.name], standings[bob.name]) == (0, 1)
+
+
+def test_dropping_a_late_report_keeps_it_out_and_is_recorded(closed, organizer):
+    bob = seated_players(closed, 1, 1)[1]
+    late = report(closed, 1, bob, key="late", round_number=1, game_number=2).report
+
+    drop_late_report(report=late, by=organizer)
+
+    late.refresh_from_db()
+    assert late.state == ReportState.DROPPED
+    assert not Game.objects.filter(winner=bob).exists()
+    with pytest.raises(Refused):
+        drop_late_report(report=late, by=organizer)
