@@ -71,7 +71,7 @@ def run(players: int) -> None:
     per_report = (time.perf_counter() - start) / count * 1000
     print(f"  {'one report (mean)':<34} {per_report:8.1f} ms")
     timed("preview_close", lambda: preview_close(round_))
-    timed("close_round (commit next seating)", lambda: close_round(round=round_, by=owner))
+    timed("close_round (commit next seating)", lambda: close_round(round_=round_, by=owner))
 
 
 if __name__ == "__main__":

@@ -113,13 +113,13 @@ def delete_game(*, game: Game, by: AbstractBaseUser | None) -> None:
 
 
 @transaction.atomic
-def add_game(*, round: Round, table: Table, winner: Player, by: AbstractBaseUser | None) -> Game:
+def add_game(*, round_: Round, table: Table, winner: Player, by: AbstractBaseUser | None) -> Game:
     """The organizer enters a game by hand (a table without a phone)."""
-    _refuse_unless_seated(winner, round, table)
+    _refuse_unless_seated(winner, round_, table)
     game = Game.objects.create(
-        round=round,
+        round=round_,
         table=table,
-        number=next_game_number(round=round, table=table),
+        number=next_game_number(round_=round_, table=table),
         winner=winner,
         status=GameStatus.SETTLED,
         reported_by=by.get_username() if by else "",

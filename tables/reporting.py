@@ -61,8 +61,8 @@ class ReportResult:
     game: Game | None
 
 
-def next_game_number(*, round: Round, table: Table) -> int:
-    highest = Game.objects.filter(round=round, table=table).aggregate(n=Max("number"))["n"]
+def next_game_number(*, round_: Round, table: Table) -> int:
+    highest = Game.objects.filter(round=round_, table=table).aggregate(n=Max("number"))["n"]
     return (highest or 0) + 1
 
 
@@ -201,7 +201,7 @@ def _report_game(
         if tricks is not None:
             winner = _winner_from_tricks(tricks, seated, finished=finished)
 
-        next_number = next_game_number(round=round_, table=table)
+        next_number = next_game_number(round_=round_, table=table)
         number = next_number if game_number is None else min(game_number, next_number)
         # Only a report that would create a new game can be a double tap; one for a game
         # that exists already is a confirmation (or a dispute) of another phone's report.

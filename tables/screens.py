@@ -3,7 +3,7 @@
 Terms:
     screen       everything one phone page shows for the event's phase, built here with a
                  fixed number of queries at any event size; the views only render it.
-    shown round  the round whose seats the phones show: round 1 (the home tables) until
+    play round   the round whose seats the phones show: round 1 (the home tables) until
                  play starts, then the round being played or the last one closed.
     rule sheet   the table's own rules, on its screen during the study phase only. Once
                  study ends the sheet is gone from the phone: "the rules are taken away".
@@ -35,7 +35,7 @@ from tournament.movement import Direction
 from tournament.ordering import name_key
 
 
-def shown_round_number(event: Event) -> int:
+def play_round_number(event: Event) -> int:
     if event.phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE):
         return 1
     return event.round_number
@@ -84,7 +84,7 @@ class Result:
 class TableScreen:
     table: Table
     event: Event
-    round: Round | None = None
+    round_: Round | None = None
     players: list[Player] = field(default_factory=list)
     games: list[Game] = field(default_factory=list)
     sheet: RuleSheet | None = None
@@ -179,10 +179,10 @@ def table_screen(
     screen = TableScreen(table=table, event=event)
     if event.phase == Phase.DEBRIEF and event.round_number == 0:
         return screen
-    screen.round = Round.objects.filter(event=event, number=shown_round_number(event)).first()
-    if screen.round is None:
+    screen.round_ = Round.objects.filter(event=event, number=play_round_number(event)).first()
+    if screen.round_ is None:
         return screen
-    screen.players = seated_players(screen.round, table)
+    screen.players = seated_players(screen.round_, table)
     if event.phase == Phase.STUDY:
         # Rules exist on this page in the study phase only, for this table only.
         seated = len(screen.players)
@@ -196,10 +196,10 @@ def table_screen(
         return screen
 
     screen.games = list(
-        Game.objects.filter(round=screen.round, table=table).select_related("winner")
+        Game.objects.filter(round=screen.round_, table=table).select_related("winner")
     )
     screen.next_game = max((game.number for game in screen.games), default=0) + 1
-    screen.can_report = screen.round.status == RoundStatus.OPEN and bool(screen.players)
+    screen.can_report = screen.round_.status == RoundStatus.OPEN and bool(screen.players)
     if screen.can_report:
         screen.time_is_up = event.time_is_up()
         answerable = chosen_game in {game.number for game in screen.games}
@@ -213,10 +213,10 @@ def table_screen(
                 and latest.number not in mine
             ):
                 screen.confirmable = latest
-    if screen.round.status == RoundStatus.CLOSED:
-        screen.is_final = screen.round.number >= event.rounds_planned
+    if screen.round_.status == RoundStatus.CLOSED:
+        screen.is_final = screen.round_.number >= event.rounds_planned
         if event.phase == Phase.BETWEEN_ROUNDS and not screen.is_final:
-            screen.moves, screen.arriving = _moves(table, screen.round, screen.players)
+            screen.moves, screen.arriving = _moves(table, screen.round_, screen.players)
         screen.results = _results(screen)
     return screen
 
@@ -228,9 +228,9 @@ def table_screen(
 class PlayerScreen:
     event: Event
     player: Player
-    seat: Seat | None  # in the shown round
+    seat: Seat | None  # in the play round
     next_seat: Seat | None  # after a round closes
-    games_won: int | None  # in the shown round, once it is being played
+    games_won: int | None  # in the play round, once it is being played
     is_final: bool
 
     @property
@@ -255,7 +255,7 @@ class PlayerScreen:
 
 def player_screen(event: Event, player: Player) -> PlayerScreen:
     """What the player's phone shows now; two queries at most, at any event size."""
-    number = shown_round_number(event)
+    number = play_round_number(event)
     seats = {
         seat.round.number: seat
         for seat in Seat.objects.filter(

@@ -80,7 +80,7 @@ def play_until(event: Event, phase: str, *, by=None) -> Event:
     event.refresh_from_db()
     while event.phase != phase:
         if event.phase == Phase.ROUND:
-            close_round(round=event.current_round, by=by)
+            close_round(round_=event.current_round, by=by)
             event.refresh_from_db()
         else:
             event = advance_phase(event=event)
@@ -146,7 +146,7 @@ def close_current_round(event: Event, by) -> Event:
     from tournament.rounds import close_round
 
     event.refresh_from_db()
-    close_round(round=event.current_round, by=by)
+    close_round(round_=event.current_round, by=by)
     event.refresh_from_db()
     return event
 

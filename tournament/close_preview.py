@@ -35,7 +35,7 @@ class ClosePreview:
     close_round refuses the close if anything changed in between.
     """
 
-    round: Round
+    round_: Round
     standings: dict[int, dict[str, int]]
     moves: dict[str, Move]
     games_needing_attention: list[Game]
@@ -93,7 +93,7 @@ def preview_close(round_: Round) -> ClosePreview:
     present = {name for name, status in status_of.items() if status == PlayerStatus.PRESENT}
     not_present = seated - present
     return ClosePreview(
-        round=round_,
+        round_=round_,
         standings=standings,
         moves=explain_moves(standings),
         games_needing_attention=list(

@@ -4,7 +4,7 @@ Terms:
     console        ONE page per event with sections: phase and clock, the round panel
                    (close, undo), late reports, tables, roster, table plan, variants and
                    the corrections log (tournament.views.organizer_console renders it).
-    shown round    the round whose seating the tables show: the planned round 1 before play,
+    seating round  the round whose seating the tables show: the planned round 1 before play,
                    the open round during a round, the next round between rounds (its seats
                    carry the moves), the last round at the debrief.
     results round  the round whose games the tables count: the open round, or the last one
@@ -13,7 +13,7 @@ Terms:
                    game reported there with the phones' reports behind it.
     close check    what closing a round would do, laid out per table for the organizer to
                    check: results and moves, disputes to settle, and a note for each player
-                   who is not present any more (see tournament.rounds: not present).
+                   who is not present any more (see tournament.close_preview: not present).
 
 Every builder loads players, tables, rounds, seats and games once each and joins them in
 Python, so a page costs the same whatever the headcount. Nothing here reads a request:
@@ -90,7 +90,7 @@ def labelled_reports(reports: Iterable[GameReport]) -> list[tuple[GameReport, st
 
 @dataclass
 class SeatLine:
-    """One player at one table of the shown round."""
+    """One player at one table of the seating round."""
 
     player_id: int
     name: str
@@ -141,7 +141,7 @@ class Console:
     rounds: list[Round]
     current: Round | None
     planned: Round | None
-    shown: Round | None
+    seating_round: Round | None
     results: Round | None
     cards: list[TableCard]
     roster: list[RosterLine]
@@ -170,13 +170,13 @@ class Console:
 
     @property
     def unseated_present(self) -> list[Player]:
-        """Present players without a seat in the shown round (they join at the next close)."""
+        """Present players without a seat in the seating round (they join at the next close)."""
         seated = {line.player.pk for line in self.roster if line.table_number is not None}
         return [p for p in self.present if p.pk not in seated]
 
     @property
     def seated_choices(self) -> list[tuple[int, str]]:
-        """(player id, name) of everyone seated in the shown round, alphabetically."""
+        """(player id, name) of everyone seated in the seating round, alphabetically."""
         return sorted(
             ((seat.player_id, seat.name) for card in self.cards for seat in card.seats),
             key=lambda pair: name_key(pair[1]),
@@ -205,7 +205,7 @@ class Console:
 
     @property
     def size_problems(self) -> list[tuple[int, int]]:
-        if self.shown is None:
+        if self.seating_round is None:
             return []
         return size_problems(self.seat_sizes)
 
@@ -213,7 +213,7 @@ class Console:
     def planned_size_problems(self) -> list[tuple[int, int]]:
         """(table, players) outside 3..6 in the seating still to be played: moving a
         player can fix them. Tables of a round being played are what they are."""
-        if self.shown is None or self.shown.status != RoundStatus.PLANNED:
+        if self.seating_round is None or self.seating_round.status != RoundStatus.PLANNED:
             return []
         return self.size_problems
 
@@ -260,10 +260,10 @@ class Console:
         return _("Possible until you start the debrief: the results are final then.")
 
 
-def shown_and_results(
+def seating_and_results(
     event: Event, current: Round | None, planned: Round | None
 ) -> tuple[Round | None, Round | None]:
-    """The shown round and the results round (see Terms) for the event's phase."""
+    """The seating round and the results round (see Terms) for the event's phase."""
     if event.phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE):
         return planned, None
     if event.phase == Phase.ROUND:
@@ -282,7 +282,7 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
     by_number = {r.number: r for r in rounds}
     current = by_number.get(event.round_number)
     planned = next((r for r in rounds if r.status == RoundStatus.PLANNED), None)
-    shown, results = shown_and_results(event, current, planned)
+    seating_round, results = seating_and_results(event, current, planned)
 
     cards = {
         t.pk: TableCard(
@@ -306,9 +306,9 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
                 wins[winner_id] += 1
 
     table_of_player: dict[int, int] = {}
-    if shown is not None:
+    if seating_round is not None:
         reasons = dict(SeatReason.choices)
-        for seat in Seat.objects.filter(round=shown).values(
+        for seat in Seat.objects.filter(round=seating_round).values(
             "player_id", "table_id", "from_table_id", "reason", "games_won_before", "tie_broken"
         ):
             player = by_player[seat["player_id"]]
@@ -348,7 +348,7 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
         rounds=rounds,
         current=current,
         planned=planned,
-        shown=shown,
+        seating_round=seating_round,
         results=results,
         cards=list(cards.values()),
         roster=[RosterLine(p, table_of_player.get(p.pk)) for p in players],
@@ -392,7 +392,7 @@ class TableView:
 
     table: Table
     variant_label: str
-    round: Round | None
+    round_: Round | None
     rounds: list[Round]  # every round that started, for the links between them
     players: list[tuple[Seat, int]]  # seat, games won in the round
     games: list[GameLine]
@@ -400,11 +400,11 @@ class TableView:
 
     @property
     def can_add(self) -> bool:
-        return self.round is not None and self.round.status == RoundStatus.OPEN
+        return self.round_ is not None and self.round_.status == RoundStatus.OPEN
 
 
 def build_table_view(event: Event, table: Table, *, round_number: int | None = None) -> TableView:
-    """The table in round_number, else in the results round (or the shown one).
+    """The table in round_number, else in the results round (or the seating round).
 
     Raises Round.DoesNotExist when round_number names no round of the event.
     """
@@ -415,12 +415,12 @@ def build_table_view(event: Event, table: Table, *, round_number: int | None = N
             raise Round.DoesNotExist(round_number)
         round_ = by_number[round_number]
     else:
-        shown, results = shown_and_results(
+        seating_round, results = seating_and_results(
             event,
             by_number.get(event.round_number),
             next((r for r in rounds if r.status == RoundStatus.PLANNED), None),
         )
-        round_ = results or shown
+        round_ = results or seating_round
     seats: list[Seat] = []
     games: list[GameLine] = []
     wins: Counter[int] = Counter()
@@ -443,7 +443,7 @@ def build_table_view(event: Event, table: Table, *, round_number: int | None = N
     return TableView(
         table=table,
         variant_label=variant_label(table.variant, _),
-        round=round_,
+        round_=round_,
         rounds=[r for r in rounds if r.status != RoundStatus.PLANNED],
         players=[(seat, wins.get(seat.player_id, 0)) for seat in seats],
         games=games,

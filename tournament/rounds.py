@@ -175,7 +175,7 @@ def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
 @transaction.atomic
 def close_round(
     *,
-    round: Round,
+    round_: Round,
     by,
     expected_version: int | None = None,
     disputed_count_for_nobody: bool = True,
@@ -189,7 +189,6 @@ def close_round(
     "close anyway": a round with a disputed game is then refused.
     """
     now = now or timezone.now()
-    round_ = round
     event = Event.objects.get(pk=round_.event_id)
     round_.event = event  # games_won_by_table reads the event's tables through it
     if expected_version is not None and event.version != expected_version:

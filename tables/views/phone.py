@@ -138,7 +138,7 @@ def _context(screen: TableScreen, **extra) -> dict:
         form = WinnerForm(
             auto_id=False,
             initial=ReportForm.fresh_initial(
-                round_number=screen.round.number, game_number=screen.asked_game
+                round_number=screen.round_.number, game_number=screen.asked_game
             ),
         )
     confirm_form = None
@@ -147,7 +147,7 @@ def _context(screen: TableScreen, **extra) -> dict:
             auto_id=False,
             initial={
                 **ReportForm.fresh_initial(
-                    round_number=screen.round.number, game_number=screen.confirmable.number
+                    round_number=screen.round_.number, game_number=screen.confirmable.number
                 ),
                 "winner": screen.confirmable.winner_id,
             },
@@ -282,7 +282,7 @@ def _tricks_form(table: Table, data=None) -> TricksForm | None:
     if data is not None:
         return TricksForm(data, players=players, cards=cards)
     initial = ReportForm.fresh_initial(
-        round_number=round_.number, game_number=next_game_number(round=round_, table=table)
+        round_number=round_.number, game_number=next_game_number(round_=round_, table=table)
     )
     return TricksForm(initial=initial, players=players, cards=cards)
 

@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
-from tables.screens import PlayerScreen, player_screen, shown_round_number
+from tables.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tournament.common.inputs import positive_int
 from tournament.common.polling import (
@@ -59,7 +59,7 @@ def _player_version(request: HttpRequest, players_token: str) -> str | None:
     player_id = _my_player_id(request, event)
     table_version = (
         Seat.objects.filter(
-            player_id=player_id, round__event=event, round__number=shown_round_number(event)
+            player_id=player_id, round__event=event, round__number=play_round_number(event)
         )
         .values_list("table__version", flat=True)
         .first()

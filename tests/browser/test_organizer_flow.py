@@ -144,7 +144,7 @@ def test_a_whole_event_through_the_console(live_server, page: Page):
 
     # Phases and the one clock.
     page.get_by_role("button", name="Start the study phase (5 min)").click()
-    expect(page.locator("#phase-title")).to_have_text("Study")
+    expect(page.locator("#phase-title")).to_have_text("Study the rules")
     expect(page.locator("#phase .clock")).to_have_text(re.compile(r"[45]:\d\d"))
     page.get_by_role("button", name="Pause").click()
     expect(page.locator("#phase .badge")).to_have_text("Paused")

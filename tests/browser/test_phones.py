@@ -152,7 +152,7 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     expect(winner_button(phone_c, at_two[0])).to_be_visible()
     phone_c.route(re.compile(r"/live/"), lambda route: route.abort())
     expect(phone_c.locator("#offline")).to_be_visible(timeout=POLL_WAIT)
-    close_round(round=event.current_round, by=organizer)
+    close_round(round_=event.current_round, by=organizer)
     winner_button(phone_c, at_two[0]).click()
     expect(
         phone_c.get_by_text("This round is closed. Your report was kept for the organizer.")

@@ -21,7 +21,7 @@ def closed(organizer):
     seated player."""
     playing = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
     report(playing, 1, seated_players(playing, 1)[0], key="in-time", game_number=1)
-    close_round(round=playing.current_round, by=organizer)
+    close_round(round_=playing.current_round, by=organizer)
     playing.refresh_from_db()
     return playing
 

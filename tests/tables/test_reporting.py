@@ -384,7 +384,7 @@ def test_a_key_that_is_missing_or_too_long_is_refused(playing):
 def closed(playing, organizer):
     """Round 1 closed, with game 1 at table 1 won by the first seated player."""
     report(playing, 1, seated_players(playing, 1)[0], key="in-time", game_number=1)
-    close_round(round=playing.current_round, by=organizer)
+    close_round(round_=playing.current_round, by=organizer)
     playing.refresh_from_db()
     return playing
 

@@ -99,7 +99,7 @@ def test_committed_seats_equal_plan_moves(organizer, spec):
             set_player_status(player=player, status=PlayerStatus.ABSENT)
 
     expected = plan_moves(round_.games_won_by_table())
-    close_round(round=round_, by=organizer)
+    close_round(round_=round_, by=organizer)
 
     committed = factories.seats_of(event, 2)
     assert committed == {name: table for name, table in expected.items() if name not in absent}
@@ -120,7 +120,7 @@ def test_a_close_that_fails_halfway_changes_nothing(organizer, monkeypatch):
 
     monkeypatch.setattr(Seat.objects, "bulk_create", explode)
     with pytest.raises(RuntimeError):
-        close_round(round=event.current_round, by=organizer)
+        close_round(round_=event.current_round, by=organizer)
 
     event.refresh_from_db()
     assert (event.phase, event.version, event.clock_ends_at, event.round_number) == before
@@ -134,9 +134,9 @@ def test_a_close_that_fails_halfway_changes_nothing(organizer, monkeypatch):
 def test_closing_twice_is_refused_and_seats_once(organizer):
     event = round_one(organizer)
     round_ = event.current_round
-    close_round(round=round_, by=organizer)
+    close_round(round_=round_, by=organizer)
     with pytest.raises(Refused, match="not open"):
-        close_round(round=round_, by=organizer)
+        close_round(round_=round_, by=organizer)
     assert Seat.objects.filter(round__event=event, round__number=2).count() == 12
 
 
@@ -145,16 +145,16 @@ def test_a_stale_version_is_refused_and_changes_nothing(organizer):
     preview = preview_close(event.current_round)
     factories.play_games(event, {2: [someone_at(event, 2)]})
     with pytest.raises(Refused, match="changed"):
-        close_round(round=event.current_round, by=organizer, expected_version=preview.version)
+        close_round(round_=event.current_round, by=organizer, expected_version=preview.version)
     assert event.current_round.status == RoundStatus.OPEN
     fresh = preview_close(event.current_round)
-    close_round(round=event.current_round, by=organizer, expected_version=fresh.version)
+    close_round(round_=event.current_round, by=organizer, expected_version=fresh.version)
     assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
 
 
 def test_close_records_who_and_when_and_shows_the_moves(organizer):
     event = round_one(organizer)
-    moves = close_round(round=event.current_round, by=organizer)
+    moves = close_round(round_=event.current_round, by=organizer)
     event.refresh_from_db()
     closed = Round.objects.get(event=event, number=1)
     assert closed.closed_by == organizer
@@ -166,7 +166,7 @@ def test_close_records_who_and_when_and_shows_the_moves(organizer):
 
 def test_the_last_round_closes_without_a_next_seating_and_then_the_debrief(organizer):
     event = round_one(organizer, rounds_planned=1)
-    close_round(round=event.current_round, by=organizer)
+    close_round(round_=event.current_round, by=organizer)
     assert not Round.objects.filter(event=event, number=2).exists()
     event = advance_phase(event=event)
     assert event.phase == Phase.DEBRIEF
@@ -185,7 +185,7 @@ def test_a_disputed_game_is_closed_only_with_the_organizers_consent(organizer):
     version = Event.objects.get(pk=event.pk).version
     with pytest.raises(Refused) as refused:
         close_round(
-            round=event.current_round,
+            round_=event.current_round,
             by=organizer,
             expected_version=version,
             disputed_count_for_nobody=False,
@@ -198,7 +198,7 @@ def test_a_disputed_game_is_closed_only_with_the_organizers_consent(organizer):
     assert Event.objects.get(pk=event.pk).version == version
 
     close_round(
-        round=event.current_round,
+        round_=event.current_round,
         by=organizer,
         expected_version=version,
         disputed_count_for_nobody=True,
@@ -211,7 +211,7 @@ def test_a_disputed_game_is_closed_only_with_the_organizers_consent(organizer):
 def test_without_disputes_no_consent_is_needed(organizer):
     event = round_one(organizer)
     factories.play_games(event, {1: [someone_at(event, 1)]})
-    close_round(round=event.current_round, by=organizer, disputed_count_for_nobody=False)
+    close_round(round_=event.current_round, by=organizer, disputed_count_for_nobody=False)
     assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
 
 

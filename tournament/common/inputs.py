@@ -13,7 +13,11 @@ _ASCII_DIGITS = re.compile(r"[0-9]{1,9}")
 
 
 def positive_int(value: object) -> int | None:
-    if not isinstance(value, str) or not _ASCII_DIGITS.fullmatch(value.strip()):
+    if not isinstance(value, str):
         return None
-    number = int(value)
+    # str.strip() drops more than int() tolerates (e.g. "\x1f"), so parse what was checked.
+    digits = value.strip()
+    if not _ASCII_DIGITS.fullmatch(digits):
+        return None
+    number = int(digits)
     return number if number >= 1 else None

@@ -1,14 +1,20 @@
 """Cheap polling for the screens that follow an event live (phones, projector, console).
 
 Terms:
-    version   Event.version, bumped by every write that a screen could show.
-    ETag      the version (plus whatever else decides the page) sent with each answer.
-              A poll sends it back in If-None-Match (static/js/poll.js); when nothing
-              changed the answer is 304 with no body, after one small query.
+    version   a counter bumped by every write that a screen could show. Event.version
+              changes with anything in the event (the console and projector follow it);
+              Event.shared_version with anything but one table's games, and Table.version
+              with that table's games, so a table's phones follow the pair of them and
+              stay at 304 while other tables report (tables.models.TableQuerySet).
+    ETag      the version(s), plus whatever else decides the page, sent with each answer.
+              static/js/poll.js sends it back in If-None-Match; when nothing changed the
+              answer is 304 with no body, after one small query (etag_from_version).
     286       the answer that tells htmx to stop polling: the event reached a state that
-              will not change any more.
+              will not change any more (stop_polling).
+    trigger   the hx-trigger a polling element carries (poll_trigger): every few
+              seconds while the page is visible.
 
-The clock is not part of the version: pages carry the seconds left and count down in
+The clock is not part of any version: pages carry the seconds left and count down in
 the browser (static/js/clock.js), so a ticking clock costs no request at all.
 """
 

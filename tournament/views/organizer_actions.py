@@ -358,7 +358,7 @@ def game_add(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             raise Refused(_("Games can be added only while their round is open."))
         if winner is None:
             raise Refused(_("Choose who won the game."))
-        game = add_game(round=round_, table=table, winner=winner, by=request.user)
+        game = add_game(round_=round_, table=table, winner=winner, by=request.user)
         return _("Game %(game)s at table %(table)s: %(name)s won.") % {
             "game": game.number,
             "table": table.number,
@@ -584,7 +584,7 @@ def close_round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse
             if not form.is_valid():
                 raise Refused(_("Check the moves again, then confirm."))
             close_round(
-                round=round_,
+                round_=round_,
                 by=request.user,
                 expected_version=form.cleaned_data["version"],
                 disputed_count_for_nobody=form.cleaned_data["disputed_ok"],

@@ -128,7 +128,7 @@ def table_context(request: HttpRequest, event: Event, number: int) -> dict:
         "event": event,
         "table": table,
         "variant_label": view.variant_label,
-        "round": view.round,
+        "round": view.round_,
         "rounds": view.rounds,
         "players": view.players,
         "games": view.games,

@@ -20,3 +20,8 @@ def test_positive_int(raw, expected):
 def test_never_raises_and_is_positive_when_given(raw):
     number = positive_int(raw)
     assert number is None or number >= 1
+
+
+def test_control_characters_around_digits_read_as_the_digits():
+    assert positive_int("7\x1f") == 7
+    assert positive_int("0\x1f") is None
