@@ -1,4 +1,5 @@
 # Two commands do all the set-up on a fresh clone: `make run` and `make test`.
+# The set-up itself lives in `manage.py serve`, so Windows runs it without make (README).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,12 +8,10 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test lint format install chromium screenshots bench signin clean
+.PHONY: run test lint format install chromium wrk screenshots bench signin clean
 
 run: $(INSTALLED)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/python manage.py serve --host 0.0.0.0 --port $(PORT)
+	$(BIN)/python manage.py serve --port $(PORT)
 
 test: $(INSTALLED) chromium lint
 	$(BIN)/python -m pytest
@@ -51,11 +50,22 @@ screenshots: $(INSTALLED) chromium
 	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py -q
 	@echo "Screenshots are in ./screenshots/"
 
-bench: $(INSTALLED)
-	$(BIN)/python bench/close_round.py
-	$(BIN)/python bench/pages.py
-	$(BIN)/python bench/live_room.py --players 40 --seconds 20
-	$(BIN)/python bench/live_room.py --players 500 --seconds 20
+# The benchmark drives the server with Debian's wrk where it can be had, else with its
+# own Python client (bench/_client.py).
+wrk:
+	@if ! command -v wrk >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's wrk for the benchmark…"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; \
+	  else \
+	    echo "No wrk: the benchmark uses its own Python client. Install it with: sudo apt-get install -y wrk"; \
+	  fi; \
+	fi
+
+# The real server on 127.0.0.1, screens against a bare view, then a 500-player live room;
+# its last line is one JSON object (docs/PERFORMANCE.md).
+bench: $(INSTALLED) wrk
+	$(BIN)/python bench/compare.py
 
 signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)

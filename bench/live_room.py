@@ -1,53 +1,52 @@
-"""A live room on loopback: every table's phones and the projector polling while games are
-reported, against the real server (waitress + SQLite), to see what polling costs.
+"""A live room on loopback: every table's phones and the projectors polling while games are
+reported, against the real server (`manage.py serve`: granian + SQLite), to see what a
+room costs.
 
 Terms:
-    phone      a virtual phone polling its table's live part every 2 s (If-None-Match).
-    projector  one virtual projector polling its stage every 2 s.
-    report     a virtual phone reporting a game (POST), spread evenly over the run.
+    phone      a virtual phone polling its table's live part every 2 s with its last ETag,
+               on its own keep-alive connection, as htmx does.
+    projector  a virtual projector polling its stage every 2 s with its last ETag.
+    report     a virtual phone reporting a game: GET the page, POST the winner; spread
+               evenly over the run.
+    report to projector
+               from a report's start until a projector's first poll sent after the report
+               was answered has come back: what the room waits to see a result.
 
 It sends traffic only to 127.0.0.1, stops by itself after --seconds, and prints latency
 figures per kind of request. Usage:
-    .venv/bin/python bench/live_room.py --players 500 --phones-per-table 2 --seconds 20
+    .venv/bin/python bench/live_room.py --players 500 --seconds 30
 """
 
 from __future__ import annotations
 
 import argparse
-import heapq
-import http.client
-import os
+import asyncio
 import re
-import socket
-import statistics
-import subprocess
-import sys
-import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 
-from _setup import REPO, make_owner, setup_django
+from _client import FAILURES, Connection, percentile
+from _setup import free_port, make_owner, running_server, setup_django
 
 POLL_SECONDS = 2.0
+HTMX = {"HX-Request": "true"}
+FORM_FIELD = re.compile(r'name="(client_key|game_number|round_number)" value="([^"]*)"')
+REFUSED = b"notice notice-error"
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--phones-per-table", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--projectors", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--reports-per-second", type=float, default=4)
-    parser.add_argument("--client-threads", type=int, default=24)
     return parser.parse_args()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def prepare_event(players: int):
+    """An event of ``players`` in round 1, open: its tables and who sits at each."""
     from tables.models import Table
     from tournament.models import Event, Player
     from tournament.rounds import advance_phase
@@ -68,16 +67,172 @@ def prepare_event(players: int):
     return event, tables, seated
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.samples: dict[str, list[float]] = defaultdict(list)
-        self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+async def report_once(connection: Connection, token: str, winner: int) -> bool:
+    """One game reported as a phone does it: load the page, post the winner (htmx)."""
+    page = await connection.request("GET", f"/t/{token}/")
+    if page.status != 200:
+        return False
+    fields = dict(FORM_FIELD.findall(page.body.decode()))
+    body = (
+        f"client_key={fields.get('client_key', '')}&game_number={fields.get('game_number', '')}"
+        f"&round_number={fields.get('round_number', '')}&winner={winner}"
+    ).encode()
+    headers = {**HTMX, "Content-Type": "application/x-www-form-urlencoded"}
+    answer = await connection.request("POST", f"/t/{token}/report/", headers, body)
+    return answer.status == 200 and REFUSED not in answer.body
 
-    def add(self, kind: str, status: int, seconds: float) -> None:
-        with self.lock:
-            self.samples[kind].append(seconds)
-            self.statuses[kind][status] += 1
+
+@dataclass
+class Room:
+    """What one live room measured."""
+
+    seconds: float = 0.0
+    samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    statuses: dict[str, dict[int, int]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(int))
+    )
+    errors: int = 0
+    # (began, answered) of every report, and (sent, answered) of every projector's polls.
+    reports: list[tuple[float, float]] = field(default_factory=list)
+    projector_polls: list[list[tuple[float, float]]] = field(default_factory=list)
+
+    def report_to_projector(self) -> list[float]:
+        waits = []
+        for began, answered in self.reports:
+            for polls in self.projector_polls:
+                seen = next((end for sent, end in polls if sent >= answered), None)
+                if seen is not None:  # None: the run ended before that projector polled
+                    waits.append(seen - began)
+        return waits
+
+    def summary(self) -> dict[str, float]:
+        polls = self.samples["phone poll"]
+        reports = self.samples["report (page + POST)"]
+        waits = self.report_to_projector()
+        not_modified = self.statuses["phone poll"].get(304, 0)
+        return {
+            "live_errors": self.errors,
+            "live_poll_p50_ms": round(percentile(polls, 0.50) * 1000, 1),
+            "live_poll_p99_ms": round(percentile(polls, 0.99) * 1000, 1),
+            "live_poll_304_share": round(not_modified / len(polls), 3) if polls else 0.0,
+            "live_projector_p99_ms": round(
+                percentile(self.samples["projector poll"], 0.99) * 1000, 1
+            ),
+            "live_report_p50_ms": round(percentile(reports, 0.50) * 1000, 1),
+            "live_report_p99_ms": round(percentile(reports, 0.99) * 1000, 1),
+            "live_reports": len(reports),
+            "live_report_to_projector_p99_s": round(percentile(waits, 0.99), 2),
+            "live_report_to_projector_max_s": round(max(waits, default=0.0), 2),
+        }
+
+
+async def run_room(
+    port: int,
+    event,
+    tables,
+    seated: dict[str, list[int]],
+    *,
+    seconds: float,
+    phones_per_table: int = 2,
+    projectors: int = 3,
+    reports_per_second: float = 4,
+) -> Room:
+    room = Room(projector_polls=[[] for _ in range(projectors)])
+    start = time.perf_counter()
+    stop_at = start + seconds
+
+    async def poller(kind: str, path: str, offset: float, polls: list | None = None) -> None:
+        connection = Connection("127.0.0.1", port)
+        etag = None
+        due = start + offset
+        try:
+            while due < stop_at:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                headers = dict(HTMX, **({"If-None-Match": etag} if etag else {}))
+                sent = time.perf_counter()
+                try:
+                    response = await connection.request("GET", path, headers)
+                except FAILURES:
+                    room.errors += 1
+                else:
+                    answered = time.perf_counter()
+                    room.samples[kind].append(answered - sent)
+                    room.statuses[kind][response.status] += 1
+                    if response.status not in (200, 304):
+                        room.errors += 1
+                    etag = response.headers.get("etag", etag)
+                    if polls is not None:
+                        polls.append((sent, answered))
+                # The next poll 2 s after this one was due, or now if it is late already.
+                due = max(due + POLL_SECONDS, time.perf_counter())
+        finally:
+            await connection.close()
+
+    reporters: asyncio.Queue[Connection] = asyncio.Queue()
+    for _ in range(8):
+        reporters.put_nowait(Connection("127.0.0.1", port))
+
+    async def reporter(index: int) -> None:
+        await asyncio.sleep(max(0.0, start + index / reports_per_second - time.perf_counter()))
+        table = tables[index % len(tables)]
+        connection = await reporters.get()
+        began = time.perf_counter()
+        try:
+            ok = await report_once(connection, table.token, seated[table.token][0])
+        except FAILURES:
+            ok = False
+        finally:
+            reporters.put_nowait(connection)
+        answered = time.perf_counter()
+        if ok:
+            room.samples["report (page + POST)"].append(answered - began)
+            room.reports.append((began, answered))
+        else:
+            room.errors += 1
+
+    phones = [(f"/t/{table.token}/live/", k) for table in tables for k in range(phones_per_table)]
+    tasks = [
+        poller("phone poll", path, POLL_SECONDS * i / len(phones))
+        for i, (path, _) in enumerate(phones)
+    ]
+    tasks += [
+        poller(
+            "projector poll",
+            f"/screen/{event.projector_token}/",
+            POLL_SECONDS * i / projectors,
+            room.projector_polls[i],
+        )
+        for i in range(projectors)
+    ]
+    tasks += [reporter(i) for i in range(int(seconds * reports_per_second))]
+    await asyncio.gather(*tasks)
+    while not reporters.empty():
+        await reporters.get_nowait().close()
+    room.seconds = time.perf_counter() - start
+    return room
+
+
+def print_room(room: Room, *, players: int, tables: int, phones: int, projectors: int) -> None:
+    print(
+        f"live room: {players} players, {tables} tables, {phones} phones and {projectors} "
+        f"projectors polling every {POLL_SECONDS:.0f} s, "
+        f"{len(room.samples['report (page + POST)'])} reports in {room.seconds:.0f} s"
+    )
+    for kind, samples in sorted(room.samples.items()):
+        counts = sorted(room.statuses[kind].items())
+        statuses = f"  [{', '.join(f'{code}: {n}' for code, n in counts)}]" if counts else ""
+        print(
+            f"  {kind:<22} n={len(samples):5d}  median {percentile(samples, 0.5) * 1000:6.1f} ms"
+            f"  p95 {percentile(samples, 0.95) * 1000:6.1f} ms"
+            f"  p99 {percentile(samples, 0.99) * 1000:6.1f} ms"
+            f"  max {max(samples) * 1000:6.1f} ms{statuses}"
+        )
+    waits = room.report_to_projector()
+    print(
+        f"  report to projector    median {percentile(waits, 0.5):.2f} s"
+        f"  p99 {percentile(waits, 0.99):.2f} s  max {max(waits, default=0):.2f} s"
+        f"  errors {room.errors}"
+    )
 
 
 def main() -> None:
@@ -85,118 +240,18 @@ def main() -> None:
     data_dir = setup_django()
     event, tables, seated = prepare_event(args.players)
     port = free_port()
-    env = {**os.environ, "FIVETRICKS_DATA_DIR": str(data_dir)}
-    server_log = open(data_dir / "server.log", "w")  # noqa: SIM115 - closed with the server
-    print(f"server log: {data_dir / 'server.log'}")
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--no-rehearsal", "--threads", "8"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=server_log,
+    with running_server(data_dir, port):
+        room = asyncio.run(
+            run_room(
+                port, event, tables, seated,
+                seconds=args.seconds, phones_per_table=args.phones_per_table,
+                projectors=args.projectors, reports_per_second=args.reports_per_second,
+            )
+        )  # fmt: skip
+    print_room(
+        room, players=args.players, tables=len(tables),
+        phones=len(tables) * args.phones_per_table, projectors=args.projectors,
     )  # fmt: skip
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        run_room(args, event, tables, seated, port)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        server_log.close()
-
-
-def run_room(args, event, tables, seated, port: int) -> None:
-    stats = Stats()
-    etags: dict[str, str] = {}
-    stop_at = time.monotonic() + args.seconds
-    queue: list[tuple[float, int, str, str]] = []
-    counter = 0
-    start = time.monotonic()
-    phones = [
-        (f"/t/{t.token}/live/", f"phone:{t.number}:{k}")
-        for t in tables
-        for k in range(args.phones_per_table)
-    ]
-    for i, (path, key) in enumerate(phones):
-        due = start + POLL_SECONDS * i / len(phones)
-        heapq.heappush(queue, (due, counter, "poll", f"{path}|{key}"))
-        counter += 1
-    projector_path = f"/screen/{event.projector_token}/|projector"
-    heapq.heappush(queue, (start, counter, "projector", projector_path))
-    report_count = int(args.seconds * args.reports_per_second)
-    for i in range(report_count):
-        table = tables[i % len(tables)]
-        counter += 1
-        heapq.heappush(queue, (start + i / args.reports_per_second, counter, "report", table.token))
-    lock = threading.Lock()
-    csrf_free = re.compile(r'name="(client_key|game_number|round_number)" value="([^"]*)"')
-
-    def worker() -> None:
-        nonlocal counter
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        while True:
-            with lock:
-                if not queue:
-                    return
-                due, _, kind, payload = heapq.heappop(queue)
-            if due > stop_at:
-                return
-            time.sleep(max(0.0, due - time.monotonic()))
-            began = time.perf_counter()
-            if kind in ("poll", "projector"):
-                path, key = payload.split("|")
-                headers = {"HX-Request": "true"}
-                if key in etags:
-                    headers["If-None-Match"] = etags[key]
-                connection.request("GET", path, headers=headers)
-                response = connection.getresponse()
-                response.read()
-                if tag := response.getheader("ETag"):
-                    etags[key] = tag
-                stats.add("projector poll" if kind == "projector" else "phone poll",
-                          response.status, time.perf_counter() - began)  # fmt: skip
-                with lock:
-                    counter += 1
-                    heapq.heappush(queue, (due + POLL_SECONDS, counter, kind, payload))
-            else:
-                token = payload
-                connection.request("GET", f"/t/{token}/")
-                page = connection.getresponse().read().decode()
-                fields = dict(csrf_free.findall(page))
-                winner = seated[token][0]
-                body = (
-                    f"client_key={fields.get('client_key', '')}&game_number="
-                    f"{fields.get('game_number', '')}&round_number={fields.get('round_number', '')}"
-                    f"&winner={winner}"
-                )
-                connection.request(
-                    "POST", f"/t/{token}/report/", body=body,
-                    headers={"Content-Type": "application/x-www-form-urlencoded"},
-                )  # fmt: skip
-                response = connection.getresponse()
-                response.read()
-                stats.add("report (page + POST)", response.status, time.perf_counter() - began)
-
-    threads = [threading.Thread(target=worker) for _ in range(args.client_threads)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    print(
-        f"{args.players} players, {len(tables)} tables, {len(phones)} phones + 1 projector "
-        f"polling every {POLL_SECONDS:.0f} s, {args.reports_per_second} reports/s, "
-        f"{args.seconds:.0f} s"
-    )
-    for kind, samples in sorted(stats.samples.items()):
-        ordered = sorted(samples)
-        p95 = ordered[int(0.95 * (len(ordered) - 1))]
-        statuses = ", ".join(f"{code}: {n}" for code, n in sorted(stats.statuses[kind].items()))
-        print(
-            f"  {kind:<22} n={len(samples):5d}  median {statistics.median(samples) * 1000:6.1f} ms"
-            f"  p95 {p95 * 1000:6.1f} ms  max {ordered[-1] * 1000:6.1f} ms  [{statuses}]"
-        )
 
 
 if __name__ == "__main__":

@@ -89,6 +89,13 @@ def settle_game(*, game: Game, winner: Player, by: AbstractBaseUser | None) -> G
     """Decide a game's winner (a dispute, or a correction); recorded with who did it."""
     _refuse_unless_seated(winner, game.round, game.table)
     before = _snapshot(game)
+    if game.status == GameStatus.DISPUTED:
+        # The log shows both claims beside the decision, not just the first claim.
+        before["claims"] = list(
+            dict.fromkeys(
+                game.reports.order_by("received_at", "pk").values_list("winner__name", flat=True)
+            )
+        )
     action = (
         CorrectionAction.SETTLED
         if game.status == GameStatus.DISPUTED

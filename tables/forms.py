@@ -60,18 +60,21 @@ class WinnerForm(ReportForm):
 class TricksForm(ReportForm):
     """Tricks taken so far by each seated player, for a game the clock cut off.
 
-    The winner follows from the counts (tables.scoring.game_winner); whether the counts fit
-    the table's deal is checked by tables.reporting, which has the final word.
+    ``tricks_per_game`` is how many tricks a finished game has at this table's size
+    (tables.deal): no player can have taken more, and the page says it. The winner follows
+    from the counts (tables.scoring.game_winner); whether the counts fit the table's deal
+    is checked by tables.reporting, which has the final word.
     """
 
-    def __init__(self, *args, players: Iterable[Player], cards: int, **kwargs) -> None:
+    def __init__(self, *args, players: Iterable[Player], tricks_per_game: int, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
+        self.tricks_per_game = tricks_per_game
         for player in self.players:
             self.fields[self.field_name(player)] = forms.IntegerField(
                 label=player.name,
                 min_value=0,
-                max_value=cards,
+                max_value=tricks_per_game,
                 required=False,
                 widget=forms.NumberInput(
                     attrs={"inputmode": "numeric", "pattern": "[0-9]*", "placeholder": "0"}

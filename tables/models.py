@@ -16,15 +16,22 @@ Terms:
     report label how the organizer tells the reports of one game apart: their order and
               time of arrival ("second report (12:03:58): Bob").
     correction a record of who changed or deleted a game, and what it was before.
+    printed   the table's kit (tent card, rule sheet, players' guide) was last opened for
+              printing at ``printed_at``, showing the variant and link in
+              ``printed_signature``. Opening the kit page counts as printing.
+    needs reprint printed, and its variant or link changed since: the paper on the table
+              and the phones disagree until the organizer prints that table again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
+from datetime import datetime
 
 from django.conf import settings
-from django.db import models
-from django.db.models import F, Q
+from django.db import models, transaction
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.dateformat import time_format
 from django.utils.translation import gettext
@@ -47,6 +54,33 @@ class TableQuerySet(models.QuerySet["Table"]):
         Event.objects.filter(pk=event_id).update(version=F("version") + 1)
         self.filter(pk=table_id).update(version=F("version") + 1)
 
+    def mark_printed(self, tables: Sequence[Table], *, at: datetime | None = None) -> None:
+        """Record that ``tables`` were printed as the caller loaded them: one UPDATE.
+
+        Each table keeps the signature the kit showed, not the one stored now, so a change
+        that lands while the kit is being drawn still asks for a reprint. When one of them
+        needed a reprint the event's version is bumped too (the phones' shared version is
+        left alone), so the console's polling drops its warning without a reload.
+        """
+        if not tables:
+            return
+        at = at or timezone.now()
+        cleared_events = {table.event_id for table in tables if table.needs_reprint}
+        signature = Case(
+            *(When(pk=table.pk, then=Value(table.print_signature)) for table in tables),
+            output_field=models.CharField(),
+        )
+        # One UPDATE is a transaction of its own; only the event's bump must land with it.
+        with transaction.atomic() if cleared_events else nullcontext():
+            self.filter(pk__in=[table.pk for table in tables]).update(
+                printed_at=at, printed_signature=signature
+            )
+            if cleared_events:
+                Event.objects.filter(pk__in=cleared_events).update(version=F("version") + 1)
+        for table in tables:
+            table.printed_at = at
+            table.printed_signature = table.print_signature
+
 
 class Table(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
@@ -63,6 +97,13 @@ class Table(models.Model):
     variant_set_by_hand = models.BooleanField(default=False)
     version = models.PositiveIntegerField(
         default=1, editable=False, help_text=_("Bumped by every change to this table's games.")
+    )
+    printed_at = models.DateTimeField(_("kit printed at"), null=True, blank=True, editable=False)
+    printed_signature = models.CharField(
+        max_length=100,
+        blank=True,
+        editable=False,
+        help_text=_("The variant and phone link the printed kit shows."),
     )
 
     objects = TableQuerySet.as_manager()
@@ -93,6 +134,17 @@ class Table(models.Model):
     def rotate_token(self) -> None:
         self.token = new_secret_token()
         self.save(update_fields=["token"])
+
+    @property
+    def print_signature(self) -> str:
+        """What of this table goes on paper and can change after printing: the variant
+        (the rule sheet) and the token (the QR code)."""
+        return f"{self.variant.code} {self.token}"
+
+    @property
+    def needs_reprint(self) -> bool:
+        """Printed, and the variant or link changed since: the paper is out of date."""
+        return self.printed_at is not None and self.printed_signature != self.print_signature
 
 
 def variant_warnings(tables: Iterable[Table], anytime_share: float) -> list[str]:

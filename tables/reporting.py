@@ -14,6 +14,11 @@ Terms:
     double tap   a phone that reported game k and, within DOUBLE_TAP_WINDOW, reports game
                  k+1 with the same winner: a second tap on a name that the next game's
                  form put under the finger. No real game ends that fast, so it is refused.
+    phantom game a one-tap report from another phone that names the winner of the latest
+                 game, still unconfirmed, as the game after it, within CONFIRMATION_WINDOW
+                 of that game's first report: the player meant "Yes, confirm game k" and
+                 tapped the name in the big list below it. It confirms game k instead;
+                 game k+1, which nobody played, is never created.
 
 A game is counted once, however many reports it has.
 """
@@ -39,11 +44,15 @@ from tables.models import (
     Table,
 )
 from tables.scoring import check_tricks, game_winner
-from tables.variants import DECK_SIZE, cards_per_player
+from tables.variants import DECK_SIZE
 from tournament.common.errors import Refused
 from tournament.models import Player, Round, RoundStatus
 
 DOUBLE_TAP_WINDOW = timedelta(seconds=5)
+# Long enough for the other phones to poll (every 2 s), show "Another phone says..." and
+# for a player to read it and tap; far too short for a real game to follow: shuffling,
+# dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
+CONFIRMATION_WINDOW = timedelta(seconds=30)
 
 
 class Outcome(StrEnum):
@@ -59,6 +68,8 @@ class ReportResult:
     outcome: Outcome
     report: GameReport
     game: Game | None
+    # A phantom game: the report named the game after this one, and confirmed this one.
+    read_as_confirmation: bool = False
 
 
 def next_game_number(*, round_: Round, table: Table) -> int:
@@ -96,7 +107,8 @@ def _winner_from_tricks(
     counts = {player.name: count for player, count in tricks.items()}
     problems = check_tricks(
         counts,
-        cards_per_player=cards_per_player(min(len(seated), DECK_SIZE)),
+        # More players than cards: the deal is the 28-player one, one card each.
+        players=min(len(seated), DECK_SIZE),
         finished=finished,
         translate=_,
     )
@@ -117,6 +129,7 @@ def report_game(
     game_number: int | None = None,
     source: str = ReportSource.PHONE,
     previous_key: str | None = None,
+    tapped: bool = False,
     now: datetime | None = None,
 ) -> ReportResult:
     """Store one report of a game at a table, given either the winner or tricks per player.
@@ -134,6 +147,11 @@ def report_game(
     If that report was of game k, arrived less than DOUBLE_TAP_WINDOW before ``now``, and
     this one names the same winner for game k+1, it is a double tap: refused, nothing
     stored.
+
+    ``tapped`` says the winner was tapped in a phone's list of names, under which another
+    phone's report may be waiting for confirmation: such a report can be a phantom game,
+    and then confirms the latest game. A phone without the cookie (``previous_key`` None)
+    is taken for another phone, as its page already asks it to confirm.
     """
     if not client_key or len(client_key) > 64:
         raise Refused(_("This report has no valid key. Reload the page and report again."))
@@ -152,6 +170,7 @@ def report_game(
             game_number=game_number,
             source=source,
             previous_key=previous_key,
+            tapped=tapped,
             now=now or timezone.now(),
         )
     except IntegrityError:
@@ -184,6 +203,7 @@ def _report_game(
     game_number: int | None,
     source: str,
     previous_key: str | None,
+    tapped: bool,
     now: datetime,
 ) -> ReportResult:
     with transaction.atomic():
@@ -201,11 +221,22 @@ def _report_game(
         if tricks is not None:
             winner = _winner_from_tricks(tricks, seated, finished=finished)
 
-        next_number = next_game_number(round_=round_, table=table)
+        # The latest game rather than only its number: the phantom check needs it too.
+        latest = Game.objects.filter(round=round_, table=table).order_by("-number").first()
+        next_number = (latest.number if latest else 0) + 1
         number = next_number if game_number is None else min(game_number, next_number)
+        phantom = (
+            tapped
+            and tricks is None
+            and number == next_number
+            and round_.status == RoundStatus.OPEN
+            and _just_reported_elsewhere(latest, winner=winner, previous_key=previous_key, now=now)
+        )
+        if phantom:
+            number = latest.number
         # Only a report that would create a new game can be a double tap; one for a game
         # that exists already is a confirmation (or a dispute) of another phone's report.
-        if previous_key and previous_key != client_key and number == next_number:
+        elif previous_key and previous_key != client_key and number == next_number:
             _refuse_double_tap(
                 previous_key, round_=round_, table=table, number=number, winner=winner, now=now
             )
@@ -227,7 +258,22 @@ def _report_game(
 
         outcome, game = _attach(report, round_, table, number)
         Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
-        return ReportResult(outcome, report, game)
+        return ReportResult(outcome, report, game, read_as_confirmation=phantom)
+
+
+def _just_reported_elsewhere(
+    latest: Game | None, *, winner: Player, previous_key: str | None, now: datetime
+) -> bool:
+    """Whether a report of ``winner`` for the game after ``latest`` is a phantom game."""
+    if (
+        latest is None
+        or latest.status != GameStatus.UNCONFIRMED
+        or latest.winner_id != winner.pk
+        or now - latest.reported_at >= CONFIRMATION_WINDOW
+    ):
+        return False
+    # This phone's own report: a phone never confirms itself.
+    return not (previous_key and latest.reports.filter(client_key=previous_key).exists())
 
 
 def _refuse_double_tap(

@@ -6,10 +6,24 @@ Terms:
                 rules as *the* rules: it never hints that other tables play differently, and
                 names no suit but its trump.
     section     one part of the rules under a heading (Cards, Dealing, Trumps, ...).
-    deal        the one-line instruction for a known number of players, e.g. "Deal 5 cards
-                to each player. 3 cards stay undealt." (see tables.variants.cards_per_player).
-                Without a player count the sheet gives the *general deal* instead: the rule
-                for every table size.
+    deal        how the cards are given out (tables.deal): the whole deck one card at a
+                time at 4 or more players, so the players nearest the dealer's left may get
+                one card more; 7 cards each at 2 or 3 players, the rest face down out of play.
+    deal line   the deal for the table's size when the sheet is made, e.g. "Deal all 28
+                cards: 6 each to the first 3 players from the dealer's left, 5 each to the
+                other 2. A game has 6 tricks; only 3 players play the last one."
+    deal table  how the deal falls at every table size the sheet may meet (3 to 7 players,
+                and the table's own size if that is outside them): cards each ("6 or 5",
+                the larger hands nearest the dealer's left), tricks in a finished game, and
+                how many play the last trick ("3 of 5"). Moves change table sizes, so every
+                sheet prints all of them; the printed kit shows it instead of the deal line,
+                which would not fit on the page as well.
+    short last trick
+                the last trick when the deck does not go round evenly: players whose hand
+                ran out sit it out.
+    tie         two or more players with the most tricks: the game goes to the one whose
+                first name comes first in the alphabet, accents and capitals ignored
+                (tournament.ordering.rank_players, as for every tie).
     variant     the hidden rules a table plays: direction, trump, trump-anytime (see
                 tables.variants, which also draws them).
     table       a numbered card table of an event; a higher number is a better table.
@@ -30,53 +44,181 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.variants import (
-    DECK_SIZE,
-    RANKS,
-    Variant,
-    cards_per_player,
-    suit_name,
-    translated,
+from tables.deal import (
+    SMALL_TABLE_HAND,
+    SMALL_TABLE_MAX,
+    cards_left_out,
+    hand_sizes,
+    players_in_last_trick,
+    short_last_trick,
+    tricks_per_game,
 )
+from tables.variants import DECK_SIZE, RANKS, Variant, suit_name, translated
 from tournament.common.i18n import Translate, gettext_noop, untranslated
+
+# Tables are planned with 3 to 6 players (tournament.table_plan); moves and latecomers,
+# who join the lowest table, can make one larger.
+DEAL_TABLE_SIZES = range(3, 8)
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One table size in the deal table; ``home`` marks the size the sheet was made for."""
+
+    players: int
+    cards: str
+    tricks: int
+    last_trick: str
+    home: bool
+
+
+@dataclass(frozen=True)
+class DealTable:
+    caption: str
+    headings: tuple[str, str, str, str]
+    rows: tuple[DealRow, ...]
+
+    @property
+    def home(self) -> int | None:
+        """The size the sheet was made for, if it was made for one."""
+        return next((row.players for row in self.rows if row.home), None)
 
 
 @dataclass(frozen=True)
 class RuleSection:
     heading: str
     text: str
+    table: DealTable | None = None
 
 
 @dataclass(frozen=True)
 class RuleSheet:
-    """A table's printed rules. ``deal`` is the one-line deal instruction for a known
-    number of players, or None when the sheet gives the general rule."""
+    """A table's printed rules. ``deal`` is the deal line for a known number of players,
+    or None when the sheet was made without one; the Dealing section carries the deal
+    table either way."""
 
     title: str
     subtitle: str
     sections: tuple[RuleSection, ...]
     deal: str | None
 
+    @property
+    def deal_table(self) -> DealTable:
+        return next(section.table for section in self.sections if section.table is not None)
+
 
 def _deal_line(players: int, translate: Translate) -> str:
-    cards = cards_per_player(players)
-    left = DECK_SIZE - cards * players
+    hands = hand_sizes(players)
+    more, fewer = max(hands), min(hands)
+    first = hands.count(more)
     # Separate sentences rather than glued fragments, so each one translates on its own.
-    if cards == 1:
-        first = translated(translate, gettext_noop("Deal 1 card to each player."))
-    else:
-        first = translated(
-            translate, gettext_noop("Deal %(cards)s cards to each player."), cards=cards
+    if players <= SMALL_TABLE_MAX:
+        deal = translated(
+            translate,
+            gettext_noop(
+                "Deal %(cards)s cards to each player and put the other %(left)s aside, face down."
+            ),
+            cards=SMALL_TABLE_HAND,
+            left=cards_left_out(players),
         )
-    if left == 0:
-        second = translated(
-            translate, gettext_noop("All %(deck)s cards are dealt."), deck=DECK_SIZE
+    elif more == fewer:
+        deal = translated(
+            translate,
+            gettext_noop("Deal all %(deck)s cards: %(cards)s to each player."),
+            deck=DECK_SIZE,
+            cards=more,
         )
-    elif left == 1:
-        second = translated(translate, gettext_noop("1 card stays undealt."))
+    elif first == 1:
+        deal = translated(
+            translate,
+            gettext_noop(
+                "Deal all %(deck)s cards: %(more)s to the player on the dealer's left, "
+                "%(fewer)s each to the other %(others)s."
+            ),
+            deck=DECK_SIZE,
+            more=more,
+            fewer=fewer,
+            others=players - first,
+        )
     else:
-        second = translated(translate, gettext_noop("%(left)s cards stay undealt."), left=left)
-    return f"{first} {second}"
+        deal = translated(
+            translate,
+            gettext_noop(
+                "Deal all %(deck)s cards: %(more)s each to the first %(first)s players "
+                "from the dealer's left, %(fewer)s each to the other %(others)s."
+            ),
+            deck=DECK_SIZE,
+            more=more,
+            fewer=fewer,
+            first=first,
+            others=players - first,
+        )
+    return f"{deal} {_tricks_line(players, translate)}"
+
+
+def _tricks_line(players: int, translate: Translate) -> str:
+    tricks = tricks_per_game(players)
+    last = players_in_last_trick(players)
+    if tricks == 1:
+        return translated(translate, gettext_noop("A game has 1 trick."))
+    if not short_last_trick(players):
+        return translated(translate, gettext_noop("A game has %(tricks)s tricks."), tricks=tricks)
+    if last == 1:
+        return translated(
+            translate,
+            gettext_noop(
+                "A game has %(tricks)s tricks; only the player on the dealer's left plays "
+                "the last one."
+            ),
+            tricks=tricks,
+        )
+    return translated(
+        translate,
+        gettext_noop("A game has %(tricks)s tricks; only %(last)s players play the last one."),
+        tricks=tricks,
+        last=last,
+    )
+
+
+def _deal_row(players: int, home: int | None, translate: Translate) -> DealRow:
+    hands = hand_sizes(players)
+    more, fewer = max(hands), min(hands)
+    # Short cells, so a row fits one line in a column of the printed sheet; the cards a
+    # small table leaves out are in the Dealing text.
+    if more == fewer:
+        cards = str(more)
+    else:
+        cards = translated(translate, gettext_noop("%(more)s or %(fewer)s"), more=more, fewer=fewer)
+    if short_last_trick(players):
+        last = translated(
+            translate,
+            gettext_noop("%(playing)s of %(players)s"),
+            playing=players_in_last_trick(players),
+            players=players,
+        )
+    else:
+        last = translated(translate, gettext_noop("all"))
+    return DealRow(
+        players=players,
+        cards=cards,
+        tricks=tricks_per_game(players),
+        last_trick=last,
+        home=players == home,
+    )
+
+
+def _deal_table(home: int | None, translate: Translate) -> DealTable:
+    sizes = sorted({*DEAL_TABLE_SIZES, *([] if home is None else [home])})
+    return DealTable(
+        caption=translated(translate, gettext_noop("The deal at each table size")),
+        headings=(
+            translated(translate, gettext_noop("Players")),
+            translated(translate, gettext_noop("Cards")),
+            translated(translate, gettext_noop("Tricks")),
+            translated(translate, gettext_noop("Last trick")),
+        ),
+        rows=tuple(_deal_row(size, home, translate) for size in sizes),
+    )
 
 
 def _ranks_text(variant: Variant, translate: Translate) -> str:
@@ -150,33 +292,20 @@ def _trumps_text(variant: Variant, translate: Translate) -> str:
     return f"{translated(translate, when, **values)} {translated(translate, strength, **values)}"
 
 
-def _general_deal_text(translate: Translate) -> str:
+def _dealing_text(translate: Translate) -> str:
     return translated(
         translate,
         gettext_noop(
-            "The dealer shuffles and deals the cards one at a time until every player has "
-            "the same number: 7 each for 2 to 4 players, 5 each for 5 players, 4 each for 6 "
-            "or 7 players. With more players, deal as many as go round evenly. Cards left "
-            "over stay face down, out of the game."
+            "The dealer shuffles and deals all %(deck)s cards one at a time, starting on "
+            "their left; if they do not go round evenly, the players nearest the dealer's "
+            "left get one card more. With 2 or 3 players, deal %(hand)s cards each and put "
+            "the rest aside, face down. The game ends when every card dealt has been "
+            "played, so players with a card fewer sit out the last trick: a short trick, "
+            "won like any other."
         ),
+        deck=DECK_SIZE,
+        hand=SMALL_TABLE_HAND,
     )
-
-
-def _dealing_text(deal: str, players: int, translate: Translate) -> str:
-    shuffle = translated(
-        translate, gettext_noop("The dealer shuffles and deals the cards one at a time.")
-    )
-    parts = [shuffle, deal]
-    if cards_per_player(players) * players < DECK_SIZE:
-        parts.append(
-            translated(
-                translate,
-                gettext_noop(
-                    "Put the undealt cards aside, face down; they take no part in the game."
-                ),
-            )
-        )
-    return " ".join(parts)
 
 
 def rule_sheet(
@@ -184,8 +313,10 @@ def rule_sheet(
 ) -> RuleSheet:
     """The full rules of Five Tricks for one variant, in the product's own words.
 
-    With ``players`` the deal says exactly how many cards each player gets; without it the
-    sheet gives the general rule. Nothing on the sheet mentions another variant or suit.
+    Every sheet gives the deal rule and the deal table for 3 to 7 players. With ``players``
+    (the table's size now) the sheet also has the deal line for that size, whose row the
+    table marks as ``home``, and the table gains that size if it lies outside 3 to 7; a size
+    outside 1..28 is a ValueError. Nothing on the sheet mentions another variant or suit.
     """
 
     def section(heading: str, text: str) -> RuleSection:
@@ -194,12 +325,7 @@ def rule_sheet(
     def plain(message: str) -> str:
         return translated(translate, message)
 
-    if players is None:
-        deal = None
-        dealing = _general_deal_text(translate)
-    else:
-        deal = _deal_line(players, translate)
-        dealing = _dealing_text(deal, players, translate)
+    deal = None if players is None else _deal_line(players, translate)
 
     sections = (
         section(
@@ -213,11 +339,11 @@ def rule_sheet(
                 deck=DECK_SIZE,
             ),
         ),
-        section(
-            gettext_noop("Players"),
-            plain(gettext_noop("Usually 4 to 6 players, but more or fewer can play.")),
+        RuleSection(
+            translated(translate, gettext_noop("Dealing")),
+            _dealing_text(translate),
+            table=_deal_table(players, translate),
         ),
-        section(gettext_noop("Dealing"), dealing),
         section(
             gettext_noop("Starting"),
             plain(
@@ -241,21 +367,12 @@ def rule_sheet(
             ),
         ),
         section(
-            gettext_noop("The last trick"),
-            plain(
-                gettext_noop(
-                    "If some players run out of cards before others, the last trick is "
-                    "played only by those who still have a card. It is a short trick, but it "
-                    "is won like any other."
-                )
-            ),
-        ),
-        section(
             gettext_noop("End of the game"),
             plain(
                 gettext_noop(
-                    "The game ends when every card has been played. Count your tricks: the "
-                    "player with the most tricks wins the game."
+                    "The player with the most tricks wins the game. If players tie for the "
+                    "most tricks, the first name in alphabetical order wins; accents and "
+                    "capitals do not count."
                 )
             ),
         ),
@@ -263,9 +380,8 @@ def rule_sheet(
             gettext_noop("Scoring in the tournament"),
             plain(
                 gettext_noop(
-                    "Each game has one winner: the player with the most tricks. If the round "
-                    "ends before a game is finished, the player with the most tricks so far "
-                    "wins that game."
+                    "Each game has one winner. If the round ends before a game is finished, "
+                    "the player with the most tricks so far wins that game; ties as above."
                 )
             ),
         ),

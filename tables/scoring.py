@@ -6,11 +6,14 @@ Terms:
              can win games there.
     round    a timed period of play; a round's result at a table is the number of games each
              seated player won.
-    game     one deal of Five Tricks. Every player holds ``cards_per_player`` cards and each
-             trick uses one card from everybody, so a finished game has exactly
-             ``cards_per_player`` tricks in total. A game may be stopped unfinished when the
-             round's clock runs out; it is still won.
-    trick    one card from each player; exactly one player takes it.
+    game     one deal of Five Tricks (tables.deal): the whole deck at 4 or more players, 7
+             cards each at 2 or 3. It ends when every dealt card has been played, so a
+             finished game has exactly ``tricks_per_game(players)`` tricks in total, as many
+             as the largest hand: 7 at 2 to 4 players, 6 at 5, 5 at 6, 4 at 7. A game may be
+             stopped unfinished when the round's clock runs out, with fewer tricks; it is
+             still won.
+    trick    one card from each player who still holds one; exactly one player takes it.
+             The last trick may be short: players without a card sit it out.
     winner   the player with the most tricks; ties are broken by the same order that ranks a
              table (tournament.ordering.rank_players), so an unfinished game also has one.
     move up / move down
@@ -24,6 +27,7 @@ Standard library only: this module must stay importable without Django.
 
 from collections.abc import Mapping
 
+from tables.deal import tricks_per_game
 from tournament.common.i18n import Translate, gettext_noop, untranslated
 from tournament.ordering import name_key, rank_players
 
@@ -46,18 +50,21 @@ def game_winner(tricks: Mapping[str, int]) -> str:
 def check_tricks(
     tricks: Mapping[str, int],
     *,
-    cards_per_player: int,
+    players: int,
     finished: bool,
     translate: Translate = untranslated,
 ) -> list[str]:
     """Return what is wrong with a game's trick counts, one sentence each; empty when fine.
 
+    ``players`` is the table's size in the game's round (its seats), which fixes the deal:
+    a finished game has exactly ``tricks_per_game(players)`` tricks, an unfinished one at
+    most that many and at least one. A size outside 1..28 is a ValueError.
+
     Each message is English marked with gettext_noop and passed through ``translate``
     before its numbers are filled in, so a catalogue finds it (Django callers pass
     gettext). When this returns no problems, game_winner succeeds on the same counts.
     """
-    if cards_per_player < 1:
-        raise ValueError(f"cards_per_player must be at least 1, got {cards_per_player}")
+    most = tricks_per_game(players)
 
     def say(message: str, **values: object) -> str:
         return translate(message) % values if values else translate(message)
@@ -68,29 +75,29 @@ def check_tricks(
     ]
     # A negative count would otherwise hide an excess elsewhere in the sum.
     total = sum(max(count, 0) for count in tricks.values())
-    if total > cards_per_player:
+    if total > most:
         problems.append(
             say(
                 gettext_noop(
-                    "%(total)d tricks entered, but a game at this table has only %(cards)d."
+                    "%(total)d tricks entered, but a game at this table has only %(tricks)d."
                 ),
                 total=total,
-                cards=cards_per_player,
+                tricks=most,
             )
         )
-    elif finished and total < cards_per_player and cards_per_player == 1:
+    elif finished and total < most and most == 1:
         problems.append(
             say(
                 gettext_noop("A finished game at this table has 1 trick, not %(total)d."),
                 total=total,
             )
         )
-    elif finished and total < cards_per_player:
+    elif finished and total < most:
         problems.append(
             say(
-                gettext_noop("A finished game at this table has %(cards)d tricks, not %(total)d."),
+                gettext_noop("A finished game at this table has %(tricks)d tricks, not %(total)d."),
                 total=total,
-                cards=cards_per_player,
+                tricks=most,
             )
         )
     elif not finished and all(count == 0 for count in tricks.values()):

@@ -19,6 +19,12 @@ Terms:
                    disruptive difference, so only a share of the tables get it (at most one in
                    five by default, see ``max_anytime_tables``).
     plan           the variants of all tables of an event, table 1 first.
+    neighbour rule neighbouring tables differ in direction and in trump suit, so a player
+                   who moves meets the clash on the first trick and again at the first
+                   trump. The draw always keeps it; ``check_variants`` flags a plan that
+                   does not.
+    classic set    the source tournament's own ten rule sheets for tables 1 to 10
+                   (``classic_variants``), offered besides the draw.
     rule sheet     the full rules of Five Tricks written out for one variant; they live in
                    tables.rule_sheets, which builds on the card facts, labels and dealing here.
 
@@ -217,29 +223,50 @@ def _anytime_tables_to_draw(table_count: int, share: Fraction) -> int:
     return min(math.floor(table_count * share), table_count // 2)
 
 
-def _spread_positions(directions: Sequence[bool], count: int, rng: random.Random) -> list[int]:
-    """Pick ``count`` evenly spaced tables whose directions alternate.
+# The draw repeats a cycle of the 8 plain variants (direction and trump), see draw_variants.
+_CYCLE = 2 * len(Suit)
 
-    Alternating keeps anytime tables split evenly between the two directions, which is
-    what leaves each (direction, anytime) group small enough for every table to differ.
+
+def _cycle(first_high: bool, suits: Sequence[Suit], offset: int) -> list[tuple[bool, Suit]]:
+    """The (direction, trump) of each table of one cycle, as draw_variants lays it out."""
+    return [
+        (first_high == (i % 2 == 0), suits[(i // 2 + (offset if i % 2 else 0)) % len(suits)])
+        for i in range(_CYCLE)
+    ]
+
+
+def _anytime_positions(table_count: int, count: int, rng: random.Random) -> set[int]:
+    """Which tables play trump-anytime: ``count`` of them, spread along the plan.
+
+    Table i plays cycle slot i % 8. For every variant's uses to stay even, each slot gets
+    its fair number of anytime tables, and the extra ones go first to the slots that
+    occur once more than the others (the plan's last, partial cycle); that is also what
+    lets every table differ when there are up to 16 of them. Within those limits each
+    pick takes the free table nearest an evenly spaced target, avoiding tables next to an
+    earlier pick when it can.
     """
-    n = len(directions)
-    if count == 0:
-        return []
-    # With an odd count and an odd number of tables, the larger direction group (the one
-    # table 1 belongs to) must take the extra anytime table, or its plain group overflows.
-    first = directions[0] if count % 2 == 1 and n % 2 == 1 else rng.random() < 0.5
+    per_slot, extra = divmod(count, _CYCLE)
+    long_slots = table_count % _CYCLE
+    raises_left = {True: min(extra, long_slots), False: max(extra - long_slots, 0)}
+    used = [0] * _CYCLE
+
+    def has_room(slot: int) -> bool:
+        if used[slot] != per_slot:
+            return used[slot] < per_slot
+        return raises_left[slot < long_slots] > 0
+
+    chosen: set[int] = set()
     phase = rng.random()
-    positions = []
-    for i in range(count):
-        wanted = first != (i % 2 == 1)
-        # Targets are at least two tables apart (count <= n // 2), so moving one step to
-        # reach the wanted direction never lands two picks on the same table.
-        target = math.floor((i + phase) * n / count)
-        if directions[target] != wanted:
-            target = target + 1 if target + 1 < n else target - 1
-        positions.append(target)
-    return positions
+    for pick in range(count):
+        target = (pick + phase) * table_count / count
+        free = [i for i in range(table_count) if i not in chosen and has_room(i % _CYCLE)]
+        best = min(free, key=lambda i: (i - 1 in chosen or i + 1 in chosen, abs(i + 0.5 - target)))
+        chosen.add(best)
+        slot = best % _CYCLE
+        if used[slot] == per_slot:
+            raises_left[slot < long_slots] -= 1
+        used[slot] += 1
+    return chosen
 
 
 def draw_variants(
@@ -248,7 +275,9 @@ def draw_variants(
     """Draw a variant for each table (index 0 is table 1); the same seed gives the same plan.
 
     Guarantees:
-      * neighbouring tables never share a variant;
+      * neighbouring tables differ in direction (ace high and ace low alternate) and in
+        trump suit, so a player who moves meets the clash on the very first trick and
+        again the first time someone trumps; in particular they never share a variant;
       * every table has its own variant when there are enough to go round: the 8 plain
         variants plus as many anytime ones as ``max_anytime_tables`` allows;
       * at most ``max_anytime_tables`` tables play trump-anytime. The draw uses that whole
@@ -256,10 +285,14 @@ def draw_variants(
       * when variants must repeat, each is used as evenly as possible and the same variant
         never comes back within 8 tables.
 
-    Preference, not a guarantee: neighbouring tables differ in direction too, because a
-    player who moves then meets the clash on the very first trick rather than only when
-    someone trumps. The draw currently always achieves it by alternating ace high and ace
-    low; hand edits and ``redraw_variant`` may not.
+    How: the tables repeat a cycle of the 8 (direction, trump) pairs. Its even slots take
+    the four suits in a shuffled order, its odd slots the same order shifted by two or
+    three places: a shift of 0 would repeat the trump of the table before, a shift of 1
+    the trump of the table after. A pair then comes back exactly every 8 tables. Anytime
+    tables are chosen on top of that cycle (``_anytime_positions``).
+
+    Hand edits may break the neighbour rule (``redraw_variant`` keeps it whenever the
+    neighbours leave a variant that can); ``check_variants`` says where.
     """
     n = _checked_count(table_count)
     share = _checked_share(anytime_share)
@@ -268,25 +301,20 @@ def draw_variants(
     rng = random.Random(seed)
 
     first_high = rng.random() < 0.5
-    directions = [first_high != (index % 2 == 1) for index in range(n)]
-    anytime = set(_spread_positions(directions, _anytime_tables_to_draw(n, share), rng))
+    suits = list(Suit)
+    rng.shuffle(suits)
+    offset = rng.choice((2, 3))
+    cycle = _cycle(first_high, suits, offset)
+    anytime = _anytime_positions(n, _anytime_tables_to_draw(n, share), rng)
+    return [Variant(*cycle[i % _CYCLE], trump_anytime=i in anytime) for i in range(n)]
 
-    # Each (direction, anytime) group holds four variants, one per trump. Dealing them
-    # round-robin along the group's tables (all the same parity, so at least two apart)
-    # keeps repeats at least 4 * 2 = 8 tables apart and the usage even.
-    plan: list[Variant | None] = [None] * n
-    for ace_high in (True, False):
-        for is_anytime in (False, True):
-            suits = list(Suit)
-            rng.shuffle(suits)
-            group = [
-                i for i in range(n) if directions[i] == ace_high and (i in anytime) == is_anytime
-            ]
-            for slot, position in enumerate(group):
-                plan[position] = Variant(ace_high, suits[slot % len(suits)], is_anytime)
-    drawn = [variant for variant in plan if variant is not None]
-    assert len(drawn) == n, "every table belongs to exactly one group"
-    return drawn
+
+def _clashes(variant: Variant, neighbours: Sequence[Variant]) -> int:
+    """How often ``variant`` shares a direction or a trump with these neighbours."""
+    return sum(
+        (other.ace_high == variant.ace_high) + (other.trump == variant.trump)
+        for other in neighbours
+    )
 
 
 def redraw_variant(
@@ -298,9 +326,11 @@ def redraw_variant(
     """A new variant for the table at ``index``; the same inputs give the same answer.
 
     Always differs from the table's current variant and its neighbours', and never takes
-    the plan over its anytime limit. Among the rest it prefers, in order: a variant no
-    other table uses (or else the fewest), the one whose nearest other use is farthest
-    away, and a direction unlike the neighbours'.
+    the plan over its anytime limit. Among the rest it prefers, in order: the neighbour
+    rule of ``draw_variants`` (another direction and another trump than each neighbour;
+    hand edits can leave neighbours that no variant can both differ from, so it counts
+    the clashes and takes the fewest), a variant no other table uses (or else the
+    fewest), and the one whose nearest other use is farthest away.
     """
     plan = list(variants)
     share = _checked_share(anytime_share)
@@ -322,12 +352,50 @@ def redraw_variant(
         return min(distances, default=len(plan) + 1)
 
     def preference(variant: Variant) -> tuple[int, int, int]:
-        same_direction = sum(other.ace_high == variant.ace_high for other in neighbours)
-        return (uses[variant], -nearest_use(variant), same_direction)
+        return (_clashes(variant, neighbours), uses[variant], -nearest_use(variant))
 
     # Shuffle before taking the minimum so ties are broken by the seed, not by list order.
     random.Random(seed).shuffle(candidates)
     return min(candidates, key=preference)
+
+
+def _neighbour_problem(
+    first: Variant, second: Variant, translate: Translate
+) -> tuple[str, dict[str, object]] | None:
+    """What two neighbouring tables share, as a marked message and its values, or None."""
+    if first == second:
+        message = gettext_noop(
+            "Tables %(first)s and %(second)s are neighbours with the same variant (%(variant)s)."
+        )
+        return message, {"variant": variant_label(first, translate)}
+    same_direction = first.ace_high == second.ace_high
+    same_trump = first.trump == second.trump
+    if same_direction and same_trump:
+        message = gettext_noop(
+            "Tables %(first)s and %(second)s are neighbours with the same direction and "
+            "trump (%(direction)s, %(symbol)s %(suit)s): only trumping any time tells "
+            "them apart."
+        )
+    elif same_direction:
+        message = gettext_noop(
+            "Tables %(first)s and %(second)s are neighbours with the same direction "
+            "(%(direction)s): players moving between them meet no clash over which card "
+            "wins."
+        )
+    elif same_trump:
+        message = gettext_noop(
+            "Tables %(first)s and %(second)s are neighbours with the same trump "
+            "(%(symbol)s %(suit)s): players moving between them meet no clash when "
+            "someone trumps."
+        )
+    else:
+        return None
+    values: dict[str, object] = {
+        "direction": direction_label(first, translate),
+        "symbol": first.trump.symbol,
+        "suit": suit_name(first.trump, translate),
+    }
+    return message, values
 
 
 def check_variants(
@@ -337,28 +405,19 @@ def check_variants(
 ) -> list[str]:
     """Problems with a plan (e.g. one edited by hand), as short messages; empty when fine.
 
-    Flags neighbours with the same variant, more anytime tables than allowed, and repeats
-    that enough distinct variants would have avoided. Direction is only a preference, so
-    it is not flagged.
+    Flags neighbours with the same variant, or the same direction or trump (the rule
+    ``draw_variants`` keeps), more anytime tables than allowed, and repeats that enough
+    distinct variants would have avoided. When the plan is the classic set and breaks the
+    anytime limit, the message after that one says the source's sheets are the reason.
     """
     plan = list(variants)
     share = _checked_share(anytime_share)
     problems: list[str] = []
 
     for i in range(len(plan) - 1):
-        if plan[i] == plan[i + 1]:
-            problems.append(
-                translated(
-                    translate,
-                    gettext_noop(
-                        "Tables %(first)s and %(second)s are neighbours with the same "
-                        "variant (%(variant)s)."
-                    ),
-                    first=i + 1,
-                    second=i + 2,
-                    variant=variant_label(plan[i], translate),
-                )
-            )
+        if shared := _neighbour_problem(plan[i], plan[i + 1], translate):
+            message, values = shared
+            problems.append(translated(translate, message, first=i + 1, second=i + 2, **values))
 
     limit = math.floor(len(plan) * share)
     anytime_tables = [i + 1 for i, v in enumerate(plan) if v.trump_anytime]
@@ -385,6 +444,21 @@ def check_variants(
                 count=len(plan),
             )
         )
+        classic_anytime = [
+            number for number in anytime_tables if _plays_classic_sheet(plan, number - 1)
+        ]
+        if classic_anytime:
+            problems.append(
+                translated(
+                    translate,
+                    gettext_noop(
+                        "Tables %(tables)s play the classic set's trump-any-time sheets: it "
+                        "reproduces the source's rule sheets as printed, whatever this "
+                        "event's limit. Redraw every table to keep within it."
+                    ),
+                    tables=", ".join(map(str, classic_anytime)),
+                )
+            )
 
     available = _distinct_available(len(plan), share)
     distinct = len(set(plan))
@@ -421,18 +495,97 @@ def check_variants(
     return problems
 
 
-# --- dealing ----------------------------------------------------------------------------
+# --- the classic set --------------------------------------------------------------------
+
+# The source's ten rule sheets, table 1 first, in the order they are printed. Each sheet
+# states its direction twice ("Ace is the lowest card", "the lowest card wins the trick"),
+# its trump suit, and, on sheets 8 and 9 only, that a trump may be played any time.
+_CLASSIC_SHEETS: tuple[Variant, ...] = (
+    Variant(ace_high=False, trump=Suit.HEARTS),
+    Variant(ace_high=True, trump=Suit.DIAMONDS),
+    Variant(ace_high=False, trump=Suit.CLUBS),
+    Variant(ace_high=True, trump=Suit.HEARTS),
+    Variant(ace_high=False, trump=Suit.SPADES),
+    Variant(ace_high=True, trump=Suit.CLUBS),
+    Variant(ace_high=False, trump=Suit.DIAMONDS),
+    Variant(ace_high=True, trump=Suit.HEARTS, trump_anytime=True),
+    Variant(ace_high=False, trump=Suit.CLUBS, trump_anytime=True),
+    Variant(ace_high=True, trump=Suit.SPADES),
+)
 
 
-def cards_per_player(players: int) -> int:
-    """Cards each player gets: as many as go round evenly, but never more than 7.
+def _plays_classic_sheet(plan: Sequence[Variant], index: int) -> bool:
+    # Only a plan that starts like the classic set counts: one table with the variant of
+    # sheet 8 may just as well have been drawn.
+    shown = min(len(plan), len(_CLASSIC_SHEETS))
+    return index < shown and tuple(plan[:shown]) == _CLASSIC_SHEETS[:shown]
 
-    2 to 4 players get 7, 5 get 5, 6 or 7 get 4. Beyond 7 players the same rule gives
-    28 // players (8 or 9 players: 3 each, 10 to 14: 2 each), fewer than the 4 the printed
-    rules mention but still a playable game. More than 28 players cannot all get a card,
-    which is a ValueError like fewer than 1.
+
+def _alternating_spread(length: int, count: int) -> set[int]:
+    """``count`` of the places 0..length-1, evenly spaced, alternately even and odd."""
+    chosen: set[int] = set()
+    for pick in range(count):
+        target = (pick + 0.5) * length / count
+        free = [i for i in range(length) if i not in chosen]
+        chosen.add(min(free, key=lambda i: (i % 2 != pick % 2, abs(i + 0.5 - target))))
+    return chosen
+
+
+def classic_variants(
+    table_count: int, anytime_share: float = DEFAULT_ANYTIME_SHARE
+) -> list[Variant]:
+    """The source tournament's own variants: its ten rule sheets for tables 1 to 10.
+
+    Fewer tables take the first sheets. The sheets are reproduced as printed, not fitted
+    to this module's rules: they alternate ace low and ace high and never give neighbours
+    the same trump, so they keep the neighbour rule, but their two trump-any-time tables
+    (8 and 9) sit side by side, and they can exceed ``max_anytime_tables``: with 9 tables,
+    or with an anytime share below one in five. ``check_variants`` then says why.
+
+    Tables beyond 10 continue with the draw's rules rather than repeating the ten sheets
+    (which would reuse variants that are still free and, from 19 tables, break the anytime
+    limit). The plan gets the draw's number of anytime tables; the ones the sheets lack
+    are spread over tables 11 and up, alternately ace low and ace high, so every anytime
+    variant is used before one repeats. Each added table takes another direction and
+    another trump than the one before, then the variant used least so far, then the one
+    last used longest ago; ties go by ``ALL_VARIANTS`` order, so the set needs no seed.
     """
-    count = operator.index(players)
-    if not 1 <= count <= DECK_SIZE:
-        raise ValueError(f"players must be between 1 and {DECK_SIZE}, got {count}")
-    return min(MAX_CARDS_PER_PLAYER, DECK_SIZE // count)
+    n = _checked_count(table_count)
+    plan = list(_CLASSIC_SHEETS[:n])
+    added = n - len(plan)
+    wanted = _anytime_tables_to_draw(n, _checked_share(anytime_share))
+    missing = min(max(wanted - sum(v.trump_anytime for v in plan), 0), added)
+    anytime_at = _alternating_spread(added, missing)
+    for extra in range(added):
+        plan.append(_next_table(plan, extra in anytime_at, extra + 1 in anytime_at))
+    return plan
+
+
+def _next_table(plan: Sequence[Variant], anytime: bool, next_anytime: bool) -> Variant:
+    """The variant classic_variants adds after ``plan`` (see its docstring)."""
+    before = plan[-1]
+    uses = Counter(plan)
+    last_use = {v: i for i, v in enumerate(plan)}
+
+    def preference(v: Variant) -> tuple[bool, int, int]:
+        # One table ahead: the trump taken here is one the next table cannot take, which
+        # could leave an anytime table there nothing but a repeat.
+        blocks = next_anytime and not _leaves_fresh_anytime(uses + Counter([v]), v)
+        return (blocks, uses[v], last_use.get(v, -1))
+
+    candidates = [
+        v
+        for v in ALL_VARIANTS
+        if v.ace_high != before.ace_high and v.trump != before.trump and v.trump_anytime == anytime
+    ]
+    return min(candidates, key=preference)
+
+
+def _leaves_fresh_anytime(uses: Counter[Variant], before: Variant) -> bool:
+    """Whether a table after ``before`` can take one of the least used anytime variants."""
+    anytime = [v for v in ALL_VARIANTS if v.trump_anytime]
+    fewest = min(uses[v] for v in anytime)
+    return any(
+        uses[v] == fewest and v.ace_high != before.ace_high and v.trump != before.trump
+        for v in anytime
+    )

@@ -35,7 +35,9 @@ CORE_MODULES = {
     "tournament.roster",
     "tournament.board_layout",
     "tables.variants",
+    "tables.deal",
     "tables.rule_sheets",
+    "tables.players_guide",
     "tables.scoring",
 }
 # The core may use these from the plumbing: they import the standard library only.
@@ -49,7 +51,10 @@ LAYER_BY_MODULE = {
     "tournament.signin": BRIDGES,
     "tables.reporting": BRIDGES,
     "tables.corrections": BRIDGES,
+    "tournament.record_import": BRIDGES,
+    "tournament.backups": BRIDGES,
     "tournament.console": READ_MODELS,
+    "tournament.records": READ_MODELS,
     "tournament.projector": READ_MODELS,
     "tournament.close_preview": READ_MODELS,
     "tables.screens": READ_MODELS,

@@ -14,6 +14,8 @@ Terms:
     close check    what closing a round would do, laid out per table for the organizer to
                    check: results and moves, disputes to settle, and a note for each player
                    who is not present any more (see tournament.close_preview: not present).
+    reprint        a table whose printed kit is out of date: its variant or phone link
+                   changed after the kit was printed (tables.models: needs reprint).
 
 Every builder loads players, tables, rounds, seats and games once each and joins them in
 Python, so a page costs the same whatever the headcount. Nothing here reads a request:
@@ -221,6 +223,12 @@ class Console:
     @property
     def variant_warnings(self) -> list[str]:
         return variant_warnings(self.tables, self.event.trump_anytime_share) if self.tables else []
+
+    @property
+    def reprint_numbers(self) -> list[int]:
+        """Tables whose printed kit is out of date (new variant or new link since it was
+        printed), from the tables already loaded."""
+        return [table.number for table in self.tables if table.needs_reprint]
 
     @property
     def variants_locked(self) -> bool:

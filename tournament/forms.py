@@ -109,7 +109,7 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
             return (
                 _(
                     "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
-                    "names must differ by more than capital letters."
+                    "names must differ by more than capital letters and accents."
                 )
                 % values
             )
@@ -119,7 +119,7 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
             return (
                 _(
                     "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
-                    "names must differ by more than capital letters."
+                    "names must differ by more than capital letters and accents."
                 )
                 % values
             )

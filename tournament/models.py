@@ -30,10 +30,11 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, F, Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from tournament.roster import same_name_key
 
 PLAYER_NAME_MAX_LENGTH = 40
 SECRET_TOKEN_BYTES = 24  # 192 bits: unguessable links for tables and projectors
@@ -321,6 +322,13 @@ class PlayerStatus(models.TextChoices):
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
+    def bulk_create(self, objs, *args, **kwargs):
+        # bulk_create skips save(), where the name key is set.
+        objs = list(objs)
+        for player in objs:
+            player.name_key = same_name_key(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
     def seatable(self) -> PlayerQuerySet:
         return self.filter(status=PlayerStatus.PRESENT)
 
@@ -331,6 +339,9 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=PLAYER_NAME_MAX_LENGTH)
+    # The name with case and accents folded, computed in Python (tournament.roster), so
+    # SQLite and PostgreSQL refuse exactly the names the roster check refuses.
+    name_key = models.TextField(editable=False, default="")
     # Removed players stay in the database so that past rounds stay as they were.
     status = models.CharField(
         _("status"), max_length=10, choices=PlayerStatus, default=PlayerStatus.PRESENT
@@ -345,8 +356,7 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(
-                "event",
-                Lower("name"),
+                fields=["event", "name_key"],
                 name="player_name_unique_per_event",
                 violation_error_message=_("This event already has a player with that name."),
             ),
@@ -355,6 +365,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = same_name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class RoundStatus(models.TextChoices):
@@ -434,6 +451,7 @@ class SeatReason(models.TextChoices):
     STAYS_AT_BOTTOM = "stays_at_bottom", _("Fewest games at the bottom table: stays")
     STAYS = "stays", _("Stays")
     RETURNING = "returning", _("Back in the game")
+    JOINING = "joining", _("New: joins the game")
     PLACED = "placed", _("Placed by the organizer")
 
 
@@ -456,6 +474,12 @@ class Seat(models.Model):
     tie_broken = models.BooleanField(
         default=False, help_text=_("Alphabetical order decided this move.")
     )
+    # Where the seating rule put the player before the organizer placed them by hand, so
+    # that placing them back there restores the move they earned.
+    earned_table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    earned_reason = models.CharField(max_length=16, choices=SeatReason, blank=True)
 
     class Meta:
         ordering = ["round", "table__number", "player__name"]

@@ -18,11 +18,11 @@ Terms:
              one; everybody else stays. Winners at the highest table and losers at the
              lowest table have nowhere to go, so they stay (and a single table never moves).
     tie broken
-             alphabetical order, not games, decided whether a player is a winner, a loser or
-             neither: someone at the same table had the same games and ended in another of
-             those three groups. This is judged on the group, not the destination, so a
-             winner at the top table who beat a tied player alphabetically is flagged even
-             though both stay.
+             alphabetical order, not games, decided where a player goes: someone at the
+             same table had the same games and goes to another table. Judged on the
+             destination, so a winner at the top table who beat a tied player
+             alphabetically is not flagged (both stay), and neither are tied players who
+             all stay or all move the same way.
 
 Standard library only: this module must stay importable without Django.
 """
@@ -122,11 +122,8 @@ def explain_moves(tables: Mapping[int, Mapping[str, int]]) -> dict[str, Move]:
         higher = numbers[index + 1] if index + 1 < len(numbers) else None
         lower = numbers[index - 1] if index > 0 else None
 
-        groups_by_games: defaultdict[int, set[_Group]] = defaultdict(set)
+        destinations: list[tuple[str, int, Reason]] = []
         for player, group in zip(order, groups, strict=True):
-            groups_by_games[games[player]].add(group)
-
-        for rank, (player, group) in enumerate(zip(order, groups, strict=True), start=1):
             if group is _Group.WINNER:
                 to_table, reason = (
                     (number, Reason.STAYS_AT_TOP) if higher is None else (higher, Reason.MOVES_UP)
@@ -139,6 +136,13 @@ def explain_moves(tables: Mapping[int, Mapping[str, int]]) -> dict[str, Move]:
                 )
             else:
                 to_table, reason = number, Reason.STAYS
+            destinations.append((player, to_table, reason))
+
+        tables_by_games: defaultdict[int, set[int]] = defaultdict(set)
+        for player, to_table, _reason in destinations:
+            tables_by_games[games[player]].add(to_table)
+
+        for rank, (player, to_table, reason) in enumerate(destinations, start=1):
             moves[player] = Move(
                 player=player,
                 from_table=number,
@@ -146,7 +150,7 @@ def explain_moves(tables: Mapping[int, Mapping[str, int]]) -> dict[str, Move]:
                 games=games[player],
                 rank=rank,
                 reason=reason,
-                tie_broken=len(groups_by_games[games[player]]) > 1,
+                tie_broken=len(tables_by_games[games[player]]) > 1,
             )
     return moves
 

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament.views import auth, organizer, organizer_actions, organizer_console
+from tournament.views import auth, organizer, organizer_actions, organizer_console, records
 
 app_name = "organizer"
 
@@ -42,6 +42,7 @@ urlpatterns = [
     path(f"{event}plan/reshuffle/", organizer_actions.plan_reshuffle, name="plan_reshuffle"),
     path(f"{event}plan/move/", organizer_actions.plan_move, name="plan_move"),
     path(f"{event}variants/redraw/", organizer_actions.variants_redraw, name="variants_redraw"),
+    path(f"{event}variants/classic/", organizer_actions.variants_classic, name="variants_classic"),
     path(f"{event}variants/table/", organizer_actions.table_variant, name="table_variant"),
     # tables and games
     path(f"{event}tables/<int:number>/", organizer_console.table_view, name="table"),
@@ -77,4 +78,8 @@ urlpatterns = [
         name="close_round_live",
     ),
     path(f"{event}undo-close/", organizer_actions.undo_close, name="undo_close"),
+    # records: downloads and backups
+    path(f"{event}records/event.json", records.event_json, name="event_json"),
+    path(f"{event}records/results.csv", records.event_results_csv, name="results_csv"),
+    path(f"{event}records/back-up/", records.back_up_now, name="back_up_now"),
 ]

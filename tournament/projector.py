@@ -12,8 +12,9 @@ Terms:
               one screen; tournament.board_layout lays it out (and defines its column,
               line, fragment and layout).
     mark      the symbol beside a move: a filled arrow moves up or down, a hollow one stays
-              at the top or bottom table, ● stays. ★ after the games says a tie was broken
-              alphabetically, the same star as on the organizer console.
+              at the top or bottom table, ● stays. ★ after the games says a tie in games,
+              broken alphabetically, decided the move: the same star as on the organizer
+              console.
     page      what the projector shows at once; it pages through the rest by itself.
     row       one player on a board. Standing and ladder rows are plain (board_layout);
               a move row stays here because its label is the seat reason's, a model choice.
@@ -37,6 +38,7 @@ from django.utils.translation import gettext as _
 from tables.models import Game, Table
 from tables.variants import Suit, direction_label, suit_name, variant_label
 from tournament.board_layout import Board, Group, LadderRow, StandingRow, lay_out
+from tournament.common.i18n import gettext_noop
 from tournament.common.polling import clock_text
 from tournament.models import Event, Phase, Round, Seat, SeatReason
 from tournament.ordering import name_key, rank_players
@@ -89,6 +91,7 @@ _REASON_MARKS: dict[str, ReasonMark] = {
     SeatReason.STAYS: ReasonMark("●", "stay"),
     SeatReason.HOME: ReasonMark("●", "stay"),
     SeatReason.RETURNING: ReasonMark("+", "back"),
+    SeatReason.JOINING: ReasonMark("+", "new"),
     SeatReason.PLACED: ReasonMark("◆", "placed"),
 }
 # The legend lists reasons in the order a player reads a table: up, stays, down.
@@ -99,9 +102,13 @@ _LEGEND_ORDER = [
     SeatReason.STAYS_AT_BOTTOM,
     SeatReason.MOVES_DOWN,
     SeatReason.RETURNING,
+    SeatReason.JOINING,
     SeatReason.PLACED,
 ]
 TIE_MARK = ReasonMark("★", "tie")
+# Only where the order by name, not the games, sent a player up, down or kept them
+# (tournament.movement sets tie_broken). The rows of the moves board say it too.
+TIE_WORDS = gettext_noop("a tie in games, broken alphabetically, decided this move")
 
 
 @dataclass(frozen=True)
@@ -180,8 +187,7 @@ def moves_board(event: Event, round_number: int) -> tuple[Board, list[ReasonMark
         )
         for number in order
     ]
-    board = lay_out(groups, "moves")
-    return board, _legend(by_table.values(), ties=board.layout.details)
+    return lay_out(groups, "moves"), _legend(by_table.values())
 
 
 @dataclass(frozen=True)
@@ -190,7 +196,7 @@ class LegendEntry:
     label: str
 
 
-def _legend(rows_by_table: Iterable[list[MoveRow]], *, ties: bool) -> list[LegendEntry]:
+def _legend(rows_by_table: Iterable[list[MoveRow]]) -> list[LegendEntry]:
     rows = [row for rows in rows_by_table for row in rows]
     present = {row.reason for row in rows}
     entries = [
@@ -198,8 +204,8 @@ def _legend(rows_by_table: Iterable[list[MoveRow]], *, ties: bool) -> list[Legen
         for reason in _LEGEND_ORDER
         if reason in present
     ]
-    if ties and any(row.tie_broken for row in rows):
-        entries.append(LegendEntry(TIE_MARK, _("Same games: tie broken alphabetically")))
+    if any(row.tie_broken for row in rows):
+        entries.append(LegendEntry(TIE_MARK, _(TIE_WORDS)))
     return entries
 
 

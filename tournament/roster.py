@@ -10,8 +10,9 @@ Terms:
     blank     a line with nothing visible on it. Blank lines are skipped, not refused.
     empty     a line (or a CSV row) that has characters but no name: only punctuation, or
               a CSV row whose name cell is empty while other cells are filled.
-    same name two names equal once case is ignored ("ann" and "Ann"). One event never has
-              two, because the projector and the phones could not tell them apart.
+    same name two names equal once case and accents are ignored ("ann", "Ann", "Änn"),
+              as tie-breaks compare them (tournament.ordering). One event never has two,
+              because the projector and the phones could not tell them apart.
     clash     a name that is the same name as another one (an earlier line, a player on
               the roster) without being spelled identically: "ZOE" and "zoe".
     problem   a line that cannot become a player, with the line number to fix it at.
@@ -31,6 +32,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from tournament.ordering import name_key
 
 MAX_NAME_LENGTH = 40  # the same as tournament.models.PLAYER_NAME_MAX_LENGTH
 MAX_LINES = 1000  # more than any venue seats; a bigger paste is almost surely a wrong file
@@ -99,8 +102,12 @@ def clean_name(raw: str) -> str:
 
 
 def same_name_key(name: str) -> str:
-    """Two names with the same key are the same name (case ignored, accents kept)."""
-    return unicodedata.normalize("NFC", clean_name(name)).casefold()
+    """Two names with the same key are the same name (case and accents ignored).
+
+    Player.name_key stores it, so the database refuses the same names as this check does,
+    on SQLite and PostgreSQL alike ("İlker" and "ilker", "Zoë" and "zoe").
+    """
+    return name_key(unicodedata.normalize("NFC", clean_name(name)))[0]
 
 
 def _is_blank(name: str) -> bool:

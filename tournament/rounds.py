@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus
+from tournament.backups import Moment, back_up_after_commit
 from tournament.common.errors import Refused
 from tournament.models import (
     Event,
@@ -97,6 +98,7 @@ def advance_phase(
         next_round = event.rounds.filter(status=RoundStatus.PLANNED).order_by("number").first()
         if next_round is None:
             _start_clock(event, Phase.DEBRIEF, now)
+            back_up_after_commit(event=event, moment=Moment.DEBRIEF)
         else:
             if not next_round.seats.exists():
                 raise Refused(_("Nobody is seated for the next round. Mark players present first."))
@@ -159,7 +161,8 @@ def change_clock(
 
 @transaction.atomic
 def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
-    """End the tournament early or on time; a round still open must be closed first."""
+    """End the tournament early or on time; a round still open must be closed first.
+    Once it commits, a backup is taken (tournament.backups: automatic)."""
     event = Event.objects.get(pk=event.pk)
     if event.phase == Phase.DEBRIEF:
         raise Refused(_("The debrief has already started."))
@@ -169,6 +172,7 @@ def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
         raise Refused(_("Close the round that is being played before the debrief."))
     _start_clock(event, Phase.DEBRIEF, now or timezone.now())
     event.save_and_bump(["phase", "clock_ends_at", "clock_paused_remaining"])
+    back_up_after_commit(event=event, moment=Moment.DEBRIEF)
     return event
 
 
@@ -187,6 +191,7 @@ def close_round(
     looked at them (a late report arrived): the close is refused and shown again.
     The organizer's form passes disputed_count_for_nobody=False unless they ticked
     "close anyway": a round with a disputed game is then refused.
+    Once the close commits, a backup is taken (tournament.backups: automatic).
     """
     now = now or timezone.now()
     event = Event.objects.get(pk=round_.event_id)
@@ -219,6 +224,7 @@ def close_round(
     event.phase = Phase.BETWEEN_ROUNDS
     event.stop_clock()
     event.save_and_bump(["phase", "clock_ends_at", "clock_paused_remaining"])
+    back_up_after_commit(event=event, moment=Moment.ROUND_CLOSED, round_number=round_.number)
     return moves
 
 

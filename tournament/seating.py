@@ -27,7 +27,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from tables.models import Table, variant_warnings
-from tables.variants import Variant, draw_variants, redraw_variant
+from tables.variants import Variant, classic_variants, draw_variants, redraw_variant
 from tournament.common.errors import Refused
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
@@ -152,11 +152,18 @@ def move_player(*, player: Player, table: Table) -> Seat:
             _("%(name)s already sits at table %(table)s.")
             % {"name": player.name, "table": table.number}
         )
-    seat, _created = Seat.objects.update_or_create(
-        round=round_,
-        player=player,
-        defaults={"table": table, "reason": SeatReason.PLACED},
-    )
+    seat = round_.seats.filter(player=player).first()
+    if seat is None:
+        seat = Seat(round=round_, player=player)
+    elif seat.reason != SeatReason.PLACED:
+        seat.earned_table_id, seat.earned_reason = seat.table_id, seat.reason
+    seat.table = table
+    if seat.earned_table_id == table.pk:
+        # Back where the seating rule put them: the move they earned shows again.
+        seat.reason, seat.earned_table, seat.earned_reason = seat.earned_reason, None, ""
+    else:
+        seat.reason = SeatReason.PLACED
+    seat.save()
     Event.objects.bump_version(player.event_id)
     return seat
 
@@ -204,14 +211,15 @@ def _seat_returning(*, player: Player, round_: Round, table: Table | None) -> Se
         reason = SeatReason.HOME
     else:
         table = player.event.tables.order_by("number").first()
-        reason = SeatReason.RETURNING
+        played_before = Seat.objects.filter(player=player).exclude(round=round_).exists()
+        reason = SeatReason.RETURNING if played_before else SeatReason.JOINING
     if table is None:
         return None  # no table plan yet: seat_players will seat them
     return Seat.objects.create(round=round_, player=player, table=table, reason=reason)
 
 
 def _taken_names(event: Event, *, other_than: Player | None = None) -> dict[str, Player]:
-    # Compared in Python: SQLite's lower() folds ASCII only, so "ZOË" would pass as new.
+    # Compared by the same key the database's constraint uses (Player.name_key).
     players = event.players.only("name", "status")
     if other_than is not None:
         players = players.exclude(pk=other_than.pk)
@@ -242,7 +250,7 @@ def _refuse_taken_name(taken: dict[str, Player], name: str) -> None:
         raise Refused(
             _(
                 "“%(name)s” clashes with “%(other)s” already on the roster — names must "
-                "differ by more than capital letters."
+                "differ by more than capital letters and accents."
             )
             % values
         )
@@ -301,7 +309,7 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
                 )
         else:
             seats = [
-                Seat(round=round_, player=player, table=tables[0], reason=SeatReason.RETURNING)
+                Seat(round=round_, player=player, table=tables[0], reason=SeatReason.JOINING)
                 for player in players
             ]
         Seat.objects.bulk_create(seats)
@@ -383,10 +391,20 @@ def seat_next_round(*, event: Event, closed: Round, moves: dict[str, Move]) -> R
                 tie_broken=move.tie_broken,
             )
         )
-    seats.extend(
-        Seat(round=next_round, player=player, table=lowest, reason=SeatReason.RETURNING)
-        for player in present.values()
-    )
+    if present:
+        # Present but not seated in the closed round: back from an absence, or new.
+        played_before = set(
+            Seat.objects.filter(player__in=present.values()).values_list("player_id", flat=True)
+        )
+        seats.extend(
+            Seat(
+                round=next_round,
+                player=player,
+                table=lowest,
+                reason=SeatReason.RETURNING if player.pk in played_before else SeatReason.JOINING,
+            )
+            for player in present.values()
+        )
     Seat.objects.bulk_create(seats)
     return next_round
 
@@ -420,6 +438,19 @@ def redraw_variants(*, event: Event, confirmed: bool = False) -> list[Table]:
     _refuse_after_study_unless_confirmed(event, confirmed)
     tables = list(event.tables.order_by("number"))
     variants = draw_variants(len(tables), secrets.randbelow(1_000_000), event.trump_anytime_share)
+    for table, variant in zip(tables, variants, strict=True):
+        table.set_variant(variant)
+    _save_variants(event, tables)
+    return tables
+
+
+@transaction.atomic
+def use_classic_variants(*, event: Event, confirmed: bool = False) -> list[Table]:
+    """Give tables 1 to 10 the source tournament's own ten rule sheets (the classic set);
+    further tables continue it (tables.variants.classic_variants)."""
+    _refuse_after_study_unless_confirmed(event, confirmed)
+    tables = list(event.tables.order_by("number"))
+    variants = classic_variants(len(tables), event.trump_anytime_share)
     for table, variant in zip(tables, variants, strict=True):
         table.set_variant(variant)
     _save_variants(event, tables)

@@ -1,16 +1,28 @@
 """Settings for the Five Tricks tournament manager, read from environment variables.
 
 Terms: the *data directory* holds everything that belongs to one installation and
-stays out of git: the SQLite database and the generated secret key.
+stays out of git: the SQLite database, the generated secret key, and the backups
+(BACKUP_DIR, made by tournament.backups at the first backup).
 
 Environment variables (all optional):
     FIVETRICKS_DATA_DIR   where the database and secret key live (default: ./var)
     DJANGO_SECRET_KEY     overrides the generated key kept in the data directory
     DJANGO_DEBUG          "1" for development error pages
-    DJANGO_ALLOWED_HOSTS  comma-separated; default "*" because a venue's LAN address is
-                          not known in advance
+    DJANGO_ALLOWED_HOSTS  comma-separated host names; by default this machine's names and
+                          LAN addresses (checked again while it runs), localhost and the
+                          public URL's host
     DATABASE_URL          e.g. postgres://user:pass@host/db for hosted, multi-event use
-    FIVETRICKS_PUBLIC_URL the address phones use (QR codes), e.g. http://192.168.1.20:8000
+    FIVETRICKS_PUBLIC_URL the address phones use (QR codes), e.g. http://192.168.1.20:8000;
+                          one starting with https: turns on secure cookies, HSTS and CSRF
+                          trusted origins for a hosted server
+    FIVETRICKS_BEHIND_PROXY
+                          "1" when an HTTPS proxy in front sets X-Forwarded-Proto: trust it
+                          and redirect plain HTTP to HTTPS
+    FIVETRICKS_HSTS_SECONDS
+                          how long browsers keep to HTTPS once told (default: a year)
+    FIVETRICKS_PORT       the port the server listens on, for links when no public URL is
+                          set; `manage.py serve` sets it for its workers (default 8000)
+    FIVETRICKS_BENCH      "1" adds a bare view at /bench/hello/ for `make bench`
 """
 
 from __future__ import annotations
@@ -18,13 +30,17 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from tournament.common import network
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("FIVETRICKS_DATA_DIR", BASE_DIR / "var")).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
+BACKUP_DIR = DATA_DIR / "backups"
 
 
 def _env_flag(name: str, default: bool = False) -> bool:
@@ -52,8 +68,15 @@ def _load_or_create_secret_key() -> str:
 
 SECRET_KEY = _load_or_create_secret_key()
 DEBUG = _env_flag("DJANGO_DEBUG")
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "*").split(",")]
 PUBLIC_URL = os.environ.get("FIVETRICKS_PUBLIC_URL", "").rstrip("/")
+PORT = int(os.environ.get("FIVETRICKS_PORT", "8000"))
+BENCH = _env_flag("FIVETRICKS_BENCH")
+if hosts := os.environ.get("DJANGO_ALLOWED_HOSTS", "").strip():
+    ALLOWED_HOSTS = [h.strip() for h in hosts.split(",") if h.strip()]
+else:
+    # Not "*": links never come from the Host header, but a forged one still must not
+    # reach anything that builds an absolute URL from the request.
+    ALLOWED_HOSTS = network.AllowedHosts(network.default_allowed_hosts(PUBLIC_URL))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -96,6 +119,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournament.common.network.address_context",
             ],
         },
     },
@@ -106,20 +130,30 @@ _SQLITE_OPTIONS = {
     # BEGIN, so two writers queue instead of failing with "database is locked" mid-way.
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
+    # Django runs init_command when it opens a connection; with CONN_MAX_AGE below that is
+    # once per server thread, not once per request.
     "init_command": (
         "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
         "PRAGMA busy_timeout=20000"
     ),
 }
+# Keep connections between requests: opening one (and its PRAGMAs, or a PostgreSQL
+# handshake) would otherwise cost more than the 304 that most polls answer.
+_CONN_MAX_AGE = 600
 
 if database_url := os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(database_url, conn_max_age=60)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            database_url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True
+        )
+    }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "fivetricks.sqlite3",
             "OPTIONS": _SQLITE_OPTIONS,
+            "CONN_MAX_AGE": _CONN_MAX_AGE,
         }
     }
 
@@ -161,6 +195,22 @@ CSRF_COOKIE_HTTPONLY = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Hosted behind HTTPS: the public URL says so. A LAN event stays on plain HTTP, where
+# secure cookies would never be sent back.
+if PUBLIC_URL.startswith("https:"):
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    CSRF_TRUSTED_ORIGINS = ["{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_URL))]
+    SECURE_HSTS_SECONDS = int(os.environ.get("FIVETRICKS_HSTS_SECONDS", 365 * 24 * 60 * 60))
+    # Subdomains of the event's own host name only, e.g. *.tricks.example.org.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    # Only a proxy that sets X-Forwarded-Proto itself (and drops the client's) may be
+    # trusted with it; otherwise any client could claim HTTPS.
+    if _env_flag("FIVETRICKS_BEHIND_PROXY"):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+        SECURE_SSL_REDIRECT = True
 
 LOGGING = {
     "version": 1,

@@ -6,9 +6,20 @@ Terms:
                 than one seat (*balanced*).
     home table  where a player is seated for study, practice and round 1.
 
-Tables seat 3 to 6 players; 4 is the size the game plays best at, so the suggestion
-maximises the number of 4-seat tables and, among equally good plans, prefers more
-tables (a single table cannot move anybody).
+Tables seat 3 to 6 players, but the game is written for 4 to 6 (*usual* sizes); 4 is the
+size it plays best at. The suggestion compares the balanced plans in this order:
+
+1. two tables or more when the headcount allows it (6 players or more): with a single
+   table nobody can move up or down, so there is no tournament;
+2. fewest 3-seat tables: none whenever some plan keeps every table at 4 to 6, which is
+   every headcount from 8 up (only 3, 6 and 7 players need tables of 3);
+3. most 4-seat tables, then most tables. Among balanced plans with usual sizes, more
+   tables means smaller tables, so both keep the tables as close to 4 as they can be.
+
+For example 9 players get 5+4, 10 get 5+5, 11 get 6+5, 13 get 5+4+4 and 22 get
+5+5+4+4+4. The console still offers every count that fits 3 to 6 (a room may have too
+few decks for the suggestion), and ``TablePlan.three_seat_tables`` tells which of them
+need small tables.
 
 Standard library only: this module must stay importable without Django.
 """
@@ -25,6 +36,8 @@ from tournament.ordering import name_key
 MIN_TABLE_SIZE = 3
 MAX_TABLE_SIZE = 6
 BEST_TABLE_SIZE = 4
+# The source's "usually 4-6": a table of 3 plays, but only when nothing else fits.
+USUAL_MIN_TABLE_SIZE = 4
 
 
 def balanced_sizes(headcount: int, table_count: int) -> list[int]:
@@ -71,6 +84,11 @@ class TablePlan:
         """How many tables seat exactly BEST_TABLE_SIZE players."""
         return self.sizes.count(BEST_TABLE_SIZE)
 
+    @property
+    def three_seat_tables(self) -> int:
+        """How many tables seat fewer than the usual 4 players."""
+        return sum(size < USUAL_MIN_TABLE_SIZE for size in self.sizes)
+
 
 def table_count_options(headcount: int) -> list[TablePlan]:
     """Every plan that seats this headcount at tables of 3 to 6, fewest tables first."""
@@ -81,12 +99,22 @@ def table_count_options(headcount: int) -> list[TablePlan]:
     ]
 
 
+def _preference(plan: TablePlan) -> tuple[bool, int, int, int]:
+    # Larger is better; the order of the fields is the rule in the module docstring.
+    return (
+        plan.table_count > 1,
+        -plan.three_seat_tables,
+        plan.best_size_tables,
+        plan.table_count,
+    )
+
+
 def suggest_table_plan(headcount: int) -> TablePlan | None:
-    """The best plan for a headcount, or None when fewer than 3 players are present."""
+    """The best plan for a headcount (see the module docstring), or None below 3 players."""
     options = table_count_options(headcount)
     if not options:
         return None
-    return max(options, key=lambda plan: (plan.best_size_tables, plan.table_count))
+    return max(options, key=_preference)
 
 
 def size_problems(sizes: dict[int, int]) -> list[tuple[int, int]]:

@@ -1,16 +1,23 @@
 """Root URLs, split by audience: organizer console, table kit, table phones, players'
 own pages and the projector."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from tournament.views.home import home
+from tournament.views.home import favicon, home
 
 urlpatterns = [
     path("", home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("console/", include("tournament.organizer_urls")),
     path("console/kit/", include("tables.kit_urls")),
     path("t/", include("tables.phone_urls")),
     path("screen/", include("tournament.projector_urls")),
     path("admin/", admin.site.urls),
 ]
+
+if settings.BENCH:  # `make bench` measures the server against a bare view; never in an event
+    from bench.hello import hello
+
+    urlpatterns.append(path("bench/hello/", hello))

@@ -1,4 +1,4 @@
-"""WSGI entry point, served by waitress (`make run`)."""
+"""WSGI entry point, served by granian (`manage.py serve`, `make run`) or any WSGI server."""
 
 import os
 

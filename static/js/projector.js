@@ -1,9 +1,12 @@
-/* The projector page: paging through boards that do not fit on one screen, the
-   full-screen button, hiding the idle mouse pointer, keeping the screen awake, and a
-   note when the server cannot be reached. Without JavaScript every page is shown. */
+/* The projector page: paging through boards that do not fit on one screen, keeping
+   every name whole, the full-screen button, hiding the idle mouse pointer, keeping the
+   screen awake, and a note when the server cannot be reached. Without JavaScript every
+   page is shown. */
 (function () {
   var PAGE_SECONDS = 8;
   var IDLE_SECONDS = 3;
+  var FIT_STEP = 0.94;
+  var FIT_TRIES = 10;
   var root = document.documentElement;
   root.classList.add("js");
 
@@ -23,6 +26,30 @@
       if (number) number.textContent = String(current + 1);
       if (label) label.textContent = pages[current].getAttribute("data-label") || "";
     });
+    document.querySelectorAll(".board").forEach(fitNames);
+  }
+
+  // The server leaves each name room for a plain face; a projector whose face is wider
+  // still would cut names or push rows off the board. Smaller letters instead.
+  function spills(board) {
+    var page = board.querySelector("[data-page].is-current") || board.querySelector("[data-page]");
+    if (!page) return false;
+    var bottom = board.getBoundingClientRect().bottom + 1;
+    var rows = page.querySelectorAll(".row");
+    for (var i = 0; i < rows.length; i++) {
+      var name = rows[i].querySelector(".name");
+      if (rows[i].getBoundingClientRect().bottom > bottom) return true;
+      if (name && name.scrollWidth > name.clientWidth + 1) return true;
+    }
+    return false;
+  }
+  function fitNames(board) {
+    board.style.removeProperty("--fit");
+    var scale = 1;
+    for (var tries = 0; tries < FIT_TRIES && spills(board); tries++) {
+      scale *= FIT_STEP;
+      board.style.setProperty("--fit", String(scale));
+    }
   }
   setInterval(function () {
     turn += 1;
@@ -31,6 +58,7 @@
   // afterSwap runs before the browser paints the new content: no flash of page 1.
   document.addEventListener("htmx:afterSwap", showPages);
   document.addEventListener("DOMContentLoaded", showPages);
+  window.addEventListener("resize", showPages);
 
   // Full screen: on the projector's display, from a button that then gets out of the way.
   var button = document.querySelector("[data-fullscreen]");

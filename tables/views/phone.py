@@ -14,8 +14,10 @@ Terms:
                  never stays on an old game after a close, an undo or its own report.
     my games     the game numbers this phone reported in the round, and the key of its
                  last report, remembered in a cookie: the page does not ask the phone to
-                 confirm its own report, and a double tap on the next game's form is
-                 refused (tables.reporting).
+                 confirm its own report, a double tap on the next game's form is refused,
+                 and a name tapped in the list just after another phone reported that
+                 name confirms that phone's game rather than starting a phantom one
+                 (tables.reporting).
 
 Reports are not protected by CSRF: the token in the URL is the only credential and no
 cookie grants anything, so a forged cross-site request could do nothing that anyone
@@ -34,11 +36,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tables.deal import tricks_per_game
 from tables.forms import ReportForm, TricksForm, WinnerForm
 from tables.models import GameStatus, ReportState, Table
 from tables.reporting import Outcome, ReportResult, next_game_number, report_game
 from tables.screens import TableScreen, seated_players, table_screen
-from tables.variants import DECK_SIZE, cards_per_player
+from tables.variants import DECK_SIZE
 from tables.views.links import table_from_link
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
@@ -126,6 +129,10 @@ def outcome_notice(result: ReportResult) -> tuple[str, str]:
     if result.outcome == Outcome.DISPUTED or (game and game.status == GameStatus.DISPUTED):
         return "warn", _(
             "Game %(number)s: another phone named someone else — the organizer will settle it."
+        ) % values
+    if result.read_as_confirmation:
+        return "good", _(
+            "Game %(number)s confirmed: %(name)s won (another phone reported it a moment ago)."
         ) % values
     if result.outcome == Outcome.CONFIRMED or (game and game.status == GameStatus.CONFIRMED):
         return "good", _("Game %(number)s confirmed: %(name)s won.") % values
@@ -257,6 +264,7 @@ def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
             client_key=form.cleaned_data["client_key"],
             winner=winner,
             previous_key=_my_last_key(request, table),
+            tapped=True,
         )
     except Refused as refused:
         return _refused(request, table, refused.message)
@@ -278,13 +286,13 @@ def _tricks_form(table: Table, data=None) -> TricksForm | None:
     players = seated_players(round_, table)
     if not players:
         return None
-    cards = cards_per_player(min(len(players), DECK_SIZE))
+    tricks = tricks_per_game(min(len(players), DECK_SIZE))
     if data is not None:
-        return TricksForm(data, players=players, cards=cards)
+        return TricksForm(data, players=players, tricks_per_game=tricks)
     initial = ReportForm.fresh_initial(
         round_number=round_.number, game_number=next_game_number(round_=round_, table=table)
     )
-    return TricksForm(initial=initial, players=players, cards=cards)
+    return TricksForm(initial=initial, players=players, tricks_per_game=tricks)
 
 
 @csrf_exempt

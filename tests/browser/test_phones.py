@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tables.models import Game, GameReport, GameStatus, ReportState, Table
 from tables.rule_sheets import rule_sheet
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 POLL_WAIT = 12_000  # ms: phones poll every 2 s; a shared 2-core machine can be slow
 MIN_TARGET_PX = 44
 MIN_TEXT_PX = 16
-TIME_UP = "Time! Finish the trick, then report: most tricks so far wins."
+TIME_UP = "Time is up: finish the trick in play, then report."
 
 
 def trumps(table: Table) -> str:
@@ -55,6 +55,11 @@ def stop_polling(*pages: Page) -> None:
     pages[0].wait_for_timeout(200)  # let a request the server already took finish
 
 
+def shown(page: Page) -> Locator:
+    """What the page shows, without the status region that repeats its notices aloud."""
+    return page.locator("#live")
+
+
 def winner_button(phone: Page, name: str):
     return phone.locator("form.report").get_by_role("button", name=re.compile(f"^{name}"))
 
@@ -71,16 +76,16 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     phone_c = open_phone(new_context, live_server, two)
 
     # Study: each phone shows its own table's rules, and only those.
-    expect(phone_a.get_by_text(trumps(one))).to_be_visible()
-    expect(phone_b.get_by_text(trumps(one))).to_be_visible()
-    expect(phone_c.get_by_text(trumps(two))).to_be_visible()
+    expect(shown(phone_a).get_by_text(trumps(one))).to_be_visible()
+    expect(shown(phone_b).get_by_text(trumps(one))).to_be_visible()
+    expect(shown(phone_c).get_by_text(trumps(two))).to_be_visible()
     assert trumps(two) not in phone_a.content()
     assert trumps(one) not in phone_c.content()
 
     # Study ends: the rules disappear from every phone without a reload.
     event = advance_phase(event=event)
     for phone in (phone_a, phone_b, phone_c):
-        expect(phone.get_by_text("Practice: games are not scored.")).to_be_visible(
+        expect(shown(phone).get_by_text("Practice: games are not scored.")).to_be_visible(
             timeout=POLL_WAIT
         )
         expect(phone.locator(".rules")).to_have_count(0)
@@ -90,21 +95,21 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     # Round 1: phone A reports game 1, phone B is asked to confirm it and does.
     event = advance_phase(event=event)
     for phone in (phone_a, phone_b, phone_c):
-        expect(phone.get_by_text("Game 1: who won?")).to_be_visible(timeout=POLL_WAIT)
+        expect(shown(phone).get_by_text("Game 1: who won?")).to_be_visible(timeout=POLL_WAIT)
     winner_button(phone_a, at_one[0]).click()
-    expect(phone_a.get_by_text(f"Game 1 recorded: {at_one[0]} won.")).to_be_visible()
-    expect(phone_a.get_by_text("Game 2: who won?")).to_be_visible()
-    expect(phone_b.get_by_text(f"Another phone says {at_one[0]} won game 1.")).to_be_visible(
+    expect(shown(phone_a).get_by_text(f"Game 1 recorded: {at_one[0]} won.")).to_be_visible()
+    expect(shown(phone_a).get_by_text("Game 2: who won?")).to_be_visible()
+    expect(shown(phone_b).get_by_text(f"Another phone says {at_one[0]} won game 1.")).to_be_visible(
         timeout=POLL_WAIT
     )
     phone_b.get_by_role("button", name="Yes, confirm game 1").click()
-    expect(phone_b.get_by_text(f"Game 1 confirmed: {at_one[0]} won.")).to_be_visible()
+    expect(shown(phone_b).get_by_text(f"Game 1 confirmed: {at_one[0]} won.")).to_be_visible()
     assert Game.objects.get(table=one, number=1).status == GameStatus.CONFIRMED
 
     # A double tap stores one game.
     winner_button(phone_a, at_one[1]).dblclick()
-    expect(phone_a.get_by_text(f"Game 2 recorded: {at_one[1]} won.")).to_be_visible()
-    expect(phone_a.get_by_text("Game 3: who won?")).to_be_visible()
+    expect(shown(phone_a).get_by_text(f"Game 2 recorded: {at_one[1]} won.")).to_be_visible()
+    expect(shown(phone_a).get_by_text("Game 3: who won?")).to_be_visible()
     assert Game.objects.filter(table=one, number=2).count() == 1
     assert GameReport.objects.filter(table=one, game_number=2).count() == 1
 
@@ -115,23 +120,23 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
 
     phone_a.route(re.compile(r"/report/$"), answer_lost_then_retried)
     winner_button(phone_a, at_one[2]).click()
-    expect(phone_a.get_by_text(f"Game 3 recorded: {at_one[2]} won.")).to_be_visible()
+    expect(shown(phone_a).get_by_text(f"Game 3 recorded: {at_one[2]} won.")).to_be_visible()
     phone_a.unroute(re.compile(r"/report/$"))
     assert GameReport.objects.filter(table=one, game_number=3).count() == 1
     assert Game.objects.filter(table=one).count() == 3
 
     # Phone B disagrees about game 4: both reports are kept, the game is disputed.
-    expect(phone_a.get_by_text("Game 4: who won?")).to_be_visible()
+    expect(shown(phone_a).get_by_text("Game 4: who won?")).to_be_visible()
     winner_button(phone_a, at_one[3]).click()
-    expect(phone_a.get_by_text(f"Game 4 recorded: {at_one[3]} won.")).to_be_visible()
-    expect(phone_b.get_by_text(f"Another phone says {at_one[3]} won game 4.")).to_be_visible(
+    expect(shown(phone_a).get_by_text(f"Game 4 recorded: {at_one[3]} won.")).to_be_visible()
+    expect(shown(phone_b).get_by_text(f"Another phone says {at_one[3]} won game 4.")).to_be_visible(
         timeout=POLL_WAIT
     )
     phone_b.get_by_role("link", name="No, someone else won game 4").click()
-    expect(phone_b.get_by_text("Game 4: who won?")).to_be_visible()
+    expect(shown(phone_b).get_by_text("Game 4: who won?")).to_be_visible()
     winner_button(phone_b, at_one[0]).click()
     expect(
-        phone_b.get_by_text(
+        shown(phone_b).get_by_text(
             "Game 4: another phone named someone else — the organizer will settle it."
         )
     ).to_be_visible()
@@ -155,7 +160,7 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     close_round(round_=event.current_round, by=organizer)
     winner_button(phone_c, at_two[0]).click()
     expect(
-        phone_c.get_by_text("This round is closed. Your report was kept for the organizer.")
+        shown(phone_c).get_by_text("This round is closed. Your report was kept for the organizer.")
     ).to_be_visible()
     late = GameReport.objects.get(table=two)
     assert late.state == ReportState.LATE
@@ -166,7 +171,7 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     # Between rounds every phone shows where its players go next, and why.
     next_tables = factories.seats_of(event, 2)
     for phone, names in ((phone_a, at_one), (phone_b, at_one), (phone_c, at_two)):
-        expect(phone.get_by_text("Next round: where to go")).to_be_visible(timeout=POLL_WAIT)
+        expect(shown(phone).get_by_text("Next round: where to go")).to_be_visible(timeout=POLL_WAIT)
         for name in names:
             row = phone.locator(".move", has_text=name)
             expect(row.locator(".to .visually-hidden")).to_have_text(f"Table {next_tables[name]}")
@@ -184,9 +189,9 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     # closed, ask about the next game again, never about game 1; time is still up.
     undo_close_round(event=event)
     for phone in (phone_a, phone_b):
-        expect(phone.get_by_text("Game 5: who won?")).to_be_visible(timeout=POLL_WAIT)
-        expect(phone.get_by_text("This game was already reported.")).to_have_count(0)
-        expect(phone.get_by_text(TIME_UP)).to_be_visible()
+        expect(shown(phone).get_by_text("Game 5: who won?")).to_be_visible(timeout=POLL_WAIT)
+        expect(shown(phone).get_by_text("This game was already reported.")).to_have_count(0)
+        expect(shown(phone).get_by_text(TIME_UP)).to_be_visible()
     stop_polling(phone_a, phone_b, phone_c, console)
 
 
@@ -200,27 +205,100 @@ def test_a_double_tap_a_moment_apart_reports_one_game(live_server, new_context):
     phone.on("request", lambda request: request.method == "POST" and posts.append(request))
 
     winner_button(phone, names[0]).click()
-    expect(phone.get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
-    expect(phone.get_by_text("Game 2: who won?")).to_be_visible()
+    expect(shown(phone).get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
+    expect(shown(phone).get_by_text("Game 2: who won?")).to_be_visible()
     # Locked while nothing is on its way: the page holds the buttons, not a request.
     expect(winner_button(phone, names[0])).to_be_disabled()
     winner_button(phone, names[0]).click(force=True)  # the second tap, ~300 ms later
     phone.wait_for_timeout(300)  # time for a request to leave, if the tap sent one
     assert len(posts) == 1
-    expect(phone.get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
+    expect(shown(phone).get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
     assert Game.objects.count() == 1
 
     # A phone whose lock did not hold (an old page, a slow phone): the server refuses.
     phone.evaluate("document.querySelector('form.report fieldset').disabled = false")
     winner_button(phone, names[0]).click()
-    expect(phone.get_by_text("You reported game 1 a moment ago")).to_be_visible()
+    expect(shown(phone).get_by_text("You reported game 1 a moment ago")).to_be_visible()
     assert Game.objects.count() == 1
 
     # Another name for the next game is taken at once: the lock lasts about 2 seconds.
     expect(winner_button(phone, names[1])).to_be_enabled(timeout=4_000)
     winner_button(phone, names[1]).click()
-    expect(phone.get_by_text(f"Game 2 recorded: {names[1]} won.")).to_be_visible()
+    expect(shown(phone).get_by_text(f"Game 2 recorded: {names[1]} won.")).to_be_visible()
     assert Game.objects.count() == 2
+    stop_polling(phone)
+
+
+def test_a_name_tapped_in_the_list_right_after_another_phone_reported_it_confirms_that_game(
+    live_server, new_context
+):
+    """Phone B is asked to confirm game 1 and taps the winner in the big list below instead:
+    one game, confirmed, not a game 2 that nobody played."""
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    jamal = factories.seated_names(event, 1)[0]
+    one = factories.table(event, 1)
+    phone_a = open_phone(new_context, live_server, one)
+    phone_b = open_phone(new_context, live_server, one)
+    expect(shown(phone_b).get_by_text("Game 1: who won?")).to_be_visible()
+
+    winner_button(phone_a, jamal).click()
+    expect(shown(phone_a).get_by_text(f"Game 1 recorded: {jamal} won.")).to_be_visible()
+    expect(shown(phone_b).get_by_text(f"Another phone says {jamal} won game 1.")).to_be_visible(
+        timeout=POLL_WAIT
+    )
+    expect(shown(phone_b).get_by_text("Game 2: who won?")).to_be_visible()
+    winner_button(phone_b, jamal).click()
+
+    confirmed = f"Game 1 confirmed: {jamal} won (another phone reported it a moment ago)."
+    expect(shown(phone_b).get_by_text(confirmed)).to_be_visible()
+    expect(phone_b.locator("#announce")).to_have_text(confirmed)
+    expect(shown(phone_b).get_by_text("Game 2: who won?")).to_be_visible()
+    expect(phone_b.locator(".confirm-box")).to_have_count(0)
+    assert Game.objects.get(table=one).status == GameStatus.CONFIRMED
+    assert GameReport.objects.filter(table=one, game_number=1).count() == 2
+    expect(phone_a.locator(".game-confirmed")).to_have_count(1, timeout=POLL_WAIT)
+    assert Game.objects.filter(table=one).count() == 1
+    stop_polling(phone_a, phone_b)
+
+
+def test_a_keyboard_report_keeps_the_focus_on_the_page_and_reads_the_result_out(
+    live_server, new_context
+):
+    """Each report and each poll replaces the live part: the focus must not fall to <body>
+    (the top of the page), and the result must reach the status region outside it."""
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    names = factories.seated_names(event, 1)
+    one = factories.table(event, 1)
+    phone = new_context(viewport=PHONE).new_page()
+    phone.goto(live_server.url + reverse("phone:table", args=[one.token]))
+    expect(phone.locator("h1")).to_have_count(1)
+    expect(phone.locator("h1")).to_have_text("Table 1")
+
+    winner_button(phone, names[0]).focus()
+    phone.keyboard.press("Enter")
+
+    recorded = f"Game 1 recorded: {names[0]} won."
+    expect(phone.locator("#announce")).to_have_text(recorded)
+    assert phone.evaluate("document.activeElement !== document.body")
+    assert phone.evaluate("document.activeElement.textContent.trim()") == recorded
+    expect(phone.locator("#live [data-notice]")).to_be_focused()
+    # The tally is shown, but the button is named by the name alone.
+    tallied = phone.get_by_role("button", name=names[0], exact=True)
+    expect(tallied).to_have_count(1)
+    expect(tallied).to_have_accessible_description("1 game won this round")
+
+    # Another phone reports while this one is on a name: the poll that brings the change
+    # leaves the focus on the same button.
+    other = winner_button(phone, names[1])
+    expect(other).to_be_enabled(timeout=4_000)
+    other.focus()
+    factories.report(event, 1, names[2])
+    expect(shown(phone).get_by_text(f"Another phone says {names[2]} won game 2.")).to_be_visible(
+        timeout=POLL_WAIT
+    )
+    expect(other).to_be_focused()
     stop_polling(phone)
 
 
@@ -236,14 +314,15 @@ def test_time_up_shows_on_the_phones_the_moment_the_clock_reaches_zero(live_serv
     player.goto(live_server.url + reverse("phone:player_home", args=[event.players_token]))
     player.get_by_role("button", name=name).click()
 
-    expect(phone.get_by_text(TIME_UP)).to_be_hidden()
-    expect(player.get_by_text(f"Play at table {table.number}.")).to_be_visible()
+    expect(shown(phone).get_by_text(TIME_UP)).to_be_hidden()
+    expect(shown(player).get_by_text(f"Play at table {table.number}.")).to_be_visible()
 
     # The countdown reaches 0:00 in the browser; no request is needed to say so.
     for page in (phone, player):
-        expect(page.get_by_text(TIME_UP)).to_be_visible(timeout=15_000)
-    expect(player.get_by_text(f"Play at table {table.number}.")).to_be_hidden()
-    expect(phone.get_by_text("Game 1: who won?")).to_be_visible()
+        expect(shown(page).get_by_text(TIME_UP)).to_be_visible(timeout=15_000)
+        expect(page.locator("#announce")).to_have_text(TIME_UP)  # said aloud, not only shown
+    expect(shown(player).get_by_text(f"Play at table {table.number}.")).to_be_hidden()
+    expect(shown(phone).get_by_text("Game 1: who won?")).to_be_visible()
     stop_polling(phone, player)
 
 
@@ -257,14 +336,14 @@ def test_a_phone_without_javascript_reports_with_plain_forms(live_server, new_co
     phone.goto(live_server.url + reverse("phone:table", args=[factories.table(event, 1).token]))
 
     winner_button(phone, names[1]).click()
-    expect(phone.get_by_text(f"Game 1 recorded: {names[1]} won.")).to_be_visible()
+    expect(shown(phone).get_by_text(f"Game 1 recorded: {names[1]} won.")).to_be_visible()
     phone.get_by_role("link", name="Time up mid-game? Enter the tricks").click()
     phone.get_by_label(names[2]).fill("2")
     phone.get_by_label(names[3]).fill("2")
     phone.get_by_role("button", name="Save this game").click()
 
     # Two tricks each: the tie goes to the name first in the alphabet.
-    expect(phone.get_by_text(f"Game 2 recorded: {names[2]} won.")).to_be_visible()
+    expect(shown(phone).get_by_text(f"Game 2 recorded: {names[2]} won.")).to_be_visible()
     assert Game.objects.get(table__number=1, number=2).finished is False
 
 
@@ -374,7 +453,7 @@ def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
     players = PLAYERS + factories.names(12)
     event = factories.seated_event(owner=organizer, players=players, tables=5)
     assert event.tables.filter(trump_anytime=True).exists()
-    pages = 2 * 5
+    pages = 3 * 5  # a tent card, a rule sheet and the players' guide per table
     page = new_context(viewport=LAPTOP).new_page()
     page.goto(live_server.url + sign_in_path(organizer))
     kit = live_server.url + reverse("kit:event_kit", args=[event.pk])
@@ -391,7 +470,7 @@ def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
         printed.goto(f"{kit}?paper={paper}")
         printed.emulate_media(media="print")
         sheets = printed.locator(".sheet")
-        assert sheets.count() == pages  # a tent card and a rule sheet per table
+        assert sheets.count() == pages
         for index in range(sheets.count()):
             sheets.nth(index).screenshot(path=folder / f"kit-{paper}-page-{index + 1}.png")
             overflow = sheets.nth(index).evaluate(

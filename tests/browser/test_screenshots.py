@@ -75,6 +75,34 @@ def after_round(organizer, players: int, tables: int) -> Event:
     return factories.close_current_round(in_round(organizer, players, tables), organizer)
 
 
+LONGEST_NAME = "Oluwaseun Van der Berg-Castellanos Okafor"[:40]  # as long as a name may be
+
+
+def with_names(event: Event, names_by_table: dict[int, list[str]]) -> Event:
+    """Rename the first players seated at these tables (round 1)."""
+    for number, names in names_by_table.items():
+        for player, name in zip(factories.seated_players(event, number), names, strict=False):
+            player.name = name
+            player.save(update_fields=["name"])
+    return event
+
+
+def round_with_longest_name(organizer) -> Event:
+    event = with_names(room(organizer, 72, 12), {5: [LONGEST_NAME]})
+    return play(factories.start_rounds(event))
+
+
+def moves_of_sixty(organizer) -> Event:
+    """15 tables: two Hannahs share table 8, one stays and one goes down."""
+    event = room(organizer, 60, 15)
+    event = with_names(event, {8: ["Hannah Abara", "Hannah Zeller"], 3: [LONGEST_NAME]})
+    event = factories.start_rounds(event)
+    others = [name for name in factories.seated_names(event, 8) if "Hannah" not in name]
+    for winner in (others[0], others[0], "Hannah Abara", others[1]):
+        factories.report(event, 8, winner)
+    return factories.close_current_round(event, organizer)
+
+
 def ended(event: Event) -> Event:
     """The clock of the event's phase has run out."""
     event.refresh_from_db()
@@ -145,8 +173,10 @@ SCREENS: dict[str, tuple[Callable, str | None]] = {
     "07-round-paused": (paused, None),
     "07b-round-paused-at-zero": (paused_at_zero, None),
     "08-round-small-event": (lambda o: in_round(o, 12, 3), None),
+    "08b-round-40-letter-name": (round_with_longest_name, None),
     "09-round-500-players": (lambda o: in_round(o, 500, 125), None),
     "10-moves-48-players": (lambda o: after_round(o, 48, 12), None),
+    "10b-moves-60-players-two-hannahs": (moves_of_sixty, None),
     "11-moves-100-players-tables-of-4": (lambda o: after_round(o, 100, 25), None),
     "12-moves-100-players-tables-of-6": (lambda o: after_round(o, 100, 17), None),
     "13-moves-500-players": (lambda o: after_round(o, 500, 125), None),
@@ -199,7 +229,15 @@ FIT_REPORT = """() => {
       (el) => Math.round(el.getBoundingClientRect().top)) : [];
   const cards = page ? [...page.querySelectorAll('.rule-card')] : [];
   const cardsBox = page && page.getBoundingClientRect();
+  // A name cut at its right edge, or spilling out of its row.
+  const namesCut = names.filter((name) => {
+    const row = name.closest('.row').getBoundingClientRect();
+    const box = name.getBoundingClientRect();
+    return name.scrollWidth > name.clientWidth || box.bottom > row.bottom + 1 ||
+           box.top < row.top - 1;
+  }).map((name) => name.textContent);
   return {
+    namesCut,
     scrolls: root.scrollHeight > innerHeight || root.scrollWidth > innerWidth,
     rowsCutOff: boardBox ? rows.filter((r) => r.getBoundingClientRect().bottom >
                                              boardBox.bottom + 1).length : 0,
@@ -247,23 +285,42 @@ def test_projector_screen(name, live_server, new_context, organizer, shots_dir):
         page.evaluate("document.body.classList.add('is-idle')")  # as after 3 s: tools hidden
         page.wait_for_timeout(300)  # the clock's first tick
         page.screenshot(path=str(shots_dir / f"{name}-{size}.png"))
-
-        fit = page.evaluate(FIT_REPORT)
-        assert not fit["scrolls"], f"{name} at {size} scrolls"
-        assert fit["rowsCutOff"] == 0, f"{name} at {size}: rows cut off"
-        assert fit["bandSpills"] == [], f"{name} at {size}: spills out of the band"
-        if "paused-at-zero" in name:
-            assert not fit["pausedShown"], "at 0:00 the clock shows time up, not Paused"
-        if fit["cardRows"]:
-            assert fit["trumpLines"] == fit["cardRows"], f"{name}: lines not aligned"
-            assert fit["cardsFill"] > 0.97, f"{name} at {size}: cards leave the screen empty"
-            assert fit["cardsSpill"] == 0, f"{name} at {size}: words spill out of a card"
-        if size == "1080p":
-            if fit["smallestName"] is not None:
-                assert fit["smallestName"] >= MIN_NAME_PX_AT_1080P, (name, fit)
-            if fit["clock"] is not None:
-                assert fit["clock"] >= MIN_CLOCK_PX_AT_1080P, (name, fit)
+        check_fit(page, name, size)
+        # Every further page of a board that pages through, as the room sees it in turn.
+        pages = page.locator(".board-page").count()
+        for number in range(2, pages + 1):
+            page.evaluate(SHOW_PAGE, number - 1)
+            page.screenshot(path=str(shots_dir / f"{name}-{size}-page{number}.png"))
+            check_fit(page, f"{name} page {number}", size)
         page.close()
+
+
+# As projector.js turns a page, counter included.
+SHOW_PAGE = """(index) => {
+  const pages = [...document.querySelectorAll('.board-page')];
+  pages.forEach((page, at) => page.classList.toggle('is-current', at === index));
+  document.querySelector('[data-pager-number]').textContent = String(index + 1);
+  document.querySelector('[data-pager-label]').textContent = pages[index].dataset.label;
+}"""
+
+
+def check_fit(page, name: str, size: str) -> None:
+    fit = page.evaluate(FIT_REPORT)
+    assert fit["namesCut"] == [], f"{name} at {size}: names cut"
+    assert not fit["scrolls"], f"{name} at {size} scrolls"
+    assert fit["rowsCutOff"] == 0, f"{name} at {size}: rows cut off"
+    assert fit["bandSpills"] == [], f"{name} at {size}: spills out of the band"
+    if "paused-at-zero" in name:
+        assert not fit["pausedShown"], "at 0:00 the clock shows time up, not Paused"
+    if fit["cardRows"]:
+        assert fit["trumpLines"] == fit["cardRows"], f"{name}: lines not aligned"
+        assert fit["cardsFill"] > 0.97, f"{name} at {size}: cards leave the screen empty"
+        assert fit["cardsSpill"] == 0, f"{name} at {size}: words spill out of a card"
+    if size == "1080p":
+        if fit["smallestName"] is not None:
+            assert fit["smallestName"] >= MIN_NAME_PX_AT_1080P, (name, fit)
+        if fit["clock"] is not None:
+            assert fit["clock"] >= MIN_CLOCK_PX_AT_1080P, (name, fit)
 
 
 def test_a_wrong_link(live_server, new_context, shots_dir):

@@ -114,3 +114,110 @@ def test_labelling_prefetched_reports_needs_no_query(organizer, django_assert_nu
         labels = game.report_labels()
 
     assert [label.split(": ")[-1] for label in labels] == [alice.name, bob.name]
+
+
+# --- the printed kit -------------------------------------------------------------------------
+
+
+def printed_tables(event, count: int = 3) -> list[Table]:
+    tables = [Table.objects.create(event=event, number=n) for n in range(1, count + 1)]
+    Table.objects.mark_printed(tables)
+    return list(Table.objects.filter(event=event).order_by("number"))
+
+
+def test_a_table_never_printed_needs_no_reprint(event):
+    table = Table.objects.create(event=event, number=1)
+    assert table.printed_at is None
+    assert not table.needs_reprint
+    table.rotate_token()
+    assert not table.needs_reprint
+
+
+def test_a_printed_table_needs_no_reprint_until_its_paper_changes(event):
+    table = printed_tables(event)[0]
+    assert table.printed_at is not None
+    assert table.printed_signature == f"{table.variant.code} {table.token}"
+    assert not table.needs_reprint
+
+
+def test_a_new_variant_after_printing_needs_a_reprint(event):
+    table = printed_tables(event)[0]
+    table.set_variant(Variant(ace_high=not table.ace_high, trump=Suit.SPADES, trump_anytime=True))
+    table.save()
+    assert Table.objects.get(pk=table.pk).needs_reprint
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"ace_high": False},
+        {"trump": Suit.CLUBS.value},
+        {"trump_anytime": True},
+    ],
+)
+def test_any_part_of_the_variant_changing_needs_a_reprint(event, change):
+    table = Table.objects.create(
+        event=event, number=1, ace_high=True, trump=Suit.HEARTS.value, trump_anytime=False
+    )
+    Table.objects.mark_printed([table])
+    Table.objects.filter(pk=table.pk).update(**change)
+    assert Table.objects.get(pk=table.pk).needs_reprint
+
+
+def test_a_new_link_after_printing_needs_a_reprint(event):
+    table = printed_tables(event)[1]
+    table.rotate_token()
+    assert table.needs_reprint
+    assert Table.objects.get(pk=table.pk).needs_reprint
+
+
+def test_going_back_to_the_printed_variant_needs_no_reprint(event):
+    table = printed_tables(event)[0]
+    printed = table.variant
+    table.set_variant(Variant(ace_high=not printed.ace_high, trump=printed.trump))
+    table.set_variant(printed)
+    assert not table.needs_reprint
+
+
+def test_printing_again_clears_the_reprint(event):
+    table = printed_tables(event)[0]
+    table.rotate_token()
+    Table.objects.mark_printed([table])
+    assert not table.needs_reprint
+    assert not Table.objects.get(pk=table.pk).needs_reprint
+
+
+def test_marking_many_tables_printed_is_one_update(event, django_assert_num_queries):
+    tables = [Table.objects.create(event=event, number=n) for n in range(1, 31)]
+    with django_assert_num_queries(1):
+        Table.objects.mark_printed(tables)
+    stored = {t.pk: t.printed_signature for t in Table.objects.filter(event=event)}
+    assert stored == {t.pk: f"{t.variant.code} {t.token}" for t in tables}
+
+
+def test_marking_records_what_was_shown_not_what_changed_meanwhile(event):
+    shown = Table.objects.create(event=event, number=1)
+    Table.objects.filter(pk=shown.pk).update(trump=Suit.CLUBS.value, ace_high=False)
+    # The kit drew ``shown`` before the change landed: its paper has the old variant.
+    Table.objects.mark_printed([shown])
+    assert Table.objects.get(pk=shown.pk).needs_reprint
+
+
+def test_clearing_a_reprint_bumps_the_events_version_only(event):
+    table = printed_tables(event)[0]
+    event.refresh_from_db()
+    version, shared = event.version, event.shared_version
+    Table.objects.mark_printed([table])
+    event.refresh_from_db()
+    assert (event.version, event.shared_version) == (version, shared)
+
+    table.rotate_token()
+    Table.objects.mark_printed([table])
+    event.refresh_from_db()
+    # The console polls the event's version; the phones' shared version stays.
+    assert (event.version, event.shared_version) == (version + 1, shared)
+
+
+def test_marking_no_table_does_nothing(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        Table.objects.mark_printed([])

@@ -262,6 +262,147 @@ def test_a_double_tap_at_another_table_is_not_checked_against_this_ones(playing)
     assert result.outcome == Outcome.RECORDED
 
 
+# --- a phantom game: another phone taps the name instead of "Yes, confirm game k" ---------
+
+
+def _tapped(event, winner, *, key, after, **kwargs):
+    """A one-tap report of the next game from a phone's list, ``after`` game 1's report."""
+    game = Game.objects.get(number=1)
+    return report(event, 1, winner, key=key, tapped=True, now=game.reported_at + after, **kwargs)
+
+
+def test_another_phone_naming_the_latest_winner_for_the_next_game_confirms_it(playing):
+    jamal = seated_players(playing, 1)[0]
+    report(playing, 1, jamal, key="phone-a", game_number=1)
+
+    result = _tapped(playing, jamal, key="phone-b", game_number=2, after=timedelta(seconds=2))
+
+    assert (result.outcome, result.game.number) == (Outcome.CONFIRMED, 1)
+    assert result.read_as_confirmation
+    assert result.report.game_number == 1
+    assert Game.objects.get().status == GameStatus.CONFIRMED  # and no game 2
+    assert GameReport.objects.filter(game=result.game).count() == 2
+
+
+def test_a_phone_whose_last_report_was_an_earlier_game_is_another_phone(playing):
+    jamal, bob = seated_players(playing, 1)[:2]
+    report(playing, 1, bob, key="phone-b-1", game_number=1)
+    report(playing, 1, jamal, key="phone-a-2", game_number=2)
+    game_2 = Game.objects.get(number=2)
+
+    result = report(
+        playing,
+        1,
+        jamal,
+        key="phone-b-3",
+        game_number=3,
+        previous_key="phone-b-1",
+        tapped=True,
+        now=game_2.reported_at + timedelta(seconds=3),
+    )
+
+    assert (result.outcome, result.game.number, result.read_as_confirmation) == (
+        Outcome.CONFIRMED,
+        2,
+        True,
+    )
+    assert Game.objects.count() == 2
+
+
+def test_after_the_confirmation_window_the_same_winner_is_a_new_game(playing):
+    jamal = seated_players(playing, 1)[0]
+    report(playing, 1, jamal, key="phone-a", game_number=1)
+
+    result = _tapped(
+        playing, jamal, key="phone-b", game_number=2, after=reporting.CONFIRMATION_WINDOW
+    )
+
+    assert (result.outcome, result.game.number, result.read_as_confirmation) == (
+        Outcome.RECORDED,
+        2,
+        False,
+    )
+
+
+def test_a_phone_never_confirms_its_own_report(playing):
+    """The same phone past the double-tap window, still inside the confirmation window."""
+    jamal = seated_players(playing, 1)[0]
+    report(playing, 1, jamal, key="phone-a-1", game_number=1)
+
+    result = _tapped(
+        playing,
+        jamal,
+        key="phone-a-2",
+        game_number=2,
+        previous_key="phone-a-1",
+        after=reporting.DOUBLE_TAP_WINDOW + timedelta(seconds=1),
+    )
+
+    assert (result.outcome, result.game.number) == (Outcome.RECORDED, 2)
+    assert Game.objects.get(number=1).status == GameStatus.UNCONFIRMED
+
+
+def test_the_same_phone_tapping_twice_is_still_refused_as_a_double_tap(playing):
+    jamal = seated_players(playing, 1)[0]
+    report(playing, 1, jamal, key="phone-a-1", game_number=1)
+
+    with pytest.raises(Refused, match="You reported game 1 a moment ago"):
+        _tapped(
+            playing,
+            jamal,
+            key="phone-a-2",
+            game_number=2,
+            previous_key="phone-a-1",
+            after=timedelta(milliseconds=300),
+        )
+
+    assert Game.objects.get().status == GameStatus.UNCONFIRMED
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "another winner",  # a real game 2, however quick
+        "game already confirmed",  # nothing is waiting for a confirmation
+        "not tapped",  # the tricks form, the demo, the organizer: what they say is meant
+        "round closed",  # a late report is kept as the phone named it
+    ],
+)
+def test_other_reports_of_the_next_game_are_not_read_as_confirmations(playing, organizer, case):
+    jamal, bob = seated_players(playing, 1)[:2]
+    report(playing, 1, jamal, key="phone-a", game_number=1)
+    options = {"key": "phone-b", "game_number": 2, "after": timedelta(seconds=2)}
+    winner = bob if case == "another winner" else jamal
+    if case == "game already confirmed":
+        report(playing, 1, jamal, key="phone-c", game_number=1)
+    if case == "round closed":
+        close_round(round_=playing.current_round, by=organizer)
+        options["round_number"] = 1
+    if case == "not tapped":
+        game = Game.objects.get(number=1)
+        result = report(playing, 1, winner, key="phone-b", game_number=2, now=game.reported_at)
+    else:
+        result = _tapped(playing, winner, **options)
+
+    assert result.report.game_number == 2
+    assert not result.read_as_confirmation
+    assert Game.objects.get(number=1).reports.count() == (
+        2 if case == "game already confirmed" else 1
+    )
+
+
+def test_a_phantom_retried_over_bad_wifi_is_stored_once(playing):
+    jamal = seated_players(playing, 1)[0]
+    report(playing, 1, jamal, key="phone-a", game_number=1)
+    first = _tapped(playing, jamal, key="phone-b", game_number=2, after=timedelta(seconds=2))
+
+    again = _tapped(playing, jamal, key="phone-b", game_number=2, after=timedelta(seconds=3))
+
+    assert again.outcome == Outcome.REPEATED
+    assert again.report.pk == first.report.pk
+    assert (Game.objects.count(), GameReport.objects.count()) == (1, 2)
+
+
 # --- tricks -------------------------------------------------------------------------------
 
 
@@ -306,6 +447,22 @@ def test_tricks_can_describe_a_finished_game(playing):
     assert result.game.finished is True
 
 
+@pytest.mark.parametrize(("size", "tricks"), [(3, 7), (4, 7), (5, 6), (6, 5)])
+def test_a_finished_game_has_the_tricks_of_the_whole_deck_at_the_tables_size(
+    organizer, size, tricks
+):
+    # The whole deck is dealt: at 5 players three hands hold 6 cards, so 6 tricks, which
+    # the old equal deal (5 each) refused.
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=size, tables=1))
+    players = seated_players(event, 1)
+
+    result = _tricks(event, {players[0]: tricks - 1, players[1]: 1}, finished=True)
+    assert result.game.winner == players[0]
+
+    with pytest.raises(Refused, match=f"only {tricks}\\."):
+        _tricks(event, {players[0]: tricks, players[1]: 1}, key="one-too-many")
+
+
 @pytest.mark.parametrize(
     ("counts", "finished", "message"),
     [
@@ -336,7 +493,7 @@ def test_a_trick_problem_is_translated_from_its_catalogue_message(playing, monke
     with pytest.raises(Refused) as refused:
         _tricks(playing, {players[0]: 6, players[1]: 5})
 
-    assert "%(total)d tricks entered, but a game at this table has only %(cards)d." in asked
+    assert "%(total)d tricks entered, but a game at this table has only %(tricks)d." in asked
     assert refused.value.message == "[fr] 11 tricks entered, but a game at this table has only 7."
 
 

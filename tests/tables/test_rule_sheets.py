@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tables.deal import hand_sizes, tricks_per_game
 from tables.rule_sheets import RuleSheet, rule_sheet
 from tables.variants import ALL_VARIANTS, Suit, Variant
 
@@ -33,6 +34,10 @@ def sheet_strings(sheet: RuleSheet) -> list[str]:
         strings.append(sheet.deal)
     for section in sheet.sections:
         strings += [section.heading, section.text]
+    table = sheet.deal_table
+    strings += [table.caption, *table.headings]
+    for row in table.rows:
+        strings += [row.cards, row.last_trick]
     return strings
 
 
@@ -82,18 +87,16 @@ def recorder() -> tuple[set[str], Callable[[str], str]]:
 
 EXPECTED_HEADINGS = [
     "Cards",
-    "Players",
     "Dealing",
     "Starting",
     "Following suit",
     "Winning a trick",
     "Trumps",
     "The next trick",
-    "The last trick",
     "End of the game",
     "Scoring in the tournament",
 ]
-PLAYER_COUNTS = [None, 1, 2, 4, 5, 6, 9, 15]
+PLAYER_COUNTS = [None, 1, 2, 4, 5, 6, 9, 15, 28]
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
@@ -107,7 +110,7 @@ def test_sheet_has_every_part_of_the_rules(variant):
     assert "dealer's left" in section_text(sheet, "Starting")
     assert "must follow suit" in section_text(sheet, "Following suit")
     assert "leads the next" in section_text(sheet, "The next trick")
-    assert "last trick" in section_text(sheet, "The last trick")
+    assert "sit out the last trick" in section_text(sheet, "Dealing")
     assert "most tricks wins the game" in section_text(sheet, "End of the game")
 
 
@@ -161,38 +164,123 @@ def test_only_anytime_sheets_allow_trumping_at_any_time(variant):
 @pytest.mark.parametrize(
     ("players", "deal"),
     [
-        (1, "Deal 7 cards to each player. 21 cards stay undealt."),
-        (2, "Deal 7 cards to each player. 14 cards stay undealt."),
-        (3, "Deal 7 cards to each player. 7 cards stay undealt."),
-        (4, "Deal 7 cards to each player. All 28 cards are dealt."),
-        (5, "Deal 5 cards to each player. 3 cards stay undealt."),
-        (6, "Deal 4 cards to each player. 4 cards stay undealt."),
-        (7, "Deal 4 cards to each player. All 28 cards are dealt."),
-        (8, "Deal 3 cards to each player. 4 cards stay undealt."),
-        (9, "Deal 3 cards to each player. 1 card stays undealt."),
-        (10, "Deal 2 cards to each player. 8 cards stay undealt."),
-        (15, "Deal 1 card to each player. 13 cards stay undealt."),
-        (28, "Deal 1 card to each player. All 28 cards are dealt."),
+        (
+            1,
+            "Deal 7 cards to each player and put the other 21 aside, face down. "
+            "A game has 7 tricks.",
+        ),
+        (
+            2,
+            "Deal 7 cards to each player and put the other 14 aside, face down. "
+            "A game has 7 tricks.",
+        ),
+        (
+            3,
+            "Deal 7 cards to each player and put the other 7 aside, face down. "
+            "A game has 7 tricks.",
+        ),
+        (4, "Deal all 28 cards: 7 to each player. A game has 7 tricks."),
+        (
+            5,
+            "Deal all 28 cards: 6 each to the first 3 players from the dealer's left, 5 each "
+            "to the other 2. A game has 6 tricks; only 3 players play the last one.",
+        ),
+        (
+            6,
+            "Deal all 28 cards: 5 each to the first 4 players from the dealer's left, 4 each "
+            "to the other 2. A game has 5 tricks; only 4 players play the last one.",
+        ),
+        (7, "Deal all 28 cards: 4 to each player. A game has 4 tricks."),
+        (
+            8,
+            "Deal all 28 cards: 4 each to the first 4 players from the dealer's left, 3 each "
+            "to the other 4. A game has 4 tricks; only 4 players play the last one.",
+        ),
+        (
+            9,
+            "Deal all 28 cards: 4 to the player on the dealer's left, 3 each to the other 8. "
+            "A game has 4 tricks; only the player on the dealer's left plays the last one.",
+        ),
+        (14, "Deal all 28 cards: 2 to each player. A game has 2 tricks."),
+        (28, "Deal all 28 cards: 1 to each player. A game has 1 trick."),
     ],
 )
-def test_deal_line_gives_the_exact_number_of_cards(players, deal):
-    sheet = rule_sheet(v("low-spades"), players)
-    assert sheet.deal == deal
-    assert deal in section_text(sheet, "Dealing")
+def test_deal_line_gives_the_hands_and_the_tricks_for_the_tables_size(players, deal):
+    assert rule_sheet(v("low-spades"), players).deal == deal
 
 
-def test_deal_mentions_setting_aside_only_when_cards_are_left():
-    assert "aside" in section_text(rule_sheet(v("high-hearts"), 5), "Dealing")
-    assert "aside" not in section_text(rule_sheet(v("high-hearts"), 4), "Dealing")
+DEAL_ROWS = [
+    # players, cards each, tricks in a game, who plays the last trick
+    (3, "7", 7, "all"),
+    (4, "7", 7, "all"),
+    (5, "6 or 5", 6, "3 of 5"),
+    (6, "5 or 4", 5, "4 of 6"),
+    (7, "4", 4, "all"),
+]
 
 
-def test_without_players_the_sheet_gives_the_general_deal():
-    sheet = rule_sheet(v("high-hearts"))
-    assert sheet.deal is None
-    dealing = section_text(sheet, "Dealing")
-    assert "7 each for 2 to 4 players" in dealing
-    assert "5 each for 5 players" in dealing
-    assert "4 each for 6 or 7 players" in dealing
+def rows_of(sheet: RuleSheet) -> list[tuple[int, str, int, str]]:
+    return [(r.players, r.cards, r.tricks, r.last_trick) for r in sheet.deal_table.rows]
+
+
+@pytest.mark.parametrize("players", [None, 3, 4, 5, 6, 7])
+def test_every_sheet_prints_the_deal_for_three_to_seven_players(players):
+    sheet = rule_sheet(v("high-clubs"), players)
+    table = sheet.deal_table
+    assert table.caption == "The deal at each table size"
+    assert table.headings == ("Players", "Cards", "Tricks", "Last trick")
+    assert rows_of(sheet) == DEAL_ROWS
+    assert [row.players for row in table.rows if row.home] == ([] if players is None else [players])
+    assert table.home == players
+    # The table belongs to the Dealing section, so it is shown where the deal is explained.
+    (dealing,) = [section for section in sheet.sections if section.table is not None]
+    assert dealing.heading == "Dealing"
+
+
+@pytest.mark.parametrize(
+    ("players", "row"),
+    [
+        (2, (2, "7", 7, "all")),
+        (8, (8, "4 or 3", 4, "4 of 8")),
+        (9, (9, "4 or 3", 4, "1 of 9")),
+    ],
+)
+def test_a_table_outside_three_to_seven_also_gets_its_own_row(players, row):
+    sheet = rule_sheet(v("high-clubs"), players)
+    assert rows_of(sheet) == sorted([*DEAL_ROWS, row])
+    assert [r.players for r in sheet.deal_table.rows if r.home] == [players]
+
+
+def test_the_deal_table_agrees_with_the_deal():
+    for row in rule_sheet(v("low-clubs"), 9).deal_table.rows:
+        hands = hand_sizes(row.players)
+        assert row.tricks == tricks_per_game(row.players) == max(hands)
+        assert row.cards.split(" or ") == sorted({str(n) for n in hands}, reverse=True)
+
+
+def test_dealing_states_the_whole_deck_the_small_table_rule_and_the_short_last_trick():
+    dealing = section_text(rule_sheet(v("high-hearts")), "Dealing")
+    assert "deals all 28 cards one at a time, starting on their left" in dealing
+    assert "the players nearest the dealer's left get one card more" in dealing
+    assert "With 2 or 3 players, deal 7 cards each and put the rest aside, face down" in dealing
+    assert "The game ends when every card dealt has been played" in dealing
+    assert "sit out the last trick: a short trick, won like any other" in dealing
+
+
+def test_a_tie_goes_to_the_first_name_first_in_the_alphabet():
+    sheet = rule_sheet(v("low-hearts"))
+    end = section_text(sheet, "End of the game")
+    assert "the first name in alphabetical order wins" in end
+    assert "accents and capitals do not count" in end
+    assert "ties as above" in section_text(sheet, "Scoring in the tournament")
+
+
+def test_the_sheet_is_the_same_for_every_size_but_its_deal_line_and_home_row():
+    bare = rule_sheet(v("high-spades"))
+    for players in (3, 4, 5, 6, 7):
+        sized = rule_sheet(v("high-spades"), players)
+        assert [s.text for s in sized.sections] == [s.text for s in bare.sections]
+        assert rows_of(sized) == rows_of(bare)
 
 
 @pytest.mark.parametrize("players", [0, -3, 29])
@@ -219,11 +307,12 @@ def test_every_sheet_string_goes_through_translate(variant, players):
 
 
 def test_translate_is_applied_at_call_time():
-    english = rule_sheet(v("high-hearts"), 5)
-    shouted = rule_sheet(v("high-hearts"), 5, translate=shout)
+    english = rule_sheet(v("high-hearts"), 7)
+    shouted = rule_sheet(v("high-hearts"), 7, translate=shout)
     assert shouted.title == "FIVE TRICKS"
-    assert shouted.deal == "DEAL 5 CARDS TO EACH PLAYER. 3 CARDS STAY UNDEALT."
-    assert rule_sheet(v("high-hearts"), 5) == english
+    assert shouted.deal == "DEAL ALL 28 CARDS: 4 TO EACH PLAYER. A GAME HAS 4 TRICKS."
+    assert shouted.deal_table.rows[0].last_trick == "ALL"
+    assert rule_sheet(v("high-hearts"), 7) == english
 
 
 def test_translated_strings_are_exactly_the_marked_ones():

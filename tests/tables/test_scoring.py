@@ -8,7 +8,7 @@ from tables.scoring import check_tricks, game_winner
 from tournament.ordering import name_key, rank_players
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=200)
+PROPERTY = settings(database=None, deadline=None, max_examples=200)
 
 NAME_ALPHABET = "aAáÁeEéÉëoOöÖzZ"
 names = st.text(alphabet=NAME_ALPHABET, min_size=1, max_size=4)
@@ -57,52 +57,89 @@ def test_negative_tricks_are_an_error():
 
 # --- check_tricks ---------------------------------------------------------------------
 
+# Table size -> tricks in a finished game (tables.deal): 7 cards each at 2 or 3 players,
+# the whole deck from 4 on, so a game lasts as long as its largest hand.
+TRICKS_BY_SIZE = {2: 7, 3: 7, 4: 7, 5: 6, 6: 5, 7: 4}
 
-def test_a_complete_finished_game_has_no_problems():
-    assert check_tricks({"Al": 2, "Bo": 3, "Cy": 0}, cards_per_player=5, finished=True) == []
+
+def seated(count: int) -> list[str]:
+    return ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"][:count]
+
+
+@pytest.mark.parametrize(("players", "tricks"), TRICKS_BY_SIZE.items())
+def test_a_finished_game_has_the_tricks_of_its_tables_deal(players, tricks):
+    names = seated(players)
+    # The first player took every trick but one, the second the last one.
+    counts = dict.fromkeys(names, 0) | {names[0]: tricks - 1, names[1]: 1}
+    assert check_tricks(counts, players=players, finished=True) == []
+    short = counts | {names[0]: tricks - 2}
+    assert check_tricks(short, players=players, finished=True) == [
+        f"A finished game at this table has {tricks} tricks, not {tricks - 1}."
+    ]
+    over = counts | {names[0]: tricks}
+    for finished in (True, False):
+        assert check_tricks(over, players=players, finished=finished) == [
+            f"{tricks + 1} tricks entered, but a game at this table has only {tricks}."
+        ]
+
+
+def test_five_players_finish_a_game_in_six_tricks_not_five():
+    # 28 cards dealt one at a time: three players hold 6, two hold 5; the sixth trick is
+    # played by three. The old equal deal (5 each) refused this report.
+    assert (
+        check_tricks({"Al": 2, "Bo": 2, "Cy": 1, "Di": 1, "Ed": 0}, players=5, finished=True) == []
+    )
+
+
+def test_six_players_finish_in_five_tricks():
+    tricks = {"Al": 2, "Bo": 1, "Cy": 1, "Di": 1, "Ed": 0, "Flo": 0}
+    assert check_tricks(tricks, players=6, finished=True) == []
+
+
+def test_seven_players_finish_in_four_tricks():
+    tricks = {"Al": 1, "Bo": 1, "Cy": 1, "Di": 1, "Ed": 0, "Flo": 0, "Gus": 0}
+    assert check_tricks(tricks, players=7, finished=True) == []
+    assert check_tricks(tricks | {"Gus": 1}, players=7, finished=False) == [
+        "5 tricks entered, but a game at this table has only 4."
+    ]
+
+
+def test_a_small_table_plays_seven_tricks():
+    assert check_tricks({"Al": 4, "Bo": 3}, players=2, finished=True) == []
+    assert check_tricks({"Al": 4, "Bo": 2, "Cy": 1}, players=3, finished=True) == []
 
 
 def test_an_unfinished_game_under_the_total_has_no_problems():
-    assert check_tricks({"Al": 1, "Bo": 0, "Cy": 2}, cards_per_player=5, finished=False) == []
+    assert check_tricks({"Al": 1, "Bo": 0, "Cy": 2}, players=3, finished=False) == []
 
 
 def test_an_unfinished_game_may_already_hold_every_trick():
-    assert check_tricks({"Al": 4, "Bo": 1}, cards_per_player=5, finished=False) == []
+    assert (
+        check_tricks({"Al": 4, "Bo": 1, "Cy": 0, "Di": 0, "Ed": 1}, players=5, finished=False) == []
+    )
 
 
 def test_unfinished_game_with_no_trick_played():
-    assert check_tricks({"Al": 0, "Bo": 0}, cards_per_player=5, finished=False) == [
+    assert check_tricks({"Al": 0, "Bo": 0}, players=2, finished=False) == [
         "No trick has been played yet."
     ]
 
 
-def test_finished_game_short_of_tricks():
-    assert check_tricks({"Al": 2, "Bo": 1}, cards_per_player=5, finished=True) == [
-        "A finished game at this table has 5 tricks, not 3."
-    ]
-
-
 def test_finished_game_with_no_tricks():
-    assert check_tricks({"Al": 0, "Bo": 0}, cards_per_player=5, finished=True) == [
-        "A finished game at this table has 5 tricks, not 0."
+    assert check_tricks({"Al": 0, "Bo": 0}, players=5, finished=True) == [
+        "A finished game at this table has 6 tricks, not 0."
     ]
 
 
-def test_a_one_card_game_says_trick_not_tricks():
-    assert check_tricks({"Al": 0, "Bo": 0}, cards_per_player=1, finished=True) == [
+def test_a_one_trick_game_says_trick_not_tricks():
+    # 28 players: one card each, one trick.
+    assert check_tricks({"Al": 0, "Bo": 0}, players=28, finished=True) == [
         "A finished game at this table has 1 trick, not 0."
     ]
 
 
-@pytest.mark.parametrize("finished", [True, False])
-def test_more_tricks_than_cards(finished):
-    assert check_tricks({"Al": 4, "Bo": 3}, cards_per_player=5, finished=finished) == [
-        "7 tricks entered, but a game at this table has only 5."
-    ]
-
-
 def test_negative_counts_are_reported_per_player_in_alphabetical_order():
-    problems = check_tricks({"Cy": -1, "Al": 5, "émile": -2}, cards_per_player=5, finished=True)
+    problems = check_tricks({"Cy": -1, "Al": 5, "émile": -2}, players=3, finished=False)
     assert problems == [
         "Cy has a negative number of tricks.",
         "émile has a negative number of tricks.",
@@ -110,10 +147,10 @@ def test_negative_counts_are_reported_per_player_in_alphabetical_order():
 
 
 def test_a_negative_count_does_not_hide_an_excess():
-    problems = check_tricks({"Al": -1, "Bo": 6}, cards_per_player=5, finished=True)
+    problems = check_tricks({"Al": -1, "Bo": 7}, players=5, finished=True)
     assert problems == [
         "Al has a negative number of tricks.",
-        "6 tricks entered, but a game at this table has only 5.",
+        "7 tricks entered, but a game at this table has only 6.",
     ]
 
 
@@ -121,22 +158,23 @@ def test_a_negative_count_does_not_hide_an_excess():
     ("finished", "expected"),
     [
         (False, "No trick has been played yet."),
-        (True, "A finished game at this table has 5 tricks, not 0."),
+        (True, "A finished game at this table has 6 tricks, not 0."),
     ],
 )
 def test_no_players_is_a_problem(finished, expected):
-    assert check_tricks({}, cards_per_player=5, finished=finished) == [expected]
+    assert check_tricks({}, players=5, finished=finished) == [expected]
 
 
-def test_cards_per_player_must_be_positive():
-    with pytest.raises(ValueError, match="cards_per_player"):
-        check_tricks({"Al": 0}, cards_per_player=0, finished=False)
+@pytest.mark.parametrize("players", [0, -1, 29])
+def test_a_table_size_without_a_deal_is_refused(players):
+    with pytest.raises(ValueError, match="players"):
+        check_tricks({"Al": 0}, players=players, finished=False)
 
 
 CATALOGUE = {
     "%(player)s has a negative number of tricks.": "%(player)s : nombre de plis négatif.",
-    "%(total)d tricks entered, but a game at this table has only %(cards)d.": (
-        "%(total)d plis saisis, mais une partie à cette table n'en a que %(cards)d."
+    "%(total)d tricks entered, but a game at this table has only %(tricks)d.": (
+        "%(total)d plis saisis, mais une partie à cette table n'en a que %(tricks)d."
     ),
     "No trick has been played yet.": "Aucun pli n'a encore été joué.",
 }
@@ -151,9 +189,9 @@ def test_messages_are_looked_up_before_their_numbers_are_filled_in():
         return CATALOGUE[message]
 
     negative_and_too_many = check_tricks(
-        {"Al": -1, "Bo": 6}, cards_per_player=5, finished=True, translate=translate
+        {"Al": -1, "Bo": 6}, players=6, finished=True, translate=translate
     )
-    none_yet = check_tricks({"Al": 0}, cards_per_player=5, finished=False, translate=translate)
+    none_yet = check_tricks({"Al": 0}, players=6, finished=False, translate=translate)
 
     assert negative_and_too_many == [
         "Al : nombre de plis négatif.",
@@ -180,13 +218,36 @@ def test_winner_has_the_most_tricks_and_heads_the_table_order(tricks):
 
 @PROPERTY
 @given(
-    st.dictionaries(names, st.integers(-2, 6), max_size=6),
-    st.integers(1, 8),
+    st.dictionaries(names, st.integers(-2, 8), max_size=7),
+    st.integers(2, 7),
     st.booleans(),
 )
-def test_no_problems_means_a_winner_can_be_named(tricks, cards, finished):
-    if not check_tricks(tricks, cards_per_player=cards, finished=finished):
+def test_no_problems_means_a_winner_can_be_named(tricks, players, finished):
+    if not check_tricks(tricks, players=players, finished=finished):
         assert tricks[game_winner(tricks)] == max(tricks.values())
-        assert sum(tricks.values()) <= cards
+        assert sum(tricks.values()) <= TRICKS_BY_SIZE[players]
         if finished:
-            assert sum(tricks.values()) == cards
+            assert sum(tricks.values()) == TRICKS_BY_SIZE[players]
+
+
+@st.composite
+def finished_games(draw: st.DrawFn) -> tuple[int, list[int]]:
+    """A table size from 2 to 7 and tricks per player that add up to a finished game."""
+    players = draw(st.integers(2, 7))
+    counts = [0] * players
+    for _ in range(TRICKS_BY_SIZE[players]):
+        counts[draw(st.integers(0, players - 1))] += 1
+    return players, counts
+
+
+@PROPERTY
+@given(finished_games(), st.booleans())
+def test_any_split_of_a_finished_games_tricks_is_accepted_and_no_other_total(game, more):
+    players, counts = game
+    tricks = dict(zip(seated(players), counts, strict=True))
+    assert check_tricks(tricks, players=players, finished=True) == []
+    assert check_tricks(tricks, players=players, finished=False) == []
+    # One trick more or one fewer than the deal gives is refused for a finished game.
+    leader = max(tricks, key=tricks.__getitem__)
+    tricks[leader] += 1 if more else -1
+    assert check_tricks(tricks, players=players, finished=True) != []

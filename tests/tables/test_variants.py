@@ -1,5 +1,6 @@
-"""Hidden table variants: codes, the draw, redraws, plan checks and dealing."""
+"""Hidden table variants: codes, the draw, redraws and plan checks (the deal: test_deal)."""
 
+import itertools
 import os
 import random
 import subprocess
@@ -15,8 +16,8 @@ from tables.variants import (
     ALL_VARIANTS,
     Suit,
     Variant,
-    cards_per_player,
     check_variants,
+    classic_variants,
     direction_label,
     draw_variants,
     max_anytime_tables,
@@ -251,16 +252,17 @@ def test_draw_does_not_touch_the_global_random_generator():
 def test_draw_is_pinned_for_a_seed():
     # The organizer's seed must give the same plan on every machine and Python run; a
     # change here means an event re-drawn with its old seed would get different tables.
+    # Re-pinned when the draw learnt to keep neighbours' trumps apart (issue 9).
     assert [variant.code for variant in draw_variants(10, seed=2024)] == [
-        "high-hearts",
-        "low-hearts-anytime",
+        "high-spades",
+        "low-clubs-anytime",
         "high-diamonds",
         "low-spades",
+        "high-hearts",
+        "low-diamonds",
         "high-clubs",
         "low-hearts",
-        "high-hearts-anytime",
-        "low-diamonds",
-        "high-spades",
+        "high-spades-anytime",
         "low-clubs",
     ]
 
@@ -357,10 +359,34 @@ def test_repeats_are_spread_evenly_over_the_variants(tables, seed, share):
 
 @PROPERTY
 @given(st.integers(min_value=1, max_value=60), seeds, shares)
-def test_draw_alternates_direction(tables, seed, share):
-    # The documented preference; the draw itself always manages it.
+def test_neighbours_differ_in_direction_and_trump(tables, seed, share):
     plan = draw_variants(tables, seed, share)
-    assert all(plan[i].ace_high != plan[i + 1].ace_high for i in range(tables - 1))
+    for first, second in itertools.pairwise(plan):
+        assert first.ace_high != second.ace_high
+        assert first.trump != second.trump
+
+
+@pytest.mark.parametrize("share", SHARES)
+def test_neighbours_differ_in_direction_and_trump_for_2_to_30_tables_and_many_seeds(share):
+    for tables in range(2, 31):
+        for seed in range(200):
+            plan = draw_variants(tables, seed, share)
+            shared = [
+                (i + 1, i + 2)
+                for i in range(tables - 1)
+                if plan[i].ace_high == plan[i + 1].ace_high or plan[i].trump == plan[i + 1].trump
+            ]
+            assert shared == [], (tables, seed)
+
+
+def test_every_trump_follows_every_other_over_the_seeds():
+    # The rule forbids only the neighbour's trump: the draw must not fall into one order.
+    pairs = {
+        (first.trump, second.trump)
+        for seed in range(50)
+        for first, second in itertools.pairwise(draw_variants(8, seed))
+    }
+    assert pairs == {(a, b) for a in Suit for b in Suit if a != b}
 
 
 # --- redraw_variant ---------------------------------------------------------------------
@@ -396,28 +422,42 @@ def test_redraw_keeps_the_anytime_limit(case, seed):
     assert anytime_count(new_plan) <= max_anytime_tables(len(plan), share)
 
 
+def neighbour_clashes(variant: Variant, neighbours: list[Variant]) -> int:
+    return sum(
+        (other.ace_high == variant.ace_high) + (other.trump == variant.trump)
+        for other in neighbours
+    )
+
+
+@PROPERTY
+@given(plan_and_index(), seeds)
+def test_redraw_keeps_the_neighbour_rule_when_it_can(case, seed):
+    plan, index, share = case
+    neighbours = [plan[j] for j in (index - 1, index + 1) if 0 <= j < len(plan)]
+    new = redraw_variant(plan, index, seed, share)
+    # A drawn plan's neighbours share a direction, so a variant can differ from both.
+    assert neighbour_clashes(new, neighbours) == 0
+
+
 @PROPERTY
 @given(plan_and_index(), seeds)
 def test_redraw_avoids_every_other_table_when_it_can(case, seed):
     plan, index, share = case
     others = plan[:index] + plan[index + 1 :]
+    neighbours = [plan[j] for j in (index - 1, index + 1) if 0 <= j < len(plan)]
     anytime_left = max_anytime_tables(len(plan), share) - anytime_count(others)
-    unused = [
+    allowed = [
         variant
         for variant in ALL_VARIANTS
-        if variant not in plan and (anytime_left > 0 or not variant.trump_anytime)
+        if variant not in neighbours
+        and variant != plan[index]
+        and (anytime_left > 0 or not variant.trump_anytime)
     ]
+    fewest_clashes = min(neighbour_clashes(variant, neighbours) for variant in allowed)
+    keeping_the_rule = [v for v in allowed if neighbour_clashes(v, neighbours) == fewest_clashes]
     new = redraw_variant(plan, index, seed, share)
-    if unused:
-        assert new not in others
-    else:
-        neighbours = plan[max(index - 1, 0) : index + 2]
-        allowed = [
-            variant
-            for variant in ALL_VARIANTS
-            if variant not in neighbours and (anytime_left > 0 or not variant.trump_anytime)
-        ]
-        assert others.count(new) == min(others.count(variant) for variant in allowed)
+    assert new in keeping_the_rule
+    assert others.count(new) == min(others.count(variant) for variant in keeping_the_rule)
 
 
 @PROPERTY
@@ -427,24 +467,36 @@ def test_redraw_is_deterministic_for_a_seed(case, seed):
     assert redraw_variant(plan, index, seed, share) == redraw_variant(plan, index, seed, share)
 
 
-def test_redraw_prefers_an_unused_variant_of_the_other_direction():
+def test_redraw_prefers_another_direction_and_a_trump_neither_neighbour_has():
     plan = [v("high-hearts"), v("low-hearts"), v("high-spades")]
-    for seed in range(20):
-        new = redraw_variant(plan, 1, seed, anytime_share=0)
-        assert new in {v("low-diamonds"), v("low-clubs"), v("low-spades")}
+    results = {redraw_variant(plan, 1, seed, anytime_share=0) for seed in range(30)}
+    # Both are chosen for some seed: the seed breaks the tie.
+    assert results == {v("low-diamonds"), v("low-clubs")}
 
 
-def test_redraw_ties_are_broken_by_the_seed():
-    plan = [v("high-hearts"), v("low-hearts"), v("high-spades")]
-    assert len({redraw_variant(plan, 1, seed, anytime_share=0) for seed in range(30)}) == 3
+def test_redraw_keeps_the_neighbour_rule_before_avoiding_a_repeat():
+    plan = [v("high-hearts"), v("low-diamonds"), v("high-clubs")]
+    plan += [v("low-spades"), v("high-diamonds")]
+    # Unused variants all share a direction or a trump with table 2 or table 4;
+    # high-hearts (table 1) keeps the rule, so the redraw repeats it.
+    assert redraw_variant(plan, 2, seed=1, anytime_share=0) == v("high-hearts")
+
+
+def test_redraw_takes_fewest_clashes_when_the_neighbours_leave_no_clean_choice():
+    plan = [v("high-hearts"), v("low-diamonds"), v("low-clubs")]
+    # Table 2's neighbours differ in direction: every variant shares one with one of them,
+    # so the best left is a trump neither has.
+    results = {redraw_variant(plan, 1, seed, anytime_share=0) for seed in range(30)}
+    assert results == {v("high-diamonds"), v("high-spades"), v("low-spades")}
 
 
 def test_redraw_picks_the_farthest_repeat_when_every_variant_is_in_use():
-    codes = ["high-hearts", "low-hearts", "high-diamonds", "low-diamonds", "high-clubs"]
-    codes += ["low-clubs", "high-spades", "low-spades", "high-hearts"]
+    codes = ["high-hearts", "low-diamonds", "high-clubs", "low-spades", "high-diamonds"]
+    codes += ["low-hearts", "high-spades", "low-clubs", "high-hearts"]
     plan = [v(code) for code in codes]
-    # Every plain variant is used once elsewhere; low-hearts (table 2) is the farthest.
-    assert redraw_variant(plan, 8, seed=1, anytime_share=0) == v("low-hearts")
+    # Keeping the rule beside low-clubs leaves high hearts, diamonds and spades, each used
+    # once elsewhere; high-diamonds (table 5) is farthest from table 9.
+    assert redraw_variant(plan, 8, seed=1, anytime_share=0) == v("high-diamonds")
 
 
 def test_redraw_replaces_anytime_when_the_plan_is_over_the_limit():
@@ -485,7 +537,28 @@ def test_empty_plan_has_no_problems():
 
 
 def test_a_good_hand_made_plan_has_no_problems():
-    assert check_variants([v("high-hearts"), v("high-spades"), v("low-hearts")]) == []
+    assert check_variants([v("high-hearts"), v("low-spades"), v("high-clubs")]) == []
+
+
+def test_check_flags_neighbours_with_the_same_direction():
+    assert check_variants([v("high-hearts"), v("high-spades"), v("low-hearts")]) == [
+        "Tables 1 and 2 are neighbours with the same direction (Ace high): players moving "
+        "between them meet no clash over which card wins."
+    ]
+
+
+def test_check_flags_neighbours_with_the_same_trump():
+    assert check_variants([v("high-hearts"), v("low-spades"), v("high-spades")]) == [
+        "Tables 2 and 3 are neighbours with the same trump (♠ spades): players moving "
+        "between them meet no clash when someone trumps."
+    ]
+
+
+def test_check_flags_neighbours_told_apart_only_by_trumping_any_time():
+    assert check_variants([v("low-clubs"), v("low-clubs-anytime")], 1.0) == [
+        "Tables 1 and 2 are neighbours with the same direction and trump (Ace low, ♣ clubs): "
+        "only trumping any time tells them apart."
+    ]
 
 
 def test_check_flags_equal_neighbours():
@@ -496,8 +569,8 @@ def test_check_flags_equal_neighbours():
 
 
 def test_check_flags_too_many_anytime_tables():
-    plan = [v(code) for code in ["high-hearts-anytime", "low-hearts", "high-spades"]]
-    plan += [v("low-spades-anytime"), v("high-clubs")]
+    plan = [v(code) for code in ["high-hearts-anytime", "low-clubs", "high-spades"]]
+    plan += [v("low-diamonds-anytime"), v("high-clubs")]
     assert check_variants(plan, 0.2) == [
         "The limit for tables where a trump may be played at any time is 1, "
         "but tables 1, 4 allow it."
@@ -506,7 +579,7 @@ def test_check_flags_too_many_anytime_tables():
 
 
 def test_check_flags_any_anytime_table_when_none_is_allowed():
-    problems = check_variants([v("high-hearts"), v("low-hearts-anytime")], 0.2)
+    problems = check_variants([v("high-hearts"), v("low-clubs-anytime")], 0.2)
     assert problems == [
         "No table of this event should let a trump be played at any time (share 20% of 2 "
         "tables rounds down to none), but tables 2 do."
@@ -514,29 +587,38 @@ def test_check_flags_any_anytime_table_when_none_is_allowed():
 
 
 def test_check_flags_an_avoidable_repeat():
-    plan = [v("high-hearts"), v("low-hearts"), v("high-hearts")]
+    plan = [v("high-hearts"), v("low-clubs"), v("high-hearts")]
     assert check_variants(plan, 0) == [
         "Tables 1, 3 share one variant (Ace high · ♥ hearts trump), "
         "though every table could have its own."
     ]
 
 
+# The 8 plain variants in an order that keeps the neighbour rule, also from the last to
+# the first (so the cycle can go round again).
+PLAIN_CYCLE = [
+    v(code)
+    for code in [
+        "high-hearts", "low-clubs", "high-diamonds", "low-spades",
+        "high-clubs", "low-hearts", "high-spades", "low-diamonds",
+    ]
+]  # fmt: skip
+
+
 def test_check_counts_allowed_anytime_variants_as_available():
     # 9 tables, one anytime allowed: 9 distinct variants exist, so a plain repeat is avoidable.
-    plain = [variant for variant in ALL_VARIANTS if not variant.trump_anytime]
-    plan = [*plain, plain[1]]
+    plan = [*PLAIN_CYCLE, PLAIN_CYCLE[0]]
     assert len(check_variants(plan, 0)) == 0
     assert len(check_variants(plan, 0.2)) == 1
 
 
 def test_check_accepts_unavoidable_repeats():
-    plain = [variant for variant in ALL_VARIANTS if not variant.trump_anytime]
-    plan = plain + plain[:3]
+    plan = PLAIN_CYCLE + PLAIN_CYCLE[:3]
     assert check_variants(plan, 0) == []
 
 
 def test_check_flags_too_few_distinct_variants_when_repeats_are_needed():
-    plan = [v("high-hearts"), v("low-hearts")] * 5
+    plan = [v("high-hearts"), v("low-clubs")] * 5
     assert check_variants(plan, 0) == [
         "Different variants in use: 2 of 8 possible; some repeats could be avoided."
     ]
@@ -548,30 +630,89 @@ def test_check_messages_are_translated():
     assert all(not any(char.islower() for char in problem) for problem in problems)
 
 
-# --- cards_per_player -------------------------------------------------------------------
+# --- the classic set --------------------------------------------------------------------
+
+# The ten rule sheets of the source (/work/shared/seeds/003_*.txt), in printed order. The
+# direction is read from "Ace is the lowest/highest card" and "the lowest/highest card
+# wins the trick", the trump from "In this game, <suit> are trumps"; only sheets 8 and 9
+# say "You may play a <suit> any time you want to".
+SOURCE_SHEETS = [
+    Variant(ace_high=False, trump=Suit.HEARTS),  # sheet 1: lines 42, 46, 49
+    Variant(ace_high=True, trump=Suit.DIAMONDS),  # sheet 2: lines 58, 62, 65
+    Variant(ace_high=False, trump=Suit.CLUBS),  # sheet 3: lines 74, 78, 81
+    Variant(ace_high=True, trump=Suit.HEARTS),  # sheet 4: lines 90, 94, 97
+    Variant(ace_high=False, trump=Suit.SPADES),  # sheet 5: lines 106, 110, 113
+    Variant(ace_high=True, trump=Suit.CLUBS),  # sheet 6: lines 122, 126, 129
+    Variant(ace_high=False, trump=Suit.DIAMONDS),  # sheet 7: lines 138, 142, 145
+    Variant(ace_high=True, trump=Suit.HEARTS, trump_anytime=True),  # sheet 8: 154, 158, 161
+    Variant(ace_high=False, trump=Suit.CLUBS, trump_anytime=True),  # sheet 9: 170, 174, 177
+    Variant(ace_high=True, trump=Suit.SPADES),  # sheet 10: lines 186, 190, 193
+]
 
 
-@pytest.mark.parametrize(
-    ("players", "cards"),
-    [(1, 7), (2, 7), (3, 7), (4, 7), (5, 5), (6, 4), (7, 4), (8, 3), (9, 3), (10, 2)],
-)
-def test_cards_per_player(players, cards):
-    assert cards_per_player(players) == cards
+def test_the_classic_set_for_ten_tables_is_the_sources_ten_sheets():
+    assert classic_variants(10) == SOURCE_SHEETS
+    assert classic_variants(10, anytime_share=0) == SOURCE_SHEETS
 
 
-@pytest.mark.parametrize("players", range(1, 29))
-def test_cards_per_player_fits_the_deck_and_goes_round_evenly(players):
-    cards = cards_per_player(players)
-    assert 1 <= cards <= 7
-    assert cards * players <= 28
-    # Nobody could get one more card each without running out or passing 7.
-    assert cards == 7 or (cards + 1) * players > 28
+@pytest.mark.parametrize("tables", range(0, 10))
+def test_fewer_tables_take_the_first_sheets(tables):
+    assert classic_variants(tables) == SOURCE_SHEETS[:tables]
 
 
-@pytest.mark.parametrize("players", [0, -1, 29])
-def test_cards_per_player_rejects_impossible_tables(players):
+def test_the_sources_sheets_keep_the_neighbour_rule_and_the_limit_for_ten_tables():
+    assert check_variants(classic_variants(10)) == []
+
+
+def test_nine_classic_tables_exceed_the_anytime_limit_and_the_console_says_why():
+    problems = check_variants(classic_variants(9))
+    assert problems == [
+        "The limit for tables where a trump may be played at any time is 1, "
+        "but tables 8, 9 allow it.",
+        "Tables 8, 9 play the classic set's trump-any-time sheets: it reproduces the "
+        "source's rule sheets as printed, whatever this event's limit. Redraw every table "
+        "to keep within it.",
+    ]
+
+
+def test_a_drawn_plan_over_the_limit_is_not_blamed_on_the_classic_set():
+    plan = [v("high-hearts-anytime"), v("low-clubs-anytime")]
+    assert len(check_variants(plan, 0.2)) == 1
+
+
+def test_beyond_ten_tables_the_set_continues_with_fresh_variants():
+    # 16 tables, every one may trump any time: all 16 variants exist, so none repeats.
+    assert sorted(classic_variants(16, anytime_share=1.0)) == sorted(ALL_VARIANTS)
+    # 11 tables at one in five: the two anytime sheets are the limit, so table 11 repeats
+    # the plain variant used longest ago that keeps the rule beside table 10.
+    assert classic_variants(11)[10] == v("low-hearts")
+
+
+@pytest.mark.parametrize("share", [0.2, 0.25, 0.5, 1.0])
+def test_longer_classic_plans_keep_every_rule_of_the_draw(share):
+    for tables in range(10, 121):
+        plan = classic_variants(tables, share)
+        assert plan[:10] == SOURCE_SHEETS
+        assert check_variants(plan, share) == [], tables
+        # The draw's number, as far as tables 11 and up can take the ones sheets 8, 9 lack.
+        drawn = min(max_anytime_tables(tables, share), tables // 2)
+        assert anytime_count(plan) == max(min(drawn, 2 + tables - 10), 2)
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=80), shares)
+def test_classic_neighbours_differ_in_direction_and_trump(tables, share):
+    plan = classic_variants(tables, share)
+    assert len(plan) == tables
+    for first, second in itertools.pairwise(plan):
+        assert first.ace_high != second.ace_high
+        assert first.trump != second.trump
+
+
+@pytest.mark.parametrize(("tables", "share"), [(-1, 0.2), (12, 1.5), (12, float("nan"))])
+def test_classic_set_rejects_bad_input(tables, share):
     with pytest.raises(ValueError):
-        cards_per_player(players)
+        classic_variants(tables, share)
 
 
 # --- translation ------------------------------------------------------------------------
@@ -586,6 +727,9 @@ def test_translated_strings_are_exactly_the_marked_ones():
     check_variants([v("high-hearts"), v("low-hearts")] * 5, 0, translate=record)
     too_many = [v("high-hearts-anytime"), v("low-hearts-anytime")] + [v("high-clubs")] * 3
     check_variants(too_many, 0.2, translate=record)
+    check_variants([v("high-hearts"), v("high-clubs"), v("low-clubs")], translate=record)
+    check_variants([v("low-clubs"), v("low-clubs-anytime")], 1.0, translate=record)
+    check_variants(classic_variants(9), translate=record)
     for suit in Suit:
         suit_name(suit, record)
 

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import Game, GameReport, GameStatus, ReportState
+from tables.reporting import CONFIRMATION_WINDOW
 from tables.rule_sheets import rule_sheet
 from tests import factories
 from tests.factories import seated_players, table
@@ -107,6 +108,16 @@ def test_study_shows_this_tables_full_rules_and_the_deal_for_its_size(client, ev
     for section in sheet.sections:
         assert section.heading in html
         assert section.text in html
+    # The deal at every size players may meet after moves, this table's own size marked.
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", html.split("<tbody>")[1].split("</tbody>")[0])
+    cells = [[t.strip() for t in re.split(r"<[^>]+>", row) if t.strip()] for row in rows]
+    assert cells == [
+        ["3", "7", "7", "all"],
+        ["▶", "4", "(this table now)", "7", "7", "all"],
+        ["5", "6 or 5", "6", "3 of 5"],
+        ["6", "5 or 4", "5", "4 of 6"],
+        ["7", "4", "4", "all"],
+    ]
     assert "data-clock-seconds" in html
 
 
@@ -119,6 +130,99 @@ def test_practice_shows_who_sits_here_and_says_games_are_not_scored(client, even
     assert 'name="winner"' not in html
     for player in seated_players(event, 1):
         assert player.name in html
+
+
+# --- the silence rule, and study as study and practice --------------------------------------
+
+SILENCE = ["No talking", "No written words", "No sign language", "Gestures are fine",
+           "Drawings are fine"]  # fmt: skip
+
+
+def test_study_says_players_read_the_rules_and_play_practice_games_while_they_may_talk(
+    client, event
+):
+    event = factories.play_until(event, "study")
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert "read the rules together and play practice games with them" in html
+    assert "You may still talk." in html
+    assert "the rules are taken away from this page and the table" in html
+    assert 'class="silence"' not in html  # talking is allowed until study ends
+    assert "No speaking, no writing" not in html
+
+
+@pytest.mark.parametrize("phase", ["practice", "round", "between"])
+def test_every_silent_phase_says_gestures_and_drawings_are_fine(client, event, organizer, phase):
+    event = factories.play_until(event, phase, by=organizer)
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert html.count('class="silence"') == 1
+    for rule in SILENCE:
+        assert rule in html
+    assert "No speaking, no writing" not in html
+
+
+@pytest.mark.parametrize("phase", ["setup", "study", "debrief"])
+def test_the_silence_rule_is_not_shown_while_players_may_talk(client, event, organizer, phase):
+    event = factories.play_until(event, phase, by=organizer)
+
+    assert 'class="silence"' not in body(client.get(page_url(event, 1)))
+
+
+# --- accessibility ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("phase", ["setup", "study", "practice", "round", "between", "debrief"])
+def test_each_phase_has_one_h1_naming_the_table(client, event, organizer, phase):
+    event = factories.play_until(event, phase, by=organizer)
+
+    html = body(client.get(page_url(event, 1)))
+
+    assert len(re.findall(r"<h1[ >]", html)) == 1
+    assert re.search(r'<h1 [^>]*><span class="table-label">Table</span> <b[^>]*>1</b></h1>', html)
+
+
+def test_the_tricks_page_has_one_h1_too(client, playing):
+    assert len(re.findall(r"<h1[ >]", body(client.get(tricks_url(playing, 1))))) == 1
+
+
+def test_the_status_region_stays_outside_the_part_that_is_swapped(client, playing):
+    alice = seated_players(playing, 1)[0]
+    page = body(client.get(page_url(playing, 1)))
+    reported = body(
+        client.post(report_url(playing, 1), {**form_fields(page), "winner": alice.pk}, **HTMX)
+    )
+
+    region = '<p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>'
+    assert page.count(region) == 1
+    assert page.index(region) < page.index('<section id="live"')
+    assert 'id="announce"' not in reported  # the swapped part never replaces it
+    # The notice is shown in the page (no JS) and marked for phone.js to read out; no live
+    # role of its own, or a screen reader that does hear it would hear it twice.
+    notice = re.search(r'<p class="notice notice-good"([^>]*)>Game 1 recorded', reported)
+    assert notice is not None
+    assert "data-notice" in notice[1]
+    assert "role=" not in notice[1]
+
+
+def test_a_winner_button_is_named_by_the_player_alone_with_the_tally_as_its_description(
+    client, playing
+):
+    alice, bob = seated_players(playing, 1)[:2]
+    factories.report(playing, 1, alice)
+    factories.report(playing, 1, alice)
+
+    html = body(client.get(page_url(playing, 1)))
+
+    button = re.search(rf'<button [^>]*id="winner-{alice.pk}"[^>]*>(.*?)</button>', html)
+    assert f'aria-describedby="wins-{alice.pk}"' in button[0]
+    assert '<span class="tally" aria-hidden="true">2</span>' in button[1]
+    assert f'<span id="wins-{alice.pk}" hidden>2 games won this round</span>' in button[1]
+    no_wins = re.search(rf'<button [^>]*id="winner-{bob.pk}"[^>]*>(.*?)</button>', html)
+    assert "aria-describedby" not in no_wins[0]
+    assert no_wins[1] == f'<span class="name">{bob.name}</span>'
 
 
 def test_a_round_offers_game_one_with_a_button_per_seated_player(client, playing):
@@ -275,7 +379,7 @@ def test_back_to_the_next_game_leaves_the_chosen_game(client, playing):
 
     html = body(client.get(page_url(playing, 1), {"game": 1}))
 
-    back = re.search(r'<a class="button secondary wide" href="([^"]+)" hx-get="([^"]+)"', html)
+    back = re.search(r'<a [^>]*id="back-to-next" href="([^"]+)" hx-get="([^"]+)"', html)
     assert (back[1], back[2]) == (page_url(playing, 1), live_url(playing, 1))
     assert "Game 2: who won?" in body(client.get(back[2], **HTMX))
 
@@ -353,17 +457,70 @@ def test_another_name_on_the_next_game_right_away_is_a_new_game(client, playing)
     assert f"Game 2 recorded: {bob.name} won." in body(second)
 
 
-def test_another_phone_naming_the_same_winner_right_away_is_a_new_game(playing):
+# --- a phantom game: the name tapped in the list instead of "Yes, confirm" -------------------
+
+
+def test_another_phone_tapping_the_same_winner_in_the_list_right_away_confirms_the_game(playing):
+    """Phone B is asked to confirm game 1 and taps the name in the big list (game 2)."""
+    phone_a, phone_b = Client(), Client()
+    alice = seated_players(playing, 1)[0]
+    fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
+    phone_a.post(report_url(playing, 1), {**fields_a, "winner": alice.pk}, **HTMX)
+    page_b = body(phone_b.get(page_url(playing, 1)))
+    fields_b = form_fields(page_b)
+
+    response = phone_b.post(report_url(playing, 1), {**fields_b, "winner": alice.pk}, **HTMX)
+
+    html = body(response)
+    assert "confirm-box" in page_b
+    assert fields_b["game_number"] == "2"
+    assert f"Game 1 confirmed: {alice.name} won (another phone reported it a moment ago)." in html
+    assert "Game 2: who won?" in html
+    assert "confirm-box" not in html  # phone B answered game 1: it is not asked again
+    game = Game.objects.get()
+    assert (game.number, game.status) == (1, GameStatus.CONFIRMED)
+    assert list(GameReport.objects.values_list("game_number", flat=True)) == [1, 1]
+
+
+def test_without_javascript_the_phantom_game_is_a_confirmation_too(playing):
+    phone_a, phone_b = Client(), Client()
+    alice = seated_players(playing, 1)[0]
+    fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
+    phone_a.post(report_url(playing, 1), {**fields_a, "winner": alice.pk})
+    fields_b = form_fields(body(phone_b.get(page_url(playing, 1))))
+
+    response = phone_b.post(report_url(playing, 1), {**fields_b, "winner": alice.pk}, follow=True)
+
+    assert f"Game 1 confirmed: {alice.name} won" in body(response)
+    assert Game.objects.get().status == GameStatus.CONFIRMED
+
+
+def test_another_phone_naming_the_same_winner_after_the_window_is_a_new_game(playing):
     phone_a, phone_b = Client(), Client()
     alice = seated_players(playing, 1)[0]
     fields_a = form_fields(body(phone_a.get(page_url(playing, 1))))
     phone_a.post(report_url(playing, 1), {**fields_a, "winner": alice.pk}, **HTMX)
     fields_b = form_fields(body(phone_b.get(page_url(playing, 1))))
+    Game.objects.update(reported_at=F("reported_at") - CONFIRMATION_WINDOW)
 
     response = phone_b.post(report_url(playing, 1), {**fields_b, "winner": alice.pk}, **HTMX)
 
-    assert fields_b["game_number"] == "2"
     assert f"Game 2 recorded: {alice.name} won." in body(response)
+    assert Game.objects.count() == 2
+
+
+def test_the_same_phone_naming_its_own_winner_again_never_confirms_itself(client, playing):
+    """Past the double-tap window but inside the confirmation window: a new game."""
+    alice = seated_players(playing, 1)[0]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
+    GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=10))
+    Game.objects.update(reported_at=F("reported_at") - timedelta(seconds=10))
+
+    second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
+
+    assert f"Game 2 recorded: {alice.name} won." in body(second)
+    assert Game.objects.get(number=1).status == GameStatus.UNCONFIRMED
 
 
 def test_a_report_marks_the_page_so_the_next_games_buttons_wait_a_moment(client, playing):
@@ -381,7 +538,7 @@ def test_a_report_marks_the_page_so_the_next_games_buttons_wait_a_moment(client,
 
 # --- time up -------------------------------------------------------------------------------
 
-TIME_UP = "Time! Finish the trick, then report: most tricks so far wins."
+TIME_UP = "Time is up: finish the trick in play, then report."  # the projector's words too
 
 
 def test_when_time_is_up_the_page_says_to_finish_the_trick_and_report(client, playing):
@@ -391,7 +548,7 @@ def test_when_time_is_up_the_page_says_to_finish_the_trick_and_report(client, pl
     up = body(client.get(page_url(playing, 1)))
 
     # Rendered hidden while the clock runs, so clock.js can show it at 0:00 (CSS only).
-    assert re.search(rf'class="notice notice-warn time-up-note" role="status">{TIME_UP}', running)
+    assert re.search(rf'class="notice notice-warn time-up-note">{TIME_UP}', running)
     assert re.search(rf'class="notice notice-warn time-up-note is-up"[^>]*>{TIME_UP}', up)
     assert "Game 1: who won?" in up
 
@@ -403,7 +560,7 @@ def test_the_time_up_note_belongs_to_rounds_only(client, event):
     html = body(client.get(page_url(event, 1)))
 
     assert TIME_UP not in html
-    assert "When the organizer ends the study time, the rules disappear" in html
+    assert "When the organizer ends the study time, the rules are taken away" in html
 
 
 def test_a_report_after_the_round_closed_is_refused_and_kept(client, playing, organizer):
@@ -514,6 +671,28 @@ def test_impossible_tricks_are_shown_again_with_what_was_typed(client, playing):
     assert 'value="6"' in html
     assert 'value="5"' in html
     assert not GameReport.objects.exists()
+
+
+def test_the_tricks_page_says_how_long_a_game_is_here_and_who_wins_a_tie(client, playing):
+    html = body(client.get(tricks_url(playing, 1)))
+
+    assert "A finished game at a table of 4 has 7 tricks." in html
+    assert "ties go to the first name in alphabetical order" in html
+
+
+def test_five_players_may_enter_the_six_tricks_of_the_whole_deck(client, organizer):
+    # 28 cards one at a time: three of five hands hold 6, so one player can take 6 tricks.
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=5, tables=1))
+    players = seated_players(event, 1)
+    html = body(client.get(tricks_url(event, 1)))
+    assert "A finished game at a table of 5 has 6 tricks." in html
+
+    response = client.post(
+        tricks_url(event, 1), {**form_fields(html, "tricks"), f"tricks_{players[3].pk}": "6"}
+    )
+
+    assert response.status_code == 302
+    assert Game.objects.get().tricks[str(players[3].pk)] == 6
 
 
 def test_tricks_with_nothing_entered_are_refused(client, playing):

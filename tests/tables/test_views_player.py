@@ -120,7 +120,7 @@ def test_during_a_round_the_page_shows_the_table_and_games_won(client, event):
     assert "You have won 1 game this round." in html
 
 
-TIME_UP = "Time! Finish the trick, then report: most tricks so far wins."
+TIME_UP = "Time is up: finish the trick in play, then report."  # the projector's words too
 
 
 def test_when_time_is_up_the_page_says_to_finish_the_trick_instead_of_play(client, event):
@@ -135,8 +135,8 @@ def test_when_time_is_up_the_page_says_to_finish_the_trick_instead_of_play(clien
     table_number = seat_of(player, 1).table.number
     # While the clock runs both are there: clock.js swaps them at 0:00 (CSS only).
     assert f'class="lead until-time-up">Play at table {table_number}.' in running
-    assert f'class="notice notice-warn time-up-note" role="status">{TIME_UP}' in running
-    assert f'class="notice notice-warn time-up-note is-up" role="status">{TIME_UP}' in up
+    assert f'class="notice notice-warn time-up-note">{TIME_UP}' in running
+    assert f'class="notice notice-warn time-up-note is-up">{TIME_UP}' in up
     assert f"Play at table {table_number}." not in up
 
 
@@ -169,8 +169,57 @@ def test_no_rules_on_the_player_page_even_in_study(client, event):
     html = body(client.get(home_url(event)))
 
     sheet = rule_sheet(seat_of(player, 1).table.variant)
-    assert "Study the rules at table" in html
+    assert f"Study time at table {seat_of(player, 1).table.number}" in html
     assert not any(section.text in html for section in sheet.sections)
+
+
+def test_study_says_players_read_the_rules_and_play_practice_games_while_they_may_talk(
+    client, event
+):
+    event = factories.play_until(event, "study")
+    pick(client, event, event.players.first())
+
+    html = body(client.get(home_url(event)))
+
+    assert "read the rules together and play practice games with them" in html
+    assert "You may still talk." in html
+    assert "They are taken away when study time ends" in html
+    assert 'class="silence"' not in html
+
+
+SILENCE = ["No talking", "No written words", "No sign language", "Gestures are fine",
+           "Drawings are fine"]  # fmt: skip
+
+
+@pytest.mark.parametrize("phase", ["practice", "round", "between"])
+def test_every_silent_phase_says_gestures_and_drawings_are_fine(client, event, organizer, phase):
+    event = factories.play_until(event, phase, by=organizer)
+    pick(client, event, event.players.first())
+
+    html = body(client.get(home_url(event)))
+
+    assert html.count('class="silence"') == 1
+    for rule in SILENCE:
+        assert rule in html
+    assert "No speaking, no writing" not in html
+
+
+@pytest.mark.parametrize("phase", ["setup", "study", "round", "debrief"])
+def test_the_page_has_one_h1_and_a_status_region_outside_the_swapped_part(
+    client, event, organizer, phase
+):
+    event = factories.play_until(event, phase, by=organizer)
+    player = event.players.first()
+    pick(client, event, player)
+
+    html = body(client.get(home_url(event)))
+    live = body(client.get(reverse("phone:player_live", args=[event.players_token]), **HTMX))
+
+    assert len(re.findall(r"<h1[ >]", html)) == 1
+    assert re.search(r'<span class="table-label">Your table</span> <b[^>]*>\d+</b></h1>', html)
+    region = '<p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>'
+    assert html.index(region) < html.index('<section id="live"')
+    assert 'id="announce"' not in live
 
 
 def test_the_live_part_answers_304_when_nothing_changed(

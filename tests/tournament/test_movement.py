@@ -300,23 +300,34 @@ def test_exact_spelling_breaks_a_tie_that_folding_cannot():
     assert outcomes(tables, 2) == {"Zoe": (3, UP, True), "zoë": (1, DOWN, True)}
 
 
-def test_tie_flag_is_about_the_group_even_when_both_stay_at_the_top():
+def test_no_tie_flag_when_the_tie_changed_nobodys_table():
+    # Al beat Bo alphabetically, but at the top table both stay: the tie decided nothing.
     tables = {1: FILLER_LOW, 2: {"Bo": 3, "Al": 3, "Cy": 1, "Di": 0}}
     assert outcomes(tables, 2) == {
-        "Al": (2, TOP, True),
-        "Bo": (2, STAYS, True),
+        "Al": (2, TOP, False),
+        "Bo": (2, STAYS, False),
         "Cy": (2, STAYS, False),
         "Di": (1, DOWN, False),
     }
 
 
-def test_tie_flag_at_the_bottom_table():
+def test_no_tie_flag_at_the_bottom_table_where_tied_losers_all_stay():
     tables = {1: {"Al": 3, "Bo": 2, "Dan": 0, "Cy": 0}, 2: FILLER_HIGH}
     assert outcomes(tables, 1) == {
         "Al": (2, UP, False),
         "Bo": (1, STAYS, False),
-        "Cy": (1, STAYS, True),
-        "Dan": (1, BOTTOM, True),
+        "Cy": (1, STAYS, False),
+        "Dan": (1, BOTTOM, False),
+    }
+
+
+def test_tie_flag_where_the_tie_decided_who_moves():
+    tables = {1: FILLER_LOW, 2: {"Al": 2, "Bo": 2, "Cy": 1, "Di": 0}, 3: FILLER_HIGH}
+    assert outcomes(tables, 2) == {
+        "Al": (3, UP, True),
+        "Bo": (2, STAYS, True),
+        "Cy": (2, STAYS, False),
+        "Di": (1, DOWN, False),
     }
 
 

@@ -87,7 +87,7 @@ def test_moves_legend_explains_a_tie_broken_by_name_with_the_consoles_star(playi
     assert {row.tie_mark.symbol for row in tied} == {"★"}  # as on the organizer console
     assert all(row.tie_mark is None for row in rows_of(board) if not row.tie_broken)
     assert legend[-1].mark.symbol == "★"
-    assert legend[-1].label == "Same games: tie broken alphabetically"
+    assert legend[-1].label == "a tie in games, broken alphabetically, decided this move"
 
 
 def test_the_star_means_only_a_tie_broken_by_name_never_a_reason_to_stay(playing):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from tables.models import Table, variant_warnings
 from tables.variants import Suit, Variant
@@ -24,6 +25,7 @@ from tournament.seating import (
     seat_players,
     set_player_status,
     set_table_variant,
+    use_classic_variants,
 )
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +152,7 @@ def test_players_added_between_rounds_join_the_lowest_table(organizer):
     assert Seat.objects.filter(player__name="Late Lou").count() == 0  # round 1 is running
     factories.close_current_round(event, organizer)
     seat = Seat.objects.get(player__name="Late Lou")
-    assert (seat.round.number, seat.table.number, seat.reason) == (2, 1, "returning")
+    assert (seat.round.number, seat.table.number, seat.reason) == (2, 1, "joining")
     add_players(event=event, names=["Later Lee"])
     assert factories.seats_of(event, 2)["Later Lee"] == 1
 
@@ -162,7 +164,7 @@ def test_add_players_refuses_names_taken_in_any_case(organizer):
         add_players(event=event, names=["ZOË"])  # SQLite's lower() would let this through
     assert refused.value.message == (
         "“ZOË” clashes with “Zoë” already on the roster — names must differ by more than "
-        "capital letters."
+        "capital letters and accents."
     )
     with pytest.raises(Refused) as refused:
         add_players(event=event, names=["Zoë"])
@@ -313,3 +315,86 @@ def test_marking_a_player_present_returns_their_seat_in_the_planned_round(organi
     )
     assert (back.planned_round.number, back.seat.table.number) == (1, 3)
     assert back.seat == Seat.objects.get(player=player, round__number=1)
+
+
+def test_names_that_differ_only_in_accents_are_the_same_name(organizer):
+    event = factories.make_event(owner=organizer)
+    add_players(event=event, names=["Zoë Martin"])
+    with pytest.raises(Refused) as refused:
+        add_players(event=event, names=["zoe martin"])
+    assert "clashes with “Zoë Martin”" in refused.value.message
+
+
+def test_the_database_refuses_what_the_roster_check_refuses(organizer):
+    """The constraint uses the same key as the check, so the two never disagree: not for
+    accents, and not for the dotted capital I, which lower() and casefold() fold apart."""
+    event = factories.make_event(owner=organizer)
+    factories.add_players(event, ["İlker", "Zoë"])
+    for twin in ("ilker", "ZOE"):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Player.objects.create(event=event, name=twin)
+
+
+def test_placing_a_player_back_at_the_table_they_earned_restores_their_move(organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    player = Player.objects.get(event=event, name=sorted(factories.seats_of(event, 1))[0])
+    home = factories.seats_of(event, 1)[player.name]
+    elsewhere = factories.table(event, 3 if home != 3 else 1)
+    assert move_player(player=player, table=elsewhere).reason == SeatReason.PLACED
+    back = move_player(player=player, table=factories.table(event, home))
+    assert (back.reason, back.earned_table, back.earned_reason) == (SeatReason.HOME, None, "")
+
+
+def test_a_player_added_after_round_one_is_new_not_back(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    add_players(event=event, names=["Late Lou"])
+    absent = Player.objects.get(event=event, name=factories.seated_names(event, 2)[0])
+    set_player_status(player=absent, status=PlayerStatus.ABSENT)
+    set_player_status(player=absent, status=PlayerStatus.PRESENT)
+    factories.close_current_round(event, organizer)
+    reasons = dict(Seat.objects.filter(round__number=2).values_list("player__name", "reason"))
+    assert reasons["Late Lou"] == SeatReason.JOINING
+    assert reasons[absent.name] != SeatReason.JOINING
+
+
+def test_the_classic_set_gives_the_tables_the_sources_sheets(organizer):
+    event = factories.seated_event(owner=organizer, players=44, tables=11)
+    set_table_variant(table=factories.table(event, 3), variant=Variant(True, Suit.SPADES))
+    version = Event.objects.get(pk=event.pk).version
+
+    tables = use_classic_variants(event=event)
+
+    codes = [t.variant.code for t in event.tables.order_by("number")]
+    assert codes[:10] == [
+        "low-hearts",
+        "high-diamonds",
+        "low-clubs",
+        "high-hearts",
+        "low-spades",
+        "high-clubs",
+        "low-diamonds",
+        "high-hearts-anytime",
+        "low-clubs-anytime",
+        "high-spades",
+    ]
+    # Table 11 continues the set: the other direction and another trump than table 10.
+    assert codes[10].startswith("low-")
+    assert "spades" not in codes[10]
+    assert [t.number for t in tables] == list(range(1, 12))
+    assert not event.tables.filter(variant_set_by_hand=True).exists()
+    assert Event.objects.get(pk=event.pk).version > version
+    assert variant_warnings(event.tables.all(), event.trump_anytime_share) == []
+
+
+def test_the_classic_set_after_study_needs_confirmation(organizer):
+    event = advance_phase(event=factories.seated_event(owner=organizer, players=12, tables=3))
+    before = [t.variant for t in event.tables.order_by("number")]
+    with pytest.raises(Refused, match="Confirm"):
+        use_classic_variants(event=event)
+    assert [t.variant for t in event.tables.order_by("number")] == before
+    use_classic_variants(event=event, confirmed=True)
+    assert [t.variant.code for t in event.tables.order_by("number")] == [
+        "low-hearts",
+        "high-diamonds",
+        "low-clubs",
+    ]

@@ -1,6 +1,9 @@
-"""The secret key is generated on first run, kept beside the database, and reused."""
+"""Settings come from the environment: the secret key is generated once and kept; hosts,
+cookies and HTTPS follow the public URL; database connections outlive a request."""
 
+import json
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -43,3 +46,154 @@ def test_sqlite_uses_wal_and_immediate_transactions():
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         assert options["transaction_mode"] == "IMMEDIATE"
         assert "journal_mode=WAL" in options["init_command"]
+
+
+# --- settings read in a fresh process, from the environment a server starts with ---------
+
+
+def _environment(data_dir: Path, **env: str) -> dict[str, str]:
+    """This process's environment without its settings (other tests set some, e.g.
+    DJANGO_ALLOW_ASYNC_UNSAFE for the browser), plus ``env``."""
+    inherited = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("DJANGO_", "FIVETRICKS_")) and name != "DATABASE_URL"
+    }
+    return {**inherited, "FIVETRICKS_DATA_DIR": str(data_dir), **env}
+
+
+def _run(data_dir: Path, code: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=_environment(data_dir, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+
+
+def _settings(data_dir: Path, *names: str, **env: str) -> dict:
+    # Django's defaults included, without django.setup(): no database driver is loaded.
+    code = (
+        "import json, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tournament.settings'\n"
+        "from django.conf import settings as s\n"
+        f"print(json.dumps({{n: getattr(s, n, None) for n in {names!r}}}, default=str))"
+    )
+    return json.loads(_run(data_dir, code, **env).stdout)
+
+
+def test_allowed_hosts_default_to_this_machine_not_to_everyone(tmp_path):
+    hosts = _settings(tmp_path, "ALLOWED_HOSTS", FIVETRICKS_PUBLIC_URL="http://tricks.lan:8000")[
+        "ALLOWED_HOSTS"
+    ]
+    name = socket.gethostname().lower()
+    assert {"localhost", "127.0.0.1", "[::1]", name, f"{name}.local", "tricks.lan"} <= set(hosts)
+    assert "*" not in hosts
+    assert "testserver" not in hosts  # Django's test runner adds it for the test client only
+
+
+def test_django_allowed_hosts_overrides_the_default(tmp_path):
+    hosts = _settings(tmp_path, "ALLOWED_HOSTS", DJANGO_ALLOWED_HOSTS="a.example, b.example")
+    assert hosts == {"ALLOWED_HOSTS": ["a.example", "b.example"]}
+
+
+def test_the_port_for_phones_links_comes_from_the_server(tmp_path):
+    assert _settings(tmp_path, "PORT") == {"PORT": 8000}
+    assert _settings(tmp_path, "PORT", FIVETRICKS_PORT="8765") == {"PORT": 8765}
+
+
+def test_a_lan_event_on_plain_http_keeps_its_cookies_usable(tmp_path):
+    chosen = _settings(
+        tmp_path, "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS",
+        "SECURE_PROXY_SSL_HEADER", FIVETRICKS_PUBLIC_URL="http://192.168.1.20:8000",
+    )  # fmt: skip
+    assert chosen == {
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_HSTS_SECONDS": 0,
+        "SECURE_PROXY_SSL_HEADER": None,
+    }
+
+
+def test_a_hosted_https_url_turns_on_secure_cookies_hsts_and_trusted_origins(tmp_path):
+    names = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "CSRF_TRUSTED_ORIGINS",
+             "SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT")  # fmt: skip
+    alone = _settings(tmp_path, *names, FIVETRICKS_PUBLIC_URL="https://tricks.example.org/")
+    assert alone["SESSION_COOKIE_SECURE"] is True
+    assert alone["CSRF_COOKIE_SECURE"] is True
+    assert alone["CSRF_TRUSTED_ORIGINS"] == ["https://tricks.example.org"]
+    # A forwarded scheme is trusted only when the operator says a proxy sets it.
+    assert alone["SECURE_PROXY_SSL_HEADER"] is None
+    assert alone["SECURE_SSL_REDIRECT"] is False
+
+    proxied = _settings(
+        tmp_path, *names, FIVETRICKS_PUBLIC_URL="https://tricks.example.org",
+        FIVETRICKS_BEHIND_PROXY="1",
+    )  # fmt: skip
+    assert proxied["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert proxied["SECURE_SSL_REDIRECT"] is True
+
+
+def test_a_hosted_https_server_passes_the_deployment_check(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=_environment(
+            tmp_path,
+            FIVETRICKS_PUBLIC_URL="https://tricks.example.org",
+            FIVETRICKS_BEHIND_PROXY="1",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_postgresql_keeps_health_checked_connections(tmp_path):
+    chosen = _settings(tmp_path, "DATABASES", DATABASE_URL="postgres://u:p@db.example:5432/five")
+    database = chosen["DATABASES"]["default"]
+    assert database["CONN_MAX_AGE"] >= 60
+    assert database["CONN_HEALTH_CHECKS"] is True
+
+
+def test_sqlite_pragmas_run_once_per_connection_not_per_request(tmp_path):
+    # Through the WSGI handler, as a server runs requests: it closes connections that are
+    # too old at the end of every request, which the test client does not.
+    code = """
+import io, json, os
+os.environ['DJANGO_SETTINGS_MODULE'] = 'tournament.settings'
+import django; django.setup()
+from django.core.management import call_command
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import connection
+from django.db.backends.signals import connection_created
+
+call_command('migrate', verbosity=0)
+connection.close()
+opened = []
+connection_created.connect(lambda sender, connection, **kw: opened.append(1), weak=False)
+app = WSGIHandler()
+statuses = []
+for _ in range(3):
+    environ = {'REQUEST_METHOD': 'GET', 'PATH_INFO': '/screen/no-such-screen/', 'SERVER_NAME':
+               'localhost', 'SERVER_PORT': '8000', 'HTTP_HOST': 'localhost:8000',
+               'wsgi.input': io.BytesIO(b''), 'wsgi.url_scheme': 'http', 'wsgi.errors':
+               io.StringIO()}
+    body = app(environ, lambda status, headers: statuses.append(status))
+    body.close()
+with connection.cursor() as cursor:
+    mode = cursor.execute('PRAGMA journal_mode').fetchone()[0]
+    synchronous = cursor.execute('PRAGMA synchronous').fetchone()[0]
+print(json.dumps({'opened': len(opened), 'statuses': statuses, 'mode': mode,
+                  'synchronous': synchronous}))
+"""
+    result = json.loads(_run(tmp_path, code).stdout)
+    assert result["statuses"] == ["404 Not Found"] * 3
+    assert result["opened"] == 1
+    assert result["mode"] == "wal"
+    assert result["synchronous"] == 1  # NORMAL

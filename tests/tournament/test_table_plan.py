@@ -19,7 +19,7 @@ from tournament.table_plan import (
     table_count_problem,
 )
 
-PROPERTY = settings(database=None, max_examples=200)
+PROPERTY = settings(database=None, deadline=None, max_examples=200)
 
 
 @pytest.mark.parametrize(
@@ -27,15 +27,25 @@ PROPERTY = settings(database=None, max_examples=200)
     [
         (3, 1, (3,)),
         (5, 1, (5,)),
+        # Two tables of 3 rather than one of 6: a single table cannot move anybody.
+        (6, 2, (3, 3)),
         (7, 2, (4, 3)),
         (8, 2, (4, 4)),
+        (9, 2, (5, 4)),
+        # 5+5 and 6+5 rather than 4+3+3 and 4+4+3: tables of 3 only when nothing else fits.
+        (10, 2, (5, 5)),
+        (11, 2, (6, 5)),
+        (12, 3, (4, 4, 4)),
         (13, 3, (5, 4, 4)),
+        (15, 3, (5, 5, 5)),
         (20, 5, (4, 4, 4, 4, 4)),
-        (22, 6, (4, 4, 4, 4, 3, 3)),
+        (22, 5, (5, 5, 4, 4, 4)),
+        (24, 6, (4, 4, 4, 4, 4, 4)),
+        (27, 6, (5, 5, 5, 4, 4, 4)),
         (500, 125, (4,) * 125),
     ],
 )
-def test_suggestions_favour_tables_of_four(headcount, tables, sizes):
+def test_suggestions_avoid_tables_of_three_then_favour_tables_of_four(headcount, tables, sizes):
     plan = suggest_table_plan(headcount)
     assert (plan.table_count, plan.sizes) == (tables, sizes)
 
@@ -77,15 +87,58 @@ def test_size_problems_name_the_tables_outside_three_to_six():
     assert size_problems({1: 3, 2: 7, 3: 2, 4: 6}) == [(2, 7), (3, 2)]
 
 
+def usual_plan_exists(headcount: int) -> bool:
+    # Stated independently of the module: some balanced plan keeps every table at 4 to 6.
+    for tables in range(1, headcount + 1):
+        smallest, extra = divmod(headcount, tables)
+        if smallest >= 4 and smallest + (1 if extra else 0) <= 6:
+            return True
+    return False
+
+
+def check_suggestion(headcount: int) -> None:
+    plan = suggest_table_plan(headcount)
+    assert sum(plan.sizes) == headcount
+    assert max(plan.sizes) - min(plan.sizes) <= 1
+    assert all(MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE for size in plan.sizes)
+    if usual_plan_exists(headcount):
+        assert 3 not in plan.sizes, plan
+
+
+def test_no_table_of_three_when_tables_of_four_to_six_fit_for_every_headcount_8_to_200():
+    for headcount in range(8, 201):
+        assert usual_plan_exists(headcount)
+        check_suggestion(headcount)
+
+
+@PROPERTY
+@given(st.integers(min_value=8, max_value=600))
+def test_no_table_of_three_when_tables_of_four_to_six_fit(headcount):
+    check_suggestion(headcount)
+
+
 @PROPERTY
 @given(st.integers(min_value=3, max_value=600))
-def test_the_suggestion_is_a_valid_option_with_the_most_fours(headcount):
+def test_the_suggestion_has_the_most_fours_among_the_plans_it_may_choose(headcount):
     plan = suggest_table_plan(headcount)
     options = table_count_options(headcount)
-    assert plan in options
-    assert plan.best_size_tables == max(p.best_size_tables for p in options)
-    assert all(MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE for size in plan.sizes)
-    assert sum(plan.sizes) == headcount
+    # From 6 players on, one table is no tournament: nobody could move.
+    allowed = [p for p in options if p.table_count > 1] if headcount >= 6 else options
+    assert plan in allowed
+    fewest_threes = min(p.three_seat_tables for p in allowed)
+    assert plan.three_seat_tables == fewest_threes
+    rivals = [p for p in allowed if p.three_seat_tables == fewest_threes]
+    assert plan.best_size_tables == max(p.best_size_tables for p in rivals)
+
+
+def test_three_seat_tables_counts_the_small_tables_of_an_option():
+    assert [p.three_seat_tables for p in table_count_options(13)] == [0, 3]
+
+
+@PROPERTY
+@given(st.integers(min_value=6, max_value=600))
+def test_the_suggestion_has_two_tables_or_more_from_six_players(headcount):
+    assert suggest_table_plan(headcount).table_count >= 2
 
 
 @PROPERTY

@@ -167,9 +167,9 @@ def test_roster_problems_are_named_per_line_and_nothing_is_lost(signed_in, event
     page = response.content.decode()
     for expected in (
         "Line 2: “ann” clashes with “Ann” already on the roster — names must differ by more "
-        "than capital letters.",
+        "than capital letters and accents.",
         "Line 5: “ben” clashes with “Ben” on line 4 — names must differ by more than capital "
-        "letters.",
+        "letters and accents.",
         "Line 6: “xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx” has 41 characters; the limit is 40.",
         "Line 7: there is no name to add.",
         "Line 8: “Ann” is already on the roster.",
@@ -254,7 +254,7 @@ def test_rename_a_player_and_refuse_a_taken_name(signed_in, event):
     page = response.content.decode()
     assert (
         "“BEN” clashes with “Ben” already on the roster — names must differ by more than "
-        "capital letters."
+        "capital letters and accents."
     ) in page
     assert 'value="BEN"' in page
     response = signed_in.post(url("player_rename", event.pk, ann.pk), {"name": "Ben"})
@@ -499,9 +499,9 @@ CONSOLE_QUERIES = 13
 TABLE_QUERIES = 10
 CLOSE_QUERIES = 15
 # Closing commits one seat per player with one bulk INSERT, which Django splits into
-# statements of at most 142 rows on SQLite (999 variables, 7 columns): 4 at 500 players.
+# statements of at most 111 rows on SQLite (999 variables, 9 columns): 5 at 500 players.
 # Everything else (the disputed-games check included) costs the same at any size.
-CLOSE_POST_QUERIES = 21
+CLOSE_POST_QUERIES = 22
 
 
 @pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
@@ -542,3 +542,37 @@ def test_closing_a_round_costs_the_same_at_20_and_500_players(
         response = signed_in.post(url("close_round", event.pk, 1), {"version": version})
     assert response["Location"] == url("event", event.pk) + "#tables"
     assert len(factories.seats_of(event, 2)) == players - 1  # Player 002 is absent
+
+
+def test_the_classic_set_form_gives_the_tables_the_sources_sheets(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert f'action="{url("variants_classic", event.pk)}"' in page
+    assert "Use the classic set" in page
+
+    response = signed_in.post(url("variants_classic", event.pk))
+    assert response["Location"].endswith("#variants")
+    assert messages_of(follow(signed_in, response)) == [
+        "The tables now play the classic set: the source tournament's rule sheets."
+    ]
+    codes = [t.variant.code for t in event.tables.order_by("number")]
+    assert codes == ["low-hearts", "high-diamonds", "low-clubs"]
+
+
+def test_the_classic_set_after_study_needs_the_confirmation_tick(signed_in, organizer):
+    event = advance_phase(event=factories.seated_event(owner=organizer, players=12, tables=3))
+    before = [t.variant for t in event.tables.order_by("number")]
+    response = signed_in.post(url("variants_classic", event.pk))
+    assert "Confirm to change a variant anyway" in messages_of(follow(signed_in, response))[0]
+    assert [t.variant for t in event.tables.order_by("number")] == before
+    signed_in.post(url("variants_classic", event.pk), {"confirmed": "1"})
+    assert factories.table(event, 1).variant.code == "low-hearts"
+
+
+def test_the_console_says_why_nine_classic_tables_break_the_anytime_limit(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=36, tables=9)
+    page = follow(signed_in, signed_in.post(url("variants_classic", event.pk)))
+    warnings = page.context["c"].variant_warnings
+    assert any("tables 8, 9 allow it" in warning for warning in warnings)
+    assert any("reproduces the source's rule sheets as printed" in w for w in warnings)
+    assert "trump-any-time sheets" in page.content.decode()

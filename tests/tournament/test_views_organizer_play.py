@@ -239,6 +239,9 @@ def test_settle_a_dispute_and_delete_a_game_with_a_record(signed_in, playing):
     assert not Game.objects.exists()
     log = signed_in.get(url("corrections", playing.pk)).content.decode()
     assert "Settled a dispute" in log
+    # Both claims and the decision, not "second → second".
+    assert f"claimed: {first.name} / {second.name}; decided: {second.name} won" in log
+    assert f"{second.name} → {second.name}" not in log
     assert "Deleted" in log
     assert "ada" in log
     actions = list(GameCorrection.objects.values_list("action", flat=True))

@@ -33,7 +33,8 @@ def poll_trigger(interval: int = POLL_INTERVAL_SECONDS) -> str:
     """An hx-trigger that polls while the page is visible and catches up when it is shown."""
     return (
         f"every {interval}s [document.visibilityState === 'visible'], "
-        "visibilitychange from:document [document.visibilityState === 'visible']"
+        # htmx reads a filter only right after the event's name, before "from:".
+        "visibilitychange[document.visibilityState === 'visible'] from:document"
     )
 
 

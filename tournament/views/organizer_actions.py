@@ -62,6 +62,7 @@ from tournament.seating import (
     seat_players,
     set_player_status,
     set_table_variant,
+    use_classic_variants,
 )
 from tournament.views.organizer import (
     console_url,
@@ -277,6 +278,18 @@ def variants_redraw(request: HttpRequest, pk: int) -> HttpResponse:
         return _("Every table has a new variant.")
 
     return run_action(request, redraw, default=console_url(event, "variants"))
+
+
+@require_POST
+@login_required
+def variants_classic(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+
+    def use_classic() -> str:
+        use_classic_variants(event=event, confirmed=_confirmed(request))
+        return _("The tables now play the classic set: the source tournament's rule sheets.")
+
+    return run_action(request, use_classic, default=console_url(event, "variants"))
 
 
 @require_POST

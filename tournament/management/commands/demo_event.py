@@ -20,9 +20,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from tables.corrections import settle_game
+from tables.deal import tricks_per_game
 from tables.models import GameStatus, ReportSource, Table
 from tables.reporting import Outcome, report_game
-from tables.variants import cards_per_player
 from tournament.models import Event, Phase, Player, PlayerStatus, Round
 from tournament.rounds import advance_phase, close_round
 from tournament.seating import add_players, seat_players, set_player_status
@@ -210,8 +210,8 @@ class Rehearsal:
         )
 
     def tricks_so_far(self, players: list[Player]) -> dict[Player, int]:
-        cards = cards_per_player(len(players))
-        played = self.rng.randint(1, max(cards - 1, 1))
+        # A game the clock cut off: short of the tricks a finished one has at this size.
+        played = self.rng.randint(1, max(tricks_per_game(len(players)) - 1, 1))
         tricks = dict.fromkeys(players, 0)
         for _ in range(played):
             tricks[self.winner(players)] += 1

@@ -1,0 +1,7 @@
+/* The printable kit: the print button opens the browser's print dialog. Without
+   JavaScript the button does nothing and the browser's own Print menu does the same. */
+(function () {
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+})();

@@ -1,0 +1,211 @@
+"""The records commands: export_event, import_event and restore_backup, as an organizer
+runs them at the terminal, including a whole session on a real database file."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tournament.models import Event, Player
+from tournament.records import export_event
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(command: str, *args, **options) -> str:
+    out = StringIO()
+    call_command(command, *args, stdout=out, stderr=StringIO(), **options)
+    return out.getvalue()
+
+
+def rehearsal() -> Event:
+    call_command("demo_event", players=8, rounds=2, stdout=StringIO())
+    return Event.objects.order_by("-pk").first()
+
+
+# --- export_event ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_export_writes_the_record_to_the_output_or_a_file(tmp_path):
+    event = rehearsal()
+    printed = json.loads(run("export_event", str(event.pk)))
+    assert printed["event"]["name"] == event.name
+    run("export_event", str(event.pk), output=str(tmp_path / "event.json"))
+    written = json.loads((tmp_path / "event.json").read_text(encoding="utf-8"))
+    assert written["rounds"] == printed["rounds"]
+    text = (tmp_path / "event.json").read_text(encoding="utf-8")
+    for name in event.players.values_list("name", flat=True):
+        assert json.dumps(name, ensure_ascii=False) in text  # accents as they are
+
+
+@pytest.mark.django_db
+def test_export_of_an_unknown_event_says_so():
+    with pytest.raises(CommandError, match="no event with id 999"):
+        run("export_event", "999")
+
+
+# --- import_event ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_import_makes_a_new_event_for_the_installations_organizer(tmp_path):
+    event = rehearsal()
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(export_event(event), ensure_ascii=False), encoding="utf-8")
+    said = run("import_event", str(path))
+    imported = Event.objects.exclude(pk=event.pk).get()
+    assert f"as event {imported.pk}, owned by organizer" in said
+    assert imported.owner.username == "organizer"
+    assert imported.players.count() == event.players.count()
+
+
+def counts() -> tuple[int, int, int]:
+    return Event.objects.count(), Player.objects.count(), get_user_model().objects.count()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"", "is not JSON"),
+        (b"name;status\nZo\xc3\xab;present\n", "is not JSON"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "is not a text file"),
+        (b'{"format": "fivetricks-event", "version": 7}', "version 1"),
+        (b'{"players": []}', "not a Five Tricks event record"),
+        (b"[1, 2, 3]", "expected an object"),
+    ],
+)
+def test_a_broken_or_foreign_file_is_refused_and_writes_nothing(tmp_path, content, says):
+    path = tmp_path / "event.json"
+    path.write_bytes(content)
+    before = counts()
+    with pytest.raises(CommandError, match=says):
+        run("import_event", str(path), owner="newcomer")
+    assert counts() == before
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+
+@pytest.mark.django_db
+def test_a_record_broken_deep_inside_writes_nothing_not_even_its_owner(tmp_path):
+    record = export_event(rehearsal())
+    record["rounds"][-1]["games"][-1]["tricks"] = {"Nobody at all": 3}
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    before = counts()
+    with pytest.raises(CommandError, match="“Nobody at all” is not on the roster"):
+        run("import_event", str(path), owner="newcomer")
+    assert counts() == before
+
+
+@pytest.mark.django_db
+def test_a_missing_file_is_named():
+    with pytest.raises(CommandError, match=r"Cannot read nowhere\.json"):
+        run("import_event", "nowhere.json")
+
+
+# --- restore_backup: refusals ------------------------------------------------------------
+
+
+def malformed_database(path: Path) -> Path:
+    database = sqlite3.connect(path)
+    database.execute("CREATE TABLE t (v TEXT)")
+    database.executemany("INSERT INTO t VALUES (?)", [("x" * 200,) for _ in range(500)])
+    database.execute("CREATE INDEX t_v ON t (v)")
+    database.commit()
+    database.close()
+    data = bytearray(path.read_bytes())
+    data[4096 * 3 : 4096 * 3 + 64] = b"\xff" * 64  # scribble over one page of the table
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda path: path.write_text("some notes, not a database " * 100), "not a sound SQLite"),
+        (malformed_database, "not a sound SQLite"),
+        (lambda path: sqlite3.connect(path).execute("CREATE TABLE t (v)"), "not a Five Tricks"),
+        (lambda path: None, "There is no file"),
+    ],
+)
+def test_restore_refuses_a_file_that_is_not_a_sound_backup(tmp_path, make, says):
+    path = tmp_path / "backup.sqlite3"
+    make(path)
+    with pytest.raises(CommandError, match=says):
+        run("restore_backup", str(path))
+
+
+def test_restore_without_a_file_lists_the_backups(settings, tmp_path):
+    settings.BACKUP_DIR = tmp_path
+    assert "No backups" in run("restore_backup")
+    (tmp_path / "event-4-round-02-20261122T120000.000000Z-closed.sqlite3").touch()
+    (tmp_path / "before-restore-20261122T130000.000000Z.sqlite3").touch()
+    listed = run("restore_backup").splitlines()
+    assert listed[1].endswith("before-restore-20261122T130000.000000Z.sqlite3")
+    assert listed[2].endswith("event-4-round-02-20261122T120000.000000Z-closed.sqlite3")
+
+
+# --- a whole session on a database file ---------------------------------------------------
+
+
+def manage(data_dir: Path, *args: str) -> str:
+    env = {**os.environ, "FIVETRICKS_DATA_DIR": str(data_dir)}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def query(path: Path, sql: str) -> list[tuple]:
+    database = sqlite3.connect(path)
+    try:
+        return database.execute(sql).fetchall()
+    finally:
+        database.close()
+
+
+def test_rehearse_export_import_and_restore_on_a_database_file(tmp_path):
+    data = tmp_path / "data"
+    live = data / "fivetricks.sqlite3"
+    manage(data, "migrate", "--noinput", "-v", "0")
+    manage(data, "demo_event", "--players", "8", "--rounds", "2")
+    closed = sorted((data / "backups").glob("event-1-round-*-closed.sqlite3"))
+    assert [path.name[:16] for path in closed] == ["event-1-round-01", "event-1-round-02"]
+
+    manage(data, "export_event", "1", "--output", str(tmp_path / "one.json"))
+    assert "as event 2, owned by organizer" in manage(
+        data, "import_event", str(tmp_path / "one.json")
+    )
+    again = json.loads(manage(data, "export_event", "2"))
+    first = json.loads((tmp_path / "one.json").read_text(encoding="utf-8"))
+    assert {**again, "exported_at": None} == {**first, "exported_at": None}
+
+    said = manage(data, "restore_backup", closed[0].name)  # a name alone: the backup folder
+    assert f"Restored {closed[0]}" in said
+    # Back to the moment round 1 closed: one event, between rounds.
+    assert query(live, "SELECT id, phase, round_number FROM tournament_event") == [
+        (1, "between", 1)
+    ]
+    assert query(live, "PRAGMA integrity_check") == [("ok",)]
+    assert query(live, "PRAGMA journal_mode") == [("wal",)]
+    (kept,) = (data / "backups").glob("before-restore-*.sqlite3")
+    assert query(kept, "SELECT count(*) FROM tournament_event") == [(2,)]
+    assert kept.name in said

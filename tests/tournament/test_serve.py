@@ -1,0 +1,203 @@
+"""`manage.py serve` is the one entry point on every platform: it sets everything up (the
+database, static files, the organizer, a rehearsal event), prints the sign-in link and the
+phones' address, then serves with granian workers."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tournament.common import network
+from tournament.management.commands import serve
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _environment(data_dir: Path, static_root: Path) -> dict[str, str]:
+    """A fresh installation whose static files go to ``static_root``, not the checkout."""
+    settings_dir = data_dir / "settings"
+    settings_dir.mkdir(parents=True)
+    (settings_dir / "serve_test_settings.py").write_text(
+        f"from tournament.settings import *  # noqa: F403\nSTATIC_ROOT = {str(static_root)!r}\n"
+    )
+    # Without this process's settings: other tests set some (DJANGO_ALLOW_ASYNC_UNSAFE).
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "FIVETRICKS_")) and k != "DATABASE_URL"
+    }
+    return {
+        **environment,
+        "FIVETRICKS_DATA_DIR": str(data_dir),
+        "DJANGO_SETTINGS_MODULE": "serve_test_settings",
+        "PYTHONPATH": os.pathsep.join([str(settings_dir), str(REPO)]),
+    }
+
+
+def test_setup_only_migrates_collects_static_ensures_the_organizer_and_prints_links(tmp_path):
+    data_dir, static_root = tmp_path / "data", tmp_path / "static"
+    environment = _environment(data_dir, static_root)
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--setup-only", "--port", "8123"],
+        cwd=REPO, env=environment, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    output = result.stdout
+    assert "Created the organizer account 'organizer'." in output
+    assert "Organizer, sign in once with this link" in output
+    assert ":8123/console/sign-in/" in output
+    assert "Phones on the same Wi-Fi reach this laptop at:" in output
+    assert "manage.py serve --port 8123" in output
+    # Every migration applied: `migrate --check` fails when one is not.
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--check"],
+        cwd=REPO, env=environment, capture_output=True, timeout=120, check=True,
+    )  # fmt: skip
+    with sqlite3.connect(data_dir / "fivetricks.sqlite3") as database:
+        organizers = database.execute(
+            "SELECT is_superuser FROM auth_user WHERE username = 'organizer'"
+        ).fetchall()
+        events = database.execute("SELECT name FROM tournament_event").fetchall()
+    assert organizers == [(1,)]
+    assert [name for (name,) in events] == ["Rehearsal · 24 players · seed 7"]
+    assert (static_root / "js" / "poll.js").is_file()
+    assert (static_root / "js" / "poll.js.gz").is_file()
+
+    # A second start sets up nothing twice.
+    again = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--setup-only"],
+        cwd=REPO, env=environment, capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert "Created" not in again.stdout
+    assert ":8000/console/sign-in/" in again.stdout
+
+
+@pytest.mark.django_db
+def test_the_banner_says_loudly_when_phones_cannot_reach_this_laptop(settings, monkeypatch):
+    settings.PUBLIC_URL = ""
+    monkeypatch.setattr(network, "lan_addresses", list)
+    monkeypatch.setattr(serve.Command, "set_up", lambda self, rehearsal: _organizer())
+    out = io.StringIO()
+
+    call_command("serve", "--setup-only", "--port", "8123", stdout=out)
+
+    banner = out.getvalue()
+    assert "http://127.0.0.1:8123/" in banner
+    assert "!! This laptop has no network address" in banner
+    assert "FIVETRICKS_PUBLIC_URL=http://" in banner
+
+
+def _organizer():
+    from tournament.signin import ensure_organizer
+
+    return ensure_organizer()[0]
+
+
+class FakeGranian:
+    made: list[FakeGranian] = []
+
+    def __init__(self, target: str, **options: object) -> None:
+        self.target, self.options, self.hooks = target, options, []
+        FakeGranian.made.append(self)
+
+    def on_startup(self, hook):
+        self.hooks.append(hook)
+        return hook
+
+    def serve(self) -> None:
+        self.port_seen_by_workers = os.environ.get("FIVETRICKS_PORT")
+        for hook in self.hooks:
+            hook()
+
+
+@pytest.mark.django_db
+def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port(settings, monkeypatch):
+    settings.PUBLIC_URL = ""
+    monkeypatch.setattr(network, "lan_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(serve.Command, "set_up", lambda self, rehearsal: _organizer())
+    monkeypatch.setattr(serve, "Granian", FakeGranian)
+    start_methods = []
+    monkeypatch.setattr(
+        serve.multiprocessing, "set_start_method", lambda m, force: start_methods.append(m)
+    )
+    monkeypatch.delenv("FIVETRICKS_PORT", raising=False)  # restored after the test
+    FakeGranian.made.clear()
+    out = io.StringIO()
+
+    call_command("serve", "--port", "8123", stdout=out)
+
+    (server,) = FakeGranian.made
+    assert server.target == "tournament.wsgi:application"
+    assert server.options["interface"] == "wsgi"
+    assert server.options["address"] == "0.0.0.0"
+    assert server.options["port"] == 8123
+    assert server.options["workers"] == serve.default_workers()
+    assert server.options["blocking_threads"] == serve.THREADS_PER_WORKER
+    assert server.port_seen_by_workers == "8123"
+    assert start_methods == ["spawn"]
+    # The banner comes once the port is bound: from granian's start-up hook.
+    assert "http://192.168.1.20:8123/" in out.getvalue()
+    assert "Five Tricks is running" in out.getvalue()
+
+
+def test_one_worker_per_core_except_on_windows(monkeypatch):
+    monkeypatch.setattr(serve.os, "cpu_count", lambda: 6)
+    monkeypatch.setattr(serve.sys, "platform", "darwin")
+    assert serve.default_workers() == 6
+    monkeypatch.setattr(serve.sys, "platform", "win32")
+    assert serve.default_workers() == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get(port: int, path: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_the_real_server_answers_pages_and_static_files_and_stops_on_request(tmp_path):
+    environment = _environment(tmp_path / "data", tmp_path / "static")
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--workers", "2", "--no-rehearsal"],
+        cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                status = _get(port, "/")
+                break
+            except OSError:
+                assert server.poll() is None, server.stdout.read()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        assert status == 200
+        assert _get(port, "/static/js/poll.js") == 200
+        assert _get(port, "/bench/hello/") == 404  # the bench's view is off outside the bench
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=30)
+    assert server.returncode == 0, output
+    assert "Five Tricks is running (granian, 2 workers)" in output

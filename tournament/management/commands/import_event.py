@@ -1,0 +1,90 @@
+"""Read an event written by ``export_event`` into this installation, as a new event.
+
+    python manage.py import_event event.json
+    python manage.py import_event - < event.json
+
+The new event gets a new id, fresh phone and projector links, and belongs to the
+installation's organizer (or --owner). The file is checked whole first: a file that is
+not an event record, or is broken anywhere, is refused with the place and the reason,
+and nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.record_import import RecordProblem, import_event
+from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer
+
+# Far above a 500-player event's record (a few MB); a bigger file is not one of ours.
+MAX_BYTES = 200 * 1024 * 1024
+
+
+def read_record(source: str) -> Any:
+    """The JSON in a file ("-": the standard input), or CommandError saying why not."""
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise CommandError(
+            _("Cannot read %(path)s: %(error)s") % {"path": source, "error": error}
+        ) from None
+    if len(data) > MAX_BYTES:
+        raise CommandError(_("%(path)s is too big to be an event record.") % {"path": source})
+    try:
+        # utf-8-sig: a file saved by an editor that adds a byte order mark still reads.
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise CommandError(
+            _("%(path)s is not a text file (UTF-8): it cannot be an event record.")
+            % {"path": source}
+        ) from None
+    except json.JSONDecodeError as error:
+        raise CommandError(
+            _("%(path)s is not JSON (line %(line)s, column %(column)s: %(error)s).")
+            % {"path": source, "line": error.lineno, "column": error.colno, "error": error.msg}
+        ) from None
+
+
+class Command(BaseCommand):
+    help = "Import an event written by export_event, as a new event of this installation."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="The JSON file, or - for the standard input.")
+        parser.add_argument(
+            "--owner",
+            default=DEFAULT_ORGANIZER,
+            help="Username of the organizer who gets the event (created if missing).",
+        )
+
+    def handle(self, *args, **options) -> None:
+        record = read_record(options["file"])
+        try:
+            # One transaction with the owner, so a refused file does not even add them.
+            with transaction.atomic():
+                owner, _created = ensure_organizer(options["owner"])
+                imported = import_event(record=record, owner=owner)
+        except RecordProblem as problem:
+            raise CommandError(problem.message) from None
+        event = imported.event
+        self.stdout.write(
+            self.style.SUCCESS(
+                _("Imported “%(name)s” as event %(id)s, owned by %(owner)s.")
+                % {"name": event.name, "id": event.pk, "owner": owner.get_username()}
+            )
+        )
+        if imported.unknown_users:
+            self.stdout.write(
+                _("No account here for %(names)s: their rounds and corrections show no name.")
+                % {"names": ", ".join(imported.unknown_users)}
+            )

@@ -1,0 +1,95 @@
+"""The console's records of an event: downloads of the event (JSON) and its results
+(CSV), and "Back up now".
+
+Terms:
+    download   a GET answered with a file to save (Content-Disposition: attachment),
+               named after the event in ASCII letters so every browser and file system
+               keeps the name. Only the event's organizer gets one (another organizer's
+               answer 404, as for every console page); a finished event downloads too.
+    records panel
+               what the console's Records section shows beside the links: when the
+               event's last backup was taken and where backups go, read from the backup
+               folder's file names, so it costs no query.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tournament.backups import Backup, Moment, back_up, backup_dir, last_backup
+from tournament.models import Event
+from tournament.records import export_event, results_csv
+from tournament.views.organizer import console_url, get_goes_to, owned_event, run_action
+
+DOWNLOAD_NAME_LENGTH = 60
+
+
+def download_name(event: Event, what: str, extension: str) -> str:
+    """e.g. ``fivetricks-12-friday-workshop-results.csv``; ASCII only, never a path."""
+    slug = slugify(event.name)[:DOWNLOAD_NAME_LENGTH].strip("-")
+    return "-".join(part for part in ("fivetricks", str(event.pk), slug, what) if part) + (
+        f".{extension}"
+    )
+
+
+def _download(content: str, *, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content.encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@require_GET
+@login_required
+@never_cache
+def event_json(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    return _download(
+        json.dumps(export_event(event), ensure_ascii=False, indent=2),
+        content_type="application/json; charset=utf-8",
+        filename=download_name(event, "event", "json"),
+    )
+
+
+@require_GET
+@login_required
+@never_cache
+def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    return _download(
+        results_csv(export_event(event)),
+        content_type="text/csv; charset=utf-8",
+        filename=download_name(event, "results", "csv"),
+    )
+
+
+@get_goes_to(lambda pk: console_url(pk, "records"))
+@login_required
+def back_up_now(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+
+    def take() -> str:
+        backup = back_up(
+            event_id=event.pk, round_number=event.round_number, moment=Moment.ON_DEMAND
+        )
+        return _("Backup taken: %(file)s") % {"file": backup.path.name}
+
+    return run_action(request, take, default=console_url(event, "records"))
+
+
+def records_panel(event: Event) -> dict[str, Backup | Path | bool | None]:
+    """What the console's Records section shows (see Terms: records panel)."""
+    return {
+        "last_backup": last_backup(event.pk),
+        "backup_dir": backup_dir(),
+        "json_backups": connection.vendor != "sqlite",
+    }
