@@ -35,16 +35,22 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-# Browser tests drive Debian's Chromium; never `playwright install` (no downloads here).
-chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+# Debian packages the project needs beside Python, installed as root where apt is there;
+# otherwise say how. $(call apt_install,COMMAND,PACKAGE,WHAT FOR,WITHOUT IT)
+define apt_install
+	@if ! command -v $(1) >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Installing Debian's chromium for the browser tests…"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "Installing Debian's $(2) $(3)…"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
 	  else \
-	    echo "No $(CHROMIUM): browser tests will be skipped. Install it with: sudo apt-get install -y chromium"; \
+	    echo "No $(2): $(4). Install it with: sudo apt-get install -y $(2)"; \
 	  fi; \
 	fi
+endef
+
+# Browser tests drive Debian's Chromium; never `playwright install` (no downloads here).
+chromium:
+	$(call apt_install,$(CHROMIUM),chromium,for the browser tests,browser tests will be skipped)
 
 screenshots: $(INSTALLED) chromium
 	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py -q
@@ -53,14 +59,7 @@ screenshots: $(INSTALLED) chromium
 # The benchmark drives the server with Debian's wrk where it can be had, else with its
 # own Python client (bench/_client.py).
 wrk:
-	@if ! command -v wrk >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Installing Debian's wrk for the benchmark…"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; \
-	  else \
-	    echo "No wrk: the benchmark uses its own Python client. Install it with: sudo apt-get install -y wrk"; \
-	  fi; \
-	fi
+	$(call apt_install,wrk,wrk,for the benchmark,the benchmark uses its own Python client)
 
 # The real server on 127.0.0.1, screens against a bare view, then a 500-player live room;
 # its last line is one JSON object (docs/PERFORMANCE.md).

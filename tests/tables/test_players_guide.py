@@ -1,7 +1,6 @@
 """The players' guide: the tournament explained on one page, the same at every table, in the
 product's own words and without any table's rules of play."""
 
-import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -10,6 +9,7 @@ import pytest
 
 from tables.players_guide import PlayersGuide, players_guide
 from tables.variants import Suit
+from tests.tables.test_rule_sheets import marked_messages, shout
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_PATH = ROOT / "tables" / "players_guide.py"
@@ -39,24 +39,6 @@ def text(page: PlayersGuide) -> str:
 def section_text(page: PlayersGuide, key: str) -> str:
     (section,) = [section for section in page.sections if section.key == key]
     return " ".join(section.paragraphs)
-
-
-def shout(message: str) -> str:
-    return "".join(
-        part if PLACEHOLDER.fullmatch(part) else part.upper() for part in PLACEHOLDER.split(message)
-    )
-
-
-def marked_messages(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {
-        node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "gettext_noop"
-        and isinstance(node.args[0], ast.Constant)
-    }
 
 
 def test_the_steps_come_in_the_order_the_event_runs_then_the_rules():

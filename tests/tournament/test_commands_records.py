@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from tests.tournament.test_backups import rows
 from tournament.models import Event, Player
 from tournament.records import export_event
 
@@ -174,14 +175,6 @@ def manage(data_dir: Path, *args: str) -> str:
     return done.stdout
 
 
-def query(path: Path, sql: str) -> list[tuple]:
-    database = sqlite3.connect(path)
-    try:
-        return database.execute(sql).fetchall()
-    finally:
-        database.close()
-
-
 def test_rehearse_export_import_and_restore_on_a_database_file(tmp_path):
     data = tmp_path / "data"
     live = data / "fivetricks.sqlite3"
@@ -201,11 +194,9 @@ def test_rehearse_export_import_and_restore_on_a_database_file(tmp_path):
     said = manage(data, "restore_backup", closed[0].name)  # a name alone: the backup folder
     assert f"Restored {closed[0]}" in said
     # Back to the moment round 1 closed: one event, between rounds.
-    assert query(live, "SELECT id, phase, round_number FROM tournament_event") == [
-        (1, "between", 1)
-    ]
-    assert query(live, "PRAGMA integrity_check") == [("ok",)]
-    assert query(live, "PRAGMA journal_mode") == [("wal",)]
+    assert rows(live, "SELECT id, phase, round_number FROM tournament_event") == [(1, "between", 1)]
+    assert rows(live, "PRAGMA integrity_check") == [("ok",)]
+    assert rows(live, "PRAGMA journal_mode") == [("wal",)]
     (kept,) = (data / "backups").glob("before-restore-*.sqlite3")
-    assert query(kept, "SELECT count(*) FROM tournament_event") == [(2,)]
+    assert rows(kept, "SELECT count(*) FROM tournament_event") == [(2,)]
     assert kept.name in said
