@@ -10,13 +10,17 @@ Usage: .venv/bin/python bench/pages.py
 from __future__ import annotations
 
 import gzip
+import os
 import random
+import re
 import statistics
 import time
 import uuid
 
 from _setup import make_owner, setup_django
 
+os.environ["FIVETRICKS_BENCH"] = "1"  # the bare view, measured in the same run for scale
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")  # Django's test client
 setup_django()
 
 from django.db import connection  # noqa: E402
@@ -69,8 +73,42 @@ def measure(client: Client, label: str, path: str, **headers) -> None:
     )
 
 
+def poll_url(html: str) -> str:
+    """The console poller's URL, with the section keys the page holds."""
+    return re.search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
+
+
+def measure_console_poll(client: Client, event: Event) -> None:
+    """A console poll after one game was reported at one table (a new one each time)."""
+    url = poll_url(client.get(f"/console/{event.pk}/").content.decode())
+    tables = list(Table.objects.filter(event=event).order_by("number"))
+    rng = random.Random(1)
+    timings = []
+    for repeat in range(REPEATS):
+        table = tables[repeat % len(tables)]
+        seated = [s.player for s in event.current_round.seats.filter(table=table)]
+        report_game(
+            table=table,
+            round_number=event.round_number,
+            client_key=uuid.uuid4().hex,
+            winner=rng.choice(seated),
+        )
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = client.get(url, **HTMX)
+            timings.append(time.perf_counter() - start)
+        body = response.content
+        url = poll_url(body.decode())
+    print(
+        f"  {'console poll, 1 table reported':<30} {response.status_code}"
+        f"  {statistics.median(timings) * 1000:7.1f} ms  {len(queries):3d} queries"
+        f"  {len(body) / 1024:7.1f} KB raw  {len(gzip.compress(body)) / 1024:6.1f} KB gzip"
+    )
+
+
 def main() -> None:
     owner = make_owner()
+    measure(Client(), "bare view (no query)", "/bench/hello/")
     for players in (20, 500):
         event = playing_event(players, owner)
         table = Table.objects.filter(event=event).order_by("number").first()
@@ -78,6 +116,10 @@ def main() -> None:
         organizer = Client()
         organizer.force_login(owner)
         measure(organizer, "console (full page)", f"/console/{event.pk}/")
+        measure_console_poll(organizer, event)
+        # Without the section keys a poll re-renders every live section, as before they had
+        # keys: the figure to compare with.
+        measure(organizer, "console poll, every section", f"/console/{event.pk}/live/", **HTMX)
         measure(organizer, "close-round check", f"/console/{event.pk}/rounds/1/close/")
         phone = Client()
         measure(phone, "table phone (full page)", f"/t/{table.token}/")

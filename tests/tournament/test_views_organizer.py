@@ -3,6 +3,8 @@ variants, players, and what the pages cost in queries."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -496,6 +498,9 @@ def big_event(organizer, players: int, tables: int) -> Event:
 
 
 CONSOLE_QUERIES = 13
+# A poll after one report: the session and user, the event, and the console's read model
+# (the one version lookup of the ETag included); it renders one card whatever the size.
+CONSOLE_POLL_QUERIES = 12
 TABLE_QUERIES = 10
 CLOSE_QUERIES = 15
 # Closing commits one seat per player with one bulk INSERT, which Django splits into
@@ -519,6 +524,21 @@ def test_the_console_costs_the_same_at_20_and_500_players(
         assert signed_in.get(url("table", event.pk, tables)).status_code == 200
     with django_assert_max_num_queries(CLOSE_QUERIES):
         assert signed_in.get(url("close_round", event.pk, 1)).status_code == 200
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_a_console_poll_after_one_report_costs_the_same_and_sends_one_card(
+    signed_in, organizer, django_assert_max_num_queries, players, tables
+):
+    event = big_event(organizer, players, tables)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    held = re.search(r'id="live-poll"[^>]*hx-get="([^"]+)"', page)[1].replace("&amp;", "&")
+    factories.report(event, tables, factories.seated_players(event, tables)[0])
+    with django_assert_max_num_queries(CONSOLE_POLL_QUERIES):
+        response = signed_in.get(held)
+    html = response.content.decode()
+    assert html.count("<article") == 1
+    assert f'id="table-{tables}"' in html
 
 
 @pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])

@@ -3,6 +3,7 @@ corrections, late reports, closing a round (and undoing it), the debrief, live p
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -620,6 +621,57 @@ def test_polls_answer_304_until_something_changes(signed_in, playing):
     table = signed_in.get(url("table_live", playing.pk, 1), HTTP_IF_NONE_MATCH=etag)
     assert table.status_code == 200
     assert 'hx-swap-oob="true"' in table.content.decode()
+
+
+def poll_url(page) -> str:
+    """The URL the console's poller asks, with the section keys the page holds."""
+    html = page.content.decode()
+    return re.search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
+
+
+def swapped_ids(page) -> set[str]:
+    """The ids of the elements a live answer swaps in out of band."""
+    return set(re.findall(r'<\w+ [^>]*id="([\w-]+)"[^>]*hx-swap-oob="true"', page.content.decode()))
+
+
+def test_a_report_at_one_table_re_renders_only_that_tables_card(signed_in, playing):
+    held = poll_url(signed_in.get(url("event", playing.pk)))
+    factories.report(playing, 2, at_table(playing, 2)[0])
+    page = signed_in.get(held)
+    assert page.status_code == 200
+    # The card, the tables' heading and the round panel's totals; not the phase, the late
+    # reports, the other tables, nor any section that does not poll (the roster).
+    assert swapped_ids(page) == {"table-2", "tables-head", "round-panel"}
+    html = page.content.decode()
+    assert "1 game" in html
+    assert 'id="roster"' not in html
+    assert 'id="table-1"' not in html
+    # The next poll holds the new keys: with nothing new it is the same small answer.
+    again = signed_in.get(poll_url(page))
+    assert swapped_ids(again) == {"tables-head", "round-panel"}
+
+
+def test_a_change_to_the_whole_event_re_renders_the_phase_and_every_table(signed_in, playing):
+    held = poll_url(signed_in.get(url("event", playing.pk)))
+    signed_in.post(url("clock", playing.pk, "pause"), {"phase": playing.phase_key})
+    page = signed_in.get(held)
+    assert swapped_ids(page) >= {"phase", "round-panel", "late", "tables"}
+    assert 'id="table-3"' in page.content.decode()
+
+
+def test_a_late_report_re_renders_the_late_reports_not_the_phase(signed_in, playing, organizer):
+    factories.close_current_round(playing, organizer)
+    held = poll_url(signed_in.get(url("event", playing.pk)))
+    factories.report(playing, 1, at_table(playing, 1, 1)[0], round_number=1)
+    page = signed_in.get(held)
+    assert swapped_ids(page) == {"late", "tables-head", "table-1", "round-panel"}
+    assert "1 late report" in page.content.decode()
+
+
+def test_a_poll_without_keys_sends_every_live_section(signed_in, playing):
+    """A page loaded before the keys existed still gets everything it polls for."""
+    page = signed_in.get(url("event_live", playing.pk))
+    assert swapped_ids(page) >= {"phase", "round-panel", "late", "tables"}
 
 
 def test_a_one_minute_phase_is_announced_in_the_singular(signed_in, organizer):

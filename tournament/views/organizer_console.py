@@ -6,6 +6,10 @@ Terms:
               tables) refresh by polling, the others change only through the organizer's
               own actions. What the pages show is read by tournament.console; the views
               here add what depends on the request: forms, messages, URLs, the ETag.
+    section key  what one live section shows, as a short string (live_keys). The poller's
+              URL carries the keys of the sections the page holds, so a changed poll sends
+              back only the sections (and table cards) whose key differs: a report at one
+              table re-renders that table's card, not the 125 others nor the phase.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
@@ -54,6 +59,69 @@ def clock_context(event: Event) -> dict:
     }
 
 
+def live_keys(console: Console) -> dict[str, str]:
+    """The key of each live section (see Terms), from what the console already loaded.
+
+    The phase section changes only with the event-wide version (shared_version), late
+    reports also with their count and newest id, the frame of the tables section (heading,
+    reprint warning, which tables there are) with shared_version and the reprints, and each
+    table card with its own Table.version. The round panel is not keyed: it is small and
+    follows every report, so each changed poll sends it.
+    """
+    event = console.event
+    shared = event.shared_version
+    late = console.late_reports
+    return {
+        "phase": str(shared),
+        "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
+        "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
+        "cards": ".".join(str(table.version) for table in console.tables),
+    }
+
+
+def live_url(event: Event, keys: dict[str, str]) -> str:
+    return reverse("organizer:event_live", args=[event.pk]) + "?" + urlencode(keys)
+
+
+def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) -> dict | None:
+    """Which live sections a poll re-renders: those whose key differs from the one the page
+    holds; None (all of them) when the poll carries no keys."""
+    held = {name: request.GET.get(name) for name in keys}
+    if not all(held.values()):
+        return None
+    cards_held = held["cards"].split(".")
+    whole_tables = held["frame"] != keys["frame"] or len(cards_held) != len(console.cards)
+    return {
+        "phase": held["phase"] != keys["phase"],
+        "late": held["late"] != keys["late"],
+        "tables": whole_tables,
+        "cards": []
+        if whole_tables
+        else [
+            card
+            for card, version in zip(console.cards, cards_held, strict=True)
+            if version != str(card.table.version)
+        ],
+    }
+
+
+def live_context(request: HttpRequest, event: Event, console: Console) -> dict:
+    """What the live sections need (no forms: they are in sections that do not poll)."""
+    keys = live_keys(console)
+    return {
+        "event": event,
+        "c": console,
+        "etag": quoted_etag(event.version),
+        "poll_trigger": poll_trigger(),
+        "live_url": live_url(event, keys),
+        **clock_context(event),
+        "projector_url": optional_url("projector:screen", event.projector_token),
+        "kit_url": optional_url("kit:event_kit", event.pk),
+        "min_table_size": MIN_TABLE_SIZE,
+        "max_table_size": MAX_TABLE_SIZE,
+    }
+
+
 def console_context(
     request: HttpRequest, event: Event, console: Console | None = None, **forms
 ) -> dict:
@@ -72,7 +140,7 @@ def console_context(
         "c": console,
         "etag": quoted_etag(event.version),
         "poll_trigger": poll_trigger(),
-        "live_url": reverse("organizer:event_live", args=[event.pk]),
+        "live_url": live_url(event, live_keys(console)),
         **clock_context(event),
         "projector_url": optional_url("projector:screen", event.projector_token),
         "kit_url": optional_url("kit:event_kit", event.pk),
@@ -101,9 +169,13 @@ def event_console(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @etag_from_version(visible_version)
 def event_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live sections of the console, swapped in by id (polled; 304 when unchanged)."""
+    """The live sections of the console whose key changed, swapped in by id out of band
+    (polled; 304 when nothing changed)."""
     event = owned_event(request, pk)
-    return render(request, "organizer/event.html#live_update", console_context(request, event))
+    console = build_console(event)
+    context = live_context(request, event, console)
+    context["live"] = live_sections(request, console, live_keys(console))
+    return render(request, "organizer/event.html#live_update", context)
 
 
 # --- one table ---------------------------------------------------------------------------

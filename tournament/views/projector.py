@@ -10,6 +10,8 @@ Terms:
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -18,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.common.network import public_base_url
-from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
+from tournament.common.polling import etag_from_version, first_row, poll_trigger, quoted_etag
 from tournament.common.qr import qr_svg
-from tournament.models import Event
+from tournament.models import Event, looks_like_token
 from tournament.projector import ScreenKind, View, build_screen
 
 NO_SCRIPT_REFRESH_SECONDS = 10
@@ -35,10 +37,22 @@ def _polled_version(request: HttpRequest, token: str) -> str | None:
     # which the version does not cover, so a reload must never be answered from a cache.
     if not request.htmx:
         return None
-    version = Event.objects.filter(projector_token=token).values_list("version", flat=True).first()
-    if version is None:
+    if not looks_like_token(token):
         return None
-    return _stage_version(View.parse(request.GET.get("view")), version)
+    found = first_row(_version_sql(), (token,))
+    if found is None:
+        return None
+    return _stage_version(View.parse(request.GET.get("view")), found[0])
+
+
+@cache
+def _version_sql() -> str:
+    # One prepared query (see polling.first_row); names from the model, not spelled here.
+    event = Event._meta
+    return (
+        f'SELECT "{event.get_field("version").column}" FROM "{event.db_table}" '
+        f'WHERE "{event.get_field("projector_token").column}" = %s'
+    )
 
 
 def _players_page(request: HttpRequest, event: Event) -> tuple[str, str]:

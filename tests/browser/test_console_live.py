@@ -1,0 +1,36 @@
+"""The console follows the room without a reload, and a poll replaces only what changed:
+a report at one table updates that table's card and the round's totals while the
+organizer's half-typed roster stays as it is."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from tests import factories
+from tournament.signin import ensure_organizer, sign_in_path
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_report_updates_its_tables_card_and_keeps_the_rest(live_server, page: Page):
+    user, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=user, players=8, tables=2))
+    page.goto(live_server.url + sign_in_path(user))
+    page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
+    card = page.locator("#table-2")
+    expect(card.locator("footer")).to_contain_text("0 games")
+    names = page.locator("#roster textarea[name=names]")
+    names.fill("Typed but not sent")
+    other_card = page.locator("#table-1").element_handle()
+    phase = page.locator("#phase").element_handle()
+
+    factories.report(event, 2, factories.seated_players(event, 2)[0])
+
+    expect(card.locator("footer")).to_contain_text("1 game", timeout=8_000)
+    expect(page.locator("#round-panel")).to_contain_text("1 game reported")
+    expect(names).to_have_value("Typed but not sent")
+    # The same elements, not copies swapped in: only table 2's card was replaced.
+    assert page.evaluate("(el) => el.isConnected", other_card)
+    assert page.evaluate("(el) => el.isConnected", phase)
