@@ -94,7 +94,7 @@ def _markup(svg: ET.Element) -> str:
     return ET.tostring(svg, encoding="unicode", short_empty_elements=True)
 
 
-def _font(space: float, biggest: float = 40) -> float:
+def _font(space: float, biggest: float = 64) -> float:
     """The largest text that fits a row or column of ``space`` units, at most ``biggest``."""
     return max(min(biggest, space * 0.6), 9)
 
@@ -152,7 +152,7 @@ def grid_svg(
             left + (i + 0.5) * column_width,
             48,
             translated(translate, ROUND_LABEL, number=number),
-            40,
+            48,
             **{"text-anchor": "middle", "class": "round-label", "font-weight": "bold"},
         )
     for j, table in enumerate(rows):
@@ -208,7 +208,14 @@ def grid_svg(
                     middle,
                     KIND_SYMBOLS[cell.kind],
                     font,
-                    **{"text-anchor": "middle", "class": f"kind kind-{cell.kind}"},
+                    **{
+                        "text-anchor": "middle",
+                        "class": f"kind kind-{cell.kind}",
+                        "font-weight": "bold",
+                        "stroke": "#fff",
+                        "stroke-width": f"{font / 5:.1f}",
+                        "paint-order": "stroke",
+                    },
                 )
             if cell.disputes:
                 _text(
@@ -291,7 +298,7 @@ def paths_svg(
             x,
             HEIGHT - 24,
             translated(translate, ROUND_LABEL, number=number),
-            40,
+            48,
             **{"text-anchor": "middle", "class": "round-label", "font-weight": "bold"},
         )
     for table, y in y_of.items():
@@ -303,15 +310,18 @@ def paths_svg(
             font,
             **{"text-anchor": "end", "class": "table-label"},
         )
-    # Spread each home table's players over part of its row.
-    by_home: dict[int | None, list[int]] = {}
-    for index, path in enumerate(paths):
-        by_home.setdefault(next((t for t in path.tables if t is not None), None), []).append(index)
-    offset = {}
-    for members in by_home.values():
-        step = row * 0.5 / max(len(members) - 1, 1)
-        for k, index in enumerate(members):
-            offset[index] = (k - (len(members) - 1) / 2) * step if len(members) > 1 else 0.0
+    # In each round, spread the players at a table over part of its row (in the order of
+    # the paths), so two paths never share a dot and the names at the end never overlap.
+    offset: dict[tuple[int, int], float] = {}
+    for i in range(len(rounds)):
+        at_table: dict[int, list[int]] = {}
+        for index, path in enumerate(paths):
+            if i < len(path.tables) and path.tables[i] is not None:
+                at_table.setdefault(path.tables[i], []).append(index)
+        for members in at_table.values():
+            step = row * 0.7 / max(len(members) - 1, 1)
+            for k, index in enumerate(members):
+                offset[(index, i)] = (k - (len(members) - 1) / 2) * step
     named = (
         set(highlight)
         if highlight
@@ -326,7 +336,7 @@ def paths_svg(
         points = [
             (
                 left + i * span_x if len(rounds) > 1 else left + (WIDTH - left - right) / 2,
-                y_of[table] + offset[index],
+                y_of[table] + offset[(index, i)],
             )
             for i, table in enumerate(path.tables[: len(rounds)])
             if table is not None and table in y_of
@@ -362,7 +372,7 @@ def paths_svg(
             )
         if path.name in named and points:
             x, y = points[-1]
-            _text(group, x + 16, y + 10, path.name, 30, **{"class": "path-name", "fill": colour})
+            _text(group, x + 16, y + 12, path.name, 34, **{"class": "path-name", "fill": colour})
     return _markup(svg)
 
 
@@ -396,7 +406,7 @@ def flow_svg(
         },
     )
     ET.SubElement(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": INK})
-    left, right, top, bottom = 60, 60, 30, 80
+    left, right, top, bottom = 130, 130, 30, 80
     span = (WIDTH - left - right) / max(len(rounds) - 1, 1)
     ordered = sorted(tables)
     row = (HEIGHT - top - bottom) / max(len(ordered), 1)
@@ -410,11 +420,9 @@ def flow_svg(
             x,
             HEIGHT - 24,
             translated(translate, ROUND_LABEL, number=number),
-            40,
+            48,
             **{
-                "text-anchor": "middle"
-                if 0 < x - left < WIDTH - left - right
-                else ("start" if x == left else "end"),
+                "text-anchor": "middle",
                 "class": "round-label",
                 "font-weight": "bold",
             },
@@ -442,7 +450,10 @@ def flow_svg(
                 "marker-end": "url(#arrow)",
             },
         )
-        mx, my = x1 + (x2 - x1) * 0.35, y1 + (y2 - y1) * 0.35
+        # Counts of moves up, stays and moves down sit at different points along their
+        # arrows, so with many tables they do not pile up in one column.
+        along = 0.5 if source == target else (0.25 if target > source else 0.75)
+        mx, my = x1 + (x2 - x1) * along, y1 + (y2 - y1) * along
         _text(
             group,
             mx,
