@@ -295,8 +295,11 @@ def reveal_rules(*, event: Event, revealed: bool = True) -> Event:
         event.debrief_step = DebriefStep.REVEAL
         fields.append("debrief_step")
     else:
-        # Hiding them all hides the tables revealed one by one too.
+        # Hiding them all hides the tables revealed one by one too, and the projector
+        # goes back to the debrief's first screen, as it showed before the reveal.
         Table.objects.filter(event=event, revealed=True).update(revealed=False)
+        event.debrief_step = DebriefStep.OPENING
+        fields.append("debrief_step")
     event.save_and_bump(fields)
     return event
 

@@ -700,3 +700,5 @@ def test_one_table_can_be_revealed_at_a_time(signed_in, organizer):
     assert said == ["There is no table 9."]
     signed_in.post(url("reveal", event.pk), {"revealed": "0"})
     assert not event.tables.filter(revealed=True).exists(), "hiding them all hides each one"
+    event.refresh_from_db()
+    assert event.debrief_step == DebriefStep.OPENING, "the projector is back where it began"
