@@ -95,6 +95,8 @@ class Table(models.Model):
     )
     trump_anytime = models.BooleanField(_("trump may be played at any time"), default=False)
     variant_set_by_hand = models.BooleanField(default=False)
+    # One table's rules shown at the debrief; Event.rules_revealed shows them all.
+    revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
     version = models.PositiveIntegerField(
         default=1, editable=False, help_text=_("Bumped by every change to this table's games.")
     )

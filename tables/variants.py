@@ -185,6 +185,27 @@ def variant_label(variant: Variant, translate: Translate = untranslated) -> str:
     )
 
 
+def rule_lines(variant: Variant, translate: Translate = untranslated) -> list[str]:
+    """The reveal's lines, one per way tables differ: direction, trump, trump any time.
+
+    E.g. ["Ace low: the lowest card wins (the ace beats the 2)", "Trump: hearts"]; a
+    table where a trump may be played at any time gets a third line.
+    """
+    if variant.ace_high:
+        direction = gettext_noop("Ace high: the highest card wins (the ace beats the 7)")
+    else:
+        direction = gettext_noop("Ace low: the lowest card wins (the ace beats the 2)")
+    lines = [
+        translate(direction),
+        translated(
+            translate, gettext_noop("Trump: %(suit)s"), suit=suit_name(variant.trump, translate)
+        ),
+    ]
+    if variant.trump_anytime:
+        lines.append(translate(gettext_noop("Trumps may be played at any time")))
+    return lines
+
+
 # --- drawing variants -------------------------------------------------------------------
 
 

@@ -67,6 +67,18 @@ class Phase(models.TextChoices):
     DEBRIEF = "debrief", _("Debrief")
 
 
+class DebriefStep(models.IntegerChoices):
+    """The projector's debrief screens, in the order the organizer steps through them."""
+
+    OPENING = 0, _("Debrief: the ladder")
+    DISPUTES = 1, _("Where games were disputed")
+    CLASHES = 2, _("Which rules met")
+    PATHS = 3, _("Every player's path")
+    FLOW = 4, _("Moves between tables")
+    RESULTS = 5, _("Final results")
+    REVEAL = 6, _("Each table's rules")
+
+
 CLOCKED_PHASES = {Phase.STUDY, Phase.PRACTICE, Phase.ROUND}
 # Titles of the phases without a round number (Event.phase_title words the others).
 PHASE_TITLES = {
@@ -149,6 +161,9 @@ class Event(models.Model):
         _("time left while paused"), null=True, blank=True
     )
     rules_revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
+    debrief_step = models.PositiveSmallIntegerField(
+        _("debrief screen"), choices=DebriefStep, default=DebriefStep.OPENING
+    )
     version = models.PositiveIntegerField(
         default=1, editable=False, help_text=_("Bumped by every change any screen shows.")
     )
@@ -260,6 +275,25 @@ class Event(models.Model):
         self.shared_version = F("shared_version") + 1
         self.save(update_fields=[*update_fields, "version", "shared_version"])
         self.refresh_from_db(fields=["version", "shared_version"])
+
+    @property
+    def debrief_screen(self) -> DebriefStep:
+        return DebriefStep(self.debrief_step)
+
+    @property
+    def debrief_screens_total(self) -> int:
+        return len(DebriefStep)
+
+    @property
+    def debrief_previous(self) -> DebriefStep | None:
+        """The debrief screen before the projector's, for the console's Back."""
+        return DebriefStep(self.debrief_step - 1) if self.debrief_step > 0 else None
+
+    @property
+    def debrief_next(self) -> DebriefStep | None:
+        """The debrief screen after the projector's, for the console's Next."""
+        following = self.debrief_step + 1
+        return DebriefStep(following) if following in DebriefStep.values else None
 
     @property
     def phase_title(self) -> str:

@@ -67,6 +67,8 @@ urlpatterns = [
     path(f"{event}clock/<slug:action>/", organizer_actions.clock, name="clock"),
     path(f"{event}debrief/", organizer_actions.debrief, name="debrief"),
     path(f"{event}reveal/", organizer_actions.reveal, name="reveal"),
+    path(f"{event}reveal/table/", organizer_actions.reveal_one_table, name="reveal_table"),
+    path(f"{event}debrief/step/", organizer_actions.debrief_step, name="debrief_step"),
     path(
         f"{event}rounds/<int:number>/close/",
         organizer_actions.close_round_page,

@@ -21,8 +21,17 @@ Terms:
     ladder    every player's current table, top table first, and their *climb*: current
               table number minus home table number (round 1); +2 is two tables higher.
     reveal    at the debrief the organizer reveals every table's rules
-              (Event.rules_revealed). Before that the projector shows no variant at all:
-              no ace high or low, no trump suit, no suit symbol.
+              (Event.rules_revealed), or one table's at a time (Table.revealed). Before
+              that the projector shows no variant at all: no ace high or low, no trump
+              suit, no suit symbol.
+    debrief   the organizer steps the projector through its screens (Event.debrief_step,
+              tournament.models.DebriefStep): the ladder, where games were disputed,
+              which rules met (tournament.clash: the kind of difference, never whose
+              rules), every player's path, the moves between tables, the final results,
+              the reveal. The charts are SVG from tournament.charts.
+    highlight ?highlight=climbers, or a number, on the paths screen: that many players who
+              climbed or fell furthest are drawn bold and named, the rest thin and grey.
+              With many players a few are highlighted anyway.
 """
 
 from __future__ import annotations
@@ -30,17 +39,21 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tables.models import Game, Table
-from tables.variants import Suit, direction_label, suit_name, variant_label
+from tables.variants import Suit, direction_label, rule_lines, suit_name, variant_label
+from tournament import charts
 from tournament.board_layout import Board, Group, LadderRow, StandingRow, lay_out
+from tournament.clash import ClashKind
 from tournament.common.i18n import gettext_noop
 from tournament.common.polling import clock_text
-from tournament.models import Event, Phase, Round, Seat, SeatReason
+from tournament.debrief import build_debrief
+from tournament.models import DebriefStep, Event, Phase, Round, Seat, SeatReason
 from tournament.ordering import name_key, rank_players
 
 
@@ -52,6 +65,10 @@ class ScreenKind(StrEnum):
     MOVES = "moves"
     FINAL = "final"
     DEBRIEF = "debrief"
+    DISPUTES = "disputes"
+    CLASHES = "clashes"
+    PATHS = "paths"
+    FLOW = "flow"
     RULES = "rules"
     LADDER = "ladder"
 
@@ -266,6 +283,7 @@ class RuleCard:
     symbol: str
     red: bool
     trump_anytime: bool
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -321,10 +339,14 @@ def rule_grid(cards: int) -> tuple[int, int]:
     return min(grids, key=cost)
 
 
-def revealed_rules(event: Event) -> list[RulePage]:
-    """Every table's variant, in pages of cards; only for after the reveal. One query."""
+def revealed_rules(event: Event, *, every: bool = True) -> list[RulePage]:
+    """Every table's variant, or (every=False) those revealed one by one (Table.revealed),
+    in pages of cards; only for after the reveal. One query."""
     cards = []
-    for table in Table.objects.filter(event=event).order_by("number"):
+    tables = Table.objects.filter(event=event).order_by("number")
+    if not every:
+        tables = tables.filter(revealed=True)
+    for table in tables:
         variant = table.variant
         cards.append(
             RuleCard(
@@ -336,8 +358,11 @@ def revealed_rules(event: Event) -> list[RulePage]:
                 symbol=variant.trump.symbol,
                 red=variant.trump in (Suit.HEARTS, Suit.DIAMONDS),
                 trump_anytime=variant.trump_anytime,
+                lines=tuple(rule_lines(variant, _)),
             )
         )
+    if not cards:
+        return []
     # The first page decides the grid: cards keep their size while the pages go by.
     columns, rows = rule_grid(len(cards))
     return [
@@ -387,6 +412,10 @@ class Screen:
     rule_pages: list[RulePage] = field(default_factory=list)
     next_round: int | None = None
     final_round: int | None = None  # the last round, once played: the ladder shows its games
+    debrief_step: int | None = None
+    chart: SafeString | None = None  # SVG from tournament.charts, names escaped there
+    sentence: str = ""
+    kind_legend: list[LegendEntry] = field(default_factory=list)
 
     @property
     def time_up(self) -> bool:
@@ -408,7 +437,7 @@ def _ladder_screen(kind: ScreenKind, event: Event, view: View) -> Screen:
     )
 
 
-def build_screen(event: Event, view: View = View.STAGE) -> Screen:
+def build_screen(event: Event, view: View = View.STAGE, highlight: str | None = None) -> Screen:
     """Everything one screen shows, for the event's phase (or the ladder when asked)."""
     clock = Clock.of(event)
     if view == View.LADDER:
@@ -430,7 +459,88 @@ def build_screen(event: Event, view: View = View.STAGE) -> Screen:
             ScreenKind.MOVES, event, view, board=board, legend=legend, next_round=next_round
         )
     if event.phase == Phase.DEBRIEF:
-        if event.rules_revealed:
-            return Screen(ScreenKind.RULES, event, view, rule_pages=revealed_rules(event))
-        return _ladder_screen(ScreenKind.DEBRIEF, event, view)
+        return debrief_screen(event, view, highlight)
     return Screen(ScreenKind.SETUP, event, view)
+
+
+# Paths drawn bold when the screen is asked for "climbers", and when there are so many
+# players that every path in colour would be a tangle.
+HIGHLIGHT_CLIMBERS = 6
+MANY_PATHS = 40
+_KIND_LEGEND = [ClashKind.DIRECTION, ClashKind.TRUMP]
+
+
+def highlight_count(value: str | None, players: int) -> int:
+    """How many paths ?highlight= asks to draw bold: "climbers", a number, or none (then
+    a few only when there are many players); 0 draws every path alike."""
+    if value == "climbers":
+        return HIGHLIGHT_CLIMBERS
+    if value and value.isdigit():
+        return min(int(value), players)
+    return HIGHLIGHT_CLIMBERS if players > MANY_PATHS else 0
+
+
+def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Screen:
+    """The debrief screen the organizer stepped to. No chart names a variant."""
+    step = event.debrief_step
+    if step == DebriefStep.OPENING:
+        return replace(_ladder_screen(ScreenKind.DEBRIEF, event, view), debrief_step=step)
+    if step == DebriefStep.RESULTS:
+        return replace(_ladder_screen(ScreenKind.FINAL, event, view), debrief_step=step)
+    if step == DebriefStep.REVEAL:
+        pages = revealed_rules(event, every=event.rules_revealed)
+        return Screen(ScreenKind.RULES, event, view, rule_pages=pages, debrief_step=step)
+    data = build_debrief(event)
+    if step == DebriefStep.DISPUTES:
+        chart = charts.grid_svg(
+            data.tables,
+            data.rounds,
+            data.grid_cells(),
+            label=_("Disputed games per table and round"),
+            show_kinds=False,
+            translate=_,
+        )
+        kind = ScreenKind.DISPUTES
+    elif step == DebriefStep.CLASHES:
+        chart = charts.grid_svg(
+            data.tables,
+            data.rounds,
+            data.grid_cells(),
+            label=_("Which rules met, and disputed games, per table and round"),
+            show_kinds=True,
+            translate=_,
+        )
+        kind = ScreenKind.CLASHES
+    elif step == DebriefStep.PATHS:
+        count = highlight_count(highlight, len(data.paths))
+        chart = charts.paths_svg(
+            data.paths,
+            data.rounds,
+            data.tables,
+            label=_("Every player's table, round by round"),
+            highlight=charts.biggest_moves(data.paths, count) if count else None,
+            translate=_,
+        )
+        kind = ScreenKind.PATHS
+    else:
+        chart = charts.flow_svg(
+            data.flows,
+            data.rounds,
+            data.tables,
+            label=_("How many players went from each table to each table"),
+            translate=_,
+        )
+        kind = ScreenKind.FLOW
+    legend = [
+        LegendEntry(ReasonMark(charts.KIND_SYMBOLS[k], str(k)), _(charts.CLASH_TITLES[k]))
+        for k in _KIND_LEGEND
+    ]
+    return Screen(
+        kind,
+        event,
+        view,
+        debrief_step=step,
+        chart=mark_safe(chart),  # ElementTree escaped every name and word in it
+        sentence=data.sentence if kind == ScreenKind.CLASHES else "",
+        kind_legend=legend,
+    )

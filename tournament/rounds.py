@@ -36,10 +36,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import Game, GameCorrection, GameReport, GameStatus
+from tables.models import Game, GameCorrection, GameReport, GameStatus, Table
 from tournament.backups import Moment, back_up_after_commit
 from tournament.common.errors import Refused
 from tournament.models import (
+    DebriefStep,
     Event,
     Phase,
     Player,
@@ -289,7 +290,51 @@ def reveal_rules(*, event: Event, revealed: bool = True) -> Event:
     if revealed and event.phase != Phase.DEBRIEF:
         raise Refused(_("The rules are revealed at the debrief, after the last round."))
     event.rules_revealed = revealed
-    event.save_and_bump(["rules_revealed"])
+    fields = ["rules_revealed"]
+    if revealed:
+        event.debrief_step = DebriefStep.REVEAL
+        fields.append("debrief_step")
+    else:
+        # Hiding them all hides the tables revealed one by one too, and the projector
+        # goes back to the debrief's first screen, as it showed before the reveal.
+        Table.objects.filter(event=event, revealed=True).update(revealed=False)
+        event.debrief_step = DebriefStep.OPENING
+        fields.append("debrief_step")
+    event.save_and_bump(fields)
+    return event
+
+
+@transaction.atomic
+def reveal_table(*, event: Event, table_number: int) -> Table:
+    """Show one more table's rules on the projector, at the debrief's reveal screen."""
+    event = Event.objects.get(pk=event.pk)
+    if event.phase != Phase.DEBRIEF:
+        raise Refused(_("The rules are revealed at the debrief, after the last round."))
+    table = Table.objects.filter(event=event, number=table_number).first()
+    if table is None:
+        raise Refused(_("There is no table %(number)s.") % {"number": table_number})
+    table.revealed = True
+    table.save(update_fields=["revealed"])
+    event.debrief_step = DebriefStep.REVEAL
+    event.save_and_bump(["debrief_step"])
+    return table
+
+
+@transaction.atomic
+def step_debrief(*, event: Event, to_step: int) -> Event:
+    """Show another debrief screen on the projector (DebriefStep); only at the debrief.
+
+    Stepping back from the reveal leaves what was revealed revealed: the organizer hides
+    the rules with reveal_rules(revealed=False).
+    """
+    event = Event.objects.get(pk=event.pk)
+    if event.phase != Phase.DEBRIEF:
+        raise Refused(_("The debrief screens come after the last round."))
+    if to_step not in DebriefStep.values:
+        raise Refused(_("There is no such debrief screen."))
+    if event.debrief_step != to_step:
+        event.debrief_step = to_step
+        event.save_and_bump(["debrief_step"])
     return event
 
 

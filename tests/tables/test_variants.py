@@ -22,6 +22,7 @@ from tables.variants import (
     draw_variants,
     max_anytime_tables,
     redraw_variant,
+    rule_lines,
     suit_name,
     variant_label,
 )
@@ -722,6 +723,7 @@ def test_translated_strings_are_exactly_the_marked_ones():
     seen, record = recorder()
     for variant in ALL_VARIANTS:
         variant_label(variant, record)
+        rule_lines(variant, record)
     bad_plain = [v("high-hearts"), v("high-hearts"), v("low-hearts-anytime")]
     check_variants(bad_plain, 0, translate=record)
     check_variants([v("high-hearts"), v("low-hearts")] * 5, 0, translate=record)

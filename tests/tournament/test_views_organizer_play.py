@@ -18,8 +18,8 @@ from tables.models import (
     ReportState,
 )
 from tests import factories
-from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
-from tournament.rounds import advance_phase
+from tournament.models import DebriefStep, Event, Phase, Player, PlayerStatus, Round, RoundStatus
+from tournament.rounds import advance_phase, start_debrief
 
 pytestmark = pytest.mark.django_db
 
@@ -678,3 +678,79 @@ def test_a_one_minute_phase_is_announced_in_the_singular(signed_in, organizer):
     event = factories.seated_event(owner=organizer, players=8, tables=2, study_minutes=1)
     response = signed_in.post(url("phase_next", event.pk), {"phase": event.phase_key}, follow=True)
     assert "Study started: 1 minute to read the rules." in response.content.decode()
+
+
+# --- the debrief's screens on the projector --------------------------------------------------
+
+
+def debrief_event(organizer) -> Event:
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    factories.close_current_round(event, organizer)
+    return start_debrief(event=event)
+
+
+def step_form(page: str, label: str) -> str:
+    """The value the step form whose button starts with ``label`` posts."""
+    for form in page.split("<form")[1:]:
+        if f">{label}" in form:
+            return form.split('name="step" value="')[1].split('"')[0]
+    raise AssertionError(f"no {label!r} button")
+
+
+def test_next_and_back_step_the_projector_through_the_debrief(signed_in, organizer):
+    event = debrief_event(organizer)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "The projector shows" in page
+    assert "Debrief: the ladder" in page
+    assert "Back:" not in page, "nothing before the first screen"
+
+    said = messages_after(
+        signed_in, signed_in.post(url("debrief_step", event.pk), {"step": step_form(page, "Next")})
+    )
+    assert said == ["The projector shows: Where games were disputed."]
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "(screen 2 of 7)" in page
+    assert (step_form(page, "Back"), step_form(page, "Next")) == ("0", "2")
+
+    signed_in.post(url("debrief_step", event.pk), {"step": "6"})
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Next:" not in page, "nothing after the reveal"
+    assert Event.objects.get(pk=event.pk).debrief_step == DebriefStep.REVEAL
+
+
+@pytest.mark.parametrize("step", ["7", "-1", "", "²", "1e3"])
+def test_a_step_that_does_not_exist_is_refused(signed_in, organizer, step):
+    event = debrief_event(organizer)
+    said = messages_after(signed_in, signed_in.post(url("debrief_step", event.pk), {"step": step}))
+    assert said == ["There is no such debrief screen."]
+    assert Event.objects.get(pk=event.pk).debrief_step == DebriefStep.OPENING
+
+
+def test_the_debrief_screens_wait_for_the_debrief(signed_in, organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    said = messages_after(signed_in, signed_in.post(url("debrief_step", event.pk), {"step": "1"}))
+    assert said == ["The debrief screens come after the last round."]
+
+
+def test_one_table_can_be_revealed_at_a_time(signed_in, organizer):
+    event = debrief_event(organizer)
+    said = messages_after(signed_in, signed_in.post(url("reveal_table", event.pk), {"table": "2"}))
+    assert said == ["The projector now shows table 2's rules."]
+    event.refresh_from_db()
+    assert (event.debrief_step, event.rules_revealed) == (DebriefStep.REVEAL, False)
+    assert list(event.tables.filter(revealed=True).values_list("number", flat=True)) == [2]
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    select = page.split('name="table"')[1].split("</select>")[0]
+    assert 'value="1"' in select
+    assert 'value="2"' not in select, "table 2 is out already"
+
+    said = messages_after(signed_in, signed_in.post(url("reveal_table", event.pk), {"table": "9"}))
+    assert said == ["There is no table 9."]
+    signed_in.post(url("reveal", event.pk), {"revealed": "0"})
+    assert not event.tables.filter(revealed=True).exists(), "hiding them all hides each one"
+    event.refresh_from_db()
+    assert event.debrief_step == DebriefStep.OPENING, "the projector is back where it began"

@@ -11,10 +11,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tables.variants import rule_lines
 from tests import factories
 from tournament.common.polling import poll_trigger
-from tournament.models import Event, Seat, SeatReason
-from tournament.rounds import advance_phase, reveal_rules, start_debrief
+from tournament.models import DebriefStep, Event, Seat, SeatReason
+from tournament.rounds import advance_phase, reveal_rules, reveal_table, start_debrief, step_debrief
 
 pytestmark = pytest.mark.django_db
 
@@ -575,3 +576,130 @@ def test_every_screen_has_exactly_one_main_heading(client, organizer):
     assert client.get(screen_url(event)).content.decode().count("<h1") == 1, "rules"
     wrong = client.get(reverse("projector:screen", args=["wrong"])).content.decode()
     assert wrong.count("<h1") == 1
+
+
+# --- the debrief's screens ------------------------------------------------------------------
+
+# Words that name one table's rules (the clash map may say which *kinds* of rules met:
+# "ace-high and ace-low players", "the trump rules", never whose).
+VARIANT_OF_A_TABLE = re.compile(
+    r"ace\s+high|ace\s+low|hearts|diamonds|clubs|spades|[♥♦♣♠]|trump:", re.IGNORECASE
+)
+DEBRIEF_SCREENS = {
+    DebriefStep.OPENING: "Debrief",
+    DebriefStep.DISPUTES: "Where games were disputed",
+    DebriefStep.CLASHES: "Which rules met at each table",
+    DebriefStep.PATHS: "Every player’s path",
+    DebriefStep.FLOW: "Moves between tables",
+    DebriefStep.RESULTS: "Final results",
+    DebriefStep.REVEAL: "Each table’s rules",
+}
+
+
+def debriefed_event(organizer, *, players: int = 12, tables: int = 3) -> Event:
+    event = factories.seated_event(owner=organizer, players=players, tables=tables)
+    for _state in walk_event(event):
+        pass
+    event.refresh_from_db()
+    return event
+
+
+def main_heading(response) -> str:
+    match = re.search(r"<h1>(.*?)</h1>", response.content.decode(), re.S)
+    assert match
+    return html.unescape(match.group(1)).strip()
+
+
+def test_each_debrief_step_shows_its_screen_and_the_poll_follows(client, organizer):
+    event = debriefed_event(organizer)
+    first = client.get(screen_url(event))
+    assert main_heading(first) == DEBRIEF_SCREENS[DebriefStep.OPENING]
+    etag = etag_in(first)
+    # Forward through every screen, then back to the first.
+    for step in [*list(DebriefStep)[1:], DebriefStep.OPENING]:
+        heading = DEBRIEF_SCREENS[step]
+        event = step_debrief(event=event, to_step=step)
+        response = poll(client, event, etag)
+        assert response.status_code == 200, "a new step is news to the projector"
+        assert main_heading(response) == heading
+        etag = etag_in(response)
+
+
+def test_no_debrief_screen_names_a_tables_rules_before_the_reveal(client, organizer):
+    event = debriefed_event(organizer)
+    for step in DEBRIEF_SCREENS:
+        if step == DebriefStep.REVEAL:
+            continue
+        event = step_debrief(event=event, to_step=step)
+        for highlight in ("", "?highlight=climbers"):
+            page = text_of(client.get(screen_url(event) + highlight))
+            giveaway = VARIANT_OF_A_TABLE.search(page)
+            assert giveaway is None, f"{step.label}: {giveaway.group()!r} shown"
+            if step in (DebriefStep.OPENING, DebriefStep.RESULTS):
+                assert VARIANT_GIVEAWAY.search(page) is None
+
+
+def test_stepping_to_the_reveal_reveals_nothing_until_the_organizer_does(client, organizer):
+    event = step_debrief(event=debriefed_event(organizer), to_step=DebriefStep.REVEAL)
+
+    waiting = client.get(screen_url(event))
+    assert VARIANT_GIVEAWAY.search(text_of(waiting)) is None
+    assert "Which rules did each table play?" in text_of(waiting)
+
+    reveal_table(event=event, table_number=2)
+    one = text_of(client.get(screen_url(event)))
+    page = client.get(screen_url(event)).content.decode()
+    assert page.count('class="rule-card') == 1
+    table = factories.table(event, 2)
+    assert rule_lines(table.variant)[0] in one
+    assert f"Trump: {table.variant.trump.value}" in one
+
+
+def test_the_reveal_says_each_difference_in_a_line(client, organizer):
+    event = revealed_event(organizer, tables=2, anytime=(2,))
+    page = text_of(client.get(screen_url(event)))
+    for table in event.tables.all():
+        for line in rule_lines(table.variant):
+            assert line in page
+    assert "Trumps may be played at any time" in page
+
+
+def test_the_disputes_map_has_a_cell_per_table_round_with_its_disputes(client, organizer):
+    event = step_debrief(event=debriefed_event(organizer), to_step=DebriefStep.DISPUTES)
+    page = client.get(screen_url(event)).content.decode()
+    cells = re.findall(r'class="cell" data-table="(\d+)" data-round="(\d+)"', page)
+    assert len(cells) == 3 * event.rounds_planned
+    assert "disputed games" in text_of(client.get(screen_url(event)))
+
+
+def test_the_clash_map_says_its_sentence(client, organizer):
+    event = step_debrief(event=debriefed_event(organizer), to_step=DebriefStep.CLASHES)
+    page = text_of(client.get(screen_url(event)))
+    assert "Disputes came at" in page or "No table-round brought" in page
+    assert "ace-high and ace-low players met" in page
+
+
+@pytest.mark.parametrize(
+    ("highlight", "bold"), [("", 0), ("?highlight=climbers", 1), ("?highlight=2", 1)]
+)
+def test_the_paths_screen_draws_a_path_per_player_and_highlights_on_request(
+    client, organizer, highlight, bold
+):
+    event = step_debrief(event=debriefed_event(organizer), to_step=DebriefStep.PATHS)
+    response = client.get(screen_url(event) + highlight)
+    page = response.content.decode()
+    assert page.count('<g class="path') == 12
+    assert bool(page.count("is-highlighted")) == bool(bold)
+    if highlight:
+        assert f'hx-get="{screen_url(event)}{highlight}"' in page, "the poll keeps the highlight"
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_every_debrief_screen_costs_the_same_few_queries_at_any_size(
+    client, organizer, django_assert_max_num_queries, players, tables
+):
+    event = debriefed_event(organizer, players=players, tables=tables)
+    for step in DEBRIEF_SCREENS:
+        event = step_debrief(event=event, to_step=step)
+        with django_assert_max_num_queries(FULL_RENDER_QUERIES + 5, info=step.label):
+            assert client.get(screen_url(event)).status_code == 200

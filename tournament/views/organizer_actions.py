@@ -41,14 +41,16 @@ from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.console import build_console
 from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
-from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus
+from tournament.models import DebriefStep, Event, Phase, Player, PlayerStatus, Round, RoundStatus
 from tournament.rounds import (
     ClockAction,
     advance_phase,
     change_clock,
     close_round,
     reveal_rules,
+    reveal_table,
     start_debrief,
+    step_debrief,
     undo_close_round,
 )
 from tournament.seating import (
@@ -580,6 +582,39 @@ def reveal(request: HttpRequest, pk: int) -> HttpResponse:
         return _("The rules are hidden from the projector again.")
 
     return run_action(request, show_or_hide, default=console_url(event))
+
+
+@require_POST
+@login_required
+def debrief_step(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show another debrief screen on the projector: the console's Next and Back."""
+    event = owned_event(request, pk)
+    # A step outside the list (or none) is refused by the bridge with its reason.
+    step = request.POST.get("step", "")
+    to_step = int(step) if step.isascii() and step.isdigit() and len(step) < 4 else -1
+
+    def show() -> str:
+        shown = step_debrief(event=event, to_step=to_step)
+        return _("The projector shows: %(screen)s.") % {
+            "screen": DebriefStep(shown.debrief_step).label
+        }
+
+    return run_action(request, show, default=console_url(event))
+
+
+@require_POST
+@login_required
+def reveal_one_table(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    number = positive_int(request.POST.get("table"))
+
+    def show() -> str:
+        if number is None:
+            raise Refused(_("Choose a table to reveal."))
+        reveal_table(event=event, table_number=number)
+        return _("The projector now shows table %(number)s's rules.") % {"number": number}
+
+    return run_action(request, show, default=console_url(event))
 
 
 # --- closing a round ---------------------------------------------------------------------

@@ -6,11 +6,14 @@ Terms:
              one answers the stage alone, which htmx swaps in. The projector never stops
              polling: even after the reveal the organizer can hide the rules again.
     view     ?view=ladder shows the room's ladder instead of the phase's screen.
+    highlight ?highlight=climbers (or a number) on the debrief's paths screen: the players
+             who climbed or fell furthest stand out (tournament.projector). The poll keeps it.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -68,9 +71,12 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
     if event is None:
         return render(request, "projector/link_invalid.html", status=404)
     view = View.parse(request.GET.get("view"))
-    shown = build_screen(event, view)
+    highlight = request.GET.get("highlight")
+    shown = build_screen(event, view, highlight)
     stage_url = reverse("projector:screen", args=[token])
     ladder_url = f"{stage_url}?view={View.LADDER}"
+    if highlight and view == View.STAGE:
+        stage_url = f"{stage_url}?{urlencode({'highlight': highlight})}"
     context = {
         "event": event,
         "screen": shown,
