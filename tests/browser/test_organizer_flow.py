@@ -193,7 +193,7 @@ def test_a_whole_event_through_the_console(live_server, page: Page):
     expect(page.get_by_role("button", name=re.compile("Undo the close"))).to_have_count(0)
     expect(page.locator("#round-panel")).to_contain_text("the results are final")
     assert page.url.startswith(console)
-    page.get_by_role("button", name="Reveal the rules on the projector").click()
+    page.get_by_role("button", name="Reveal every table's rules on the projector").click()
     expect(flash(page)).to_contain_text("The projector now shows every table's rules.")
     expect(page.locator("#corrections")).to_contain_text("Added by the organizer")
 
