@@ -491,26 +491,20 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         pages = revealed_rules(event, every=event.rules_revealed)
         return Screen(ScreenKind.RULES, event, view, rule_pages=pages, debrief_step=step)
     data = build_debrief(event)
-    if step == DebriefStep.DISPUTES:
+    if step in (DebriefStep.DISPUTES, DebriefStep.CLASHES):
+        # One grid; the clash screen adds which rules met to the disputes.
+        clashes = step == DebriefStep.CLASHES
         chart = charts.grid_svg(
             data.tables,
             data.rounds,
             data.grid_cells(),
-            label=_("Disputed games per table and round"),
-            show_kinds=False,
+            label=_("Which rules met, and disputed games, per table and round")
+            if clashes
+            else _("Disputed games per table and round"),
+            show_kinds=clashes,
             translate=_,
         )
-        kind = ScreenKind.DISPUTES
-    elif step == DebriefStep.CLASHES:
-        chart = charts.grid_svg(
-            data.tables,
-            data.rounds,
-            data.grid_cells(),
-            label=_("Which rules met, and disputed games, per table and round"),
-            show_kinds=True,
-            translate=_,
-        )
-        kind = ScreenKind.CLASHES
+        kind = ScreenKind.CLASHES if clashes else ScreenKind.DISPUTES
     elif step == DebriefStep.PATHS:
         count = highlight_count(highlight, len(data.paths))
         chart = charts.paths_svg(
