@@ -14,12 +14,15 @@ Terms:
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -45,6 +48,7 @@ from tournament.forms import (
 from tournament.models import Event, Player, Round, RoundStatus
 from tournament.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.views.organizer import owned_event, visible_version
+from tournament.views.records import records_panel
 
 CORRECTIONS_PAGE_LIMIT = 1000
 
@@ -155,6 +159,9 @@ def console_context(
         or MovePlayerForm(players=present_seated, tables=table_numbers),
         "variant_form": forms.get("variant_form") or SetVariantForm(),
         "site_messages": list(get_messages(request)),
+        # Lazy: only the full page shows the Records section, so a live poll never reads
+        # the backup folder.
+        "records": SimpleLazyObject(partial(records_panel, event)),
     }
 
 
@@ -273,6 +280,9 @@ def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
         "live_url": reverse("organizer:close_round_live", args=[event.pk, number]),
         "here": reverse("organizer:close_round", args=[event.pk, number]),
         "site_messages": list(get_messages(request)),
+        # Lazy: only the full page shows the Records section, so a live poll never reads
+        # the backup folder.
+        "records": SimpleLazyObject(partial(records_panel, event)),
     }
 
 
@@ -315,6 +325,9 @@ def player_context(request: HttpRequest, event: Event, player_id: int, **forms) 
         "planned": planned,
         "table_numbers": list(event.tables.order_by("number").values_list("number", flat=True)),
         "site_messages": list(get_messages(request)),
+        # Lazy: only the full page shows the Records section, so a live poll never reads
+        # the backup folder.
+        "records": SimpleLazyObject(partial(records_panel, event)),
     }
 
 
