@@ -8,7 +8,7 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test lint format install chromium wrk screenshots bench signin clean
+.PHONY: run test lint format install chromium wrk screenshots bench crash-test signin clean
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
@@ -65,6 +65,11 @@ wrk:
 # its last line is one JSON object (docs/PERFORMANCE.md).
 bench: $(INSTALLED) wrk
 	$(BIN)/python bench/compare.py
+
+# The real server killed with SIGKILL at five moments under a load of reports, restarted each
+# time; its last line is one JSON object, and "lost" must be 0 (bench/crash_test.py).
+crash-test: $(INSTALLED)
+	$(BIN)/python bench/crash_test.py
 
 signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)
