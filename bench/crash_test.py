@@ -12,8 +12,8 @@ Terms:
                   nothing flushed, no clean-up; then the server is started again on the same
                   database, as a facilitator would after a laptop crash.
 
-Loopback only; bounded in time (--seconds of load between kills, a start-up deadline) and
-in count (--kills). The last line is one JSON object:
+POSIX only (process groups and SIGKILL). Loopback only; bounded in time (--seconds of load
+between kills, a start-up deadline) and in count (--kills). The last line is one JSON object:
     {"kills": 5, "acknowledged": N, "stored": N, "lost": 0, "integrity_check": "ok"}
 
     .venv/bin/python bench/crash_test.py            # what `make crash-test` runs
@@ -22,6 +22,7 @@ in count (--kills). The last line is one JSON object:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -158,10 +159,8 @@ def start_server(data_dir: Path, port: int, log) -> subprocess.Popen:
 
 
 def kill(server: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):  # already gone
         os.killpg(server.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     server.wait(timeout=30)
 
 
