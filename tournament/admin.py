@@ -2,7 +2,11 @@
 
 from django.contrib import admin
 
+from tournament.forms import AdminSignInForm
 from tournament.models import Event, Player, Round, Seat
+
+# The admin's password form counts failures like the console's (tournament.signin).
+admin.site.login_form = AdminSignInForm
 
 
 class PlayerInline(admin.TabularInline):

@@ -5,16 +5,21 @@ Terms:
                   taken whole or not at all, with one message per problem line.
     confirmed     a tick that says "the players have already seen their rules, change the
                   variant anyway"; needed once the study phase has started.
+    sign-in forms the console's and the admin's password forms, rate-limited per account
+                  and per client address (tournament.signin).
 """
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.variants import ALL_VARIANTS, Variant, variant_label
+from tournament import signin
 from tournament.models import PLAYER_NAME_MAX_LENGTH, Event, Phase, Player, PlayerStatus
 from tournament.roster import (
     MAX_CSV_BYTES,
@@ -276,3 +281,29 @@ class CloseRoundForm(forms.Form):
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     disputed_ok = forms.BooleanField(required=False)
+
+
+class SignInForm(AuthenticationForm):
+    """The console's password sign-in. It counts its failures and refuses, unchecked, once an
+    account or an address has failed too often (tournament.signin), saying until when."""
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        if username is None or not self.cleaned_data.get("password"):
+            return super().clean()  # a field is missing: its own error says so
+        attempt = signin.start_password_attempt(
+            username=username, address=signin.client_address(self.request)
+        )
+        if isinstance(attempt, signin.Lockout):
+            raise ValidationError(attempt.message(), code="too_many_attempts")
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            signin.finish_password_attempt(attempt, succeeded=False)
+            raise
+        signin.finish_password_attempt(attempt, succeeded=True)
+        return cleaned
+
+
+class AdminSignInForm(SignInForm, AdminAuthenticationForm):
+    """The admin's sign-in: staff accounts only, rate-limited like the console's."""

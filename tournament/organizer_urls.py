@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from tournament.forms import SignInForm
 from tournament.views import auth, organizer, organizer_actions, organizer_console, records
 
 app_name = "organizer"
@@ -10,7 +11,7 @@ app_name = "organizer"
 event = "<int:pk>/"
 
 urlpatterns = [
-    path("sign-in/", auth_views.LoginView.as_view(), name="login"),
+    path("sign-in/", auth_views.LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("sign-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("sign-in/<uidb64>/<token>/", auth.sign_in_link, name="sign_in_link"),
     path("", organizer.event_list, name="events"),

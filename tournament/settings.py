@@ -218,3 +218,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Sign-in rate limits (tournament.signin) -------------------------------------------
+# Failed password sign-ins count per account and per client address. Behind the trusted
+# HTTPS proxy above every request comes from the proxy's own address, so there the client
+# is the address that proxy appended to X-Forwarded-For (the last one); elsewhere it is
+# REMOTE_ADDR, and a client's X-Forwarded-For is ignored.
+SIGN_IN_ADDRESS_FROM_PROXY = PUBLIC_URL.startswith("https:") and _env_flag(
+    "FIVETRICKS_BEHIND_PROXY"
+)

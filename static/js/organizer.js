@@ -3,6 +3,8 @@
    - roster filter: typing in [data-filter] hides roster rows that do not match
      (accents and case ignored); the filter survives the console's htmx swaps.
    - form[data-confirm]: asks before submitting (for forms that are not htmx-boosted).
+   - form[data-submit-once]: a second press is ignored (a one-time sign-in link would be
+     spent by the first and refused by the second).
    - an answer that lacks the element it should replace (the sign-in page after the
      session expired, say) is opened as a page instead of being swapped in. */
 (function () {
@@ -66,6 +68,20 @@
     if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
       event.preventDefault();
       event.stopImmediatePropagation();
+      return;
+    }
+    if (form.matches && form.matches("form[data-submit-once]")) {
+      if (form.dataset.sent) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+      form.dataset.sent = "1";
     }
   }, true);
+  // A page shown again from the back button starts afresh.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[data-submit-once]").forEach(function (form) {
+      delete form.dataset.sent;
+    });
+  });
 })();

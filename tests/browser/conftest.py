@@ -87,3 +87,15 @@ def new_context(browser):
 @pytest.fixture
 def page(new_context):
     return new_context().new_page()
+
+
+def sign_in(page, live_server, user) -> None:
+    """Sign in as an organizer does: open the one-time link, press its button, and wait
+    for the console (the link's page itself signs nobody in)."""
+    from playwright.sync_api import expect
+
+    from tournament.signin import sign_in_path
+
+    page.goto(live_server.url + sign_in_path(user))
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()

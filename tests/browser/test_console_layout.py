@@ -8,8 +8,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import LAPTOP
-from tournament.signin import ensure_organizer, sign_in_path
+from tests.browser.conftest import LAPTOP, sign_in
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,7 +18,7 @@ def test_a_refused_long_name_wraps_inside_the_page(live_server, new_context):
     organizer, _ = ensure_organizer()
     event = factories.make_event(owner=organizer)
     page = new_context(viewport=LAPTOP).new_page()
-    page.goto(live_server.url + sign_in_path(organizer))
+    sign_in(page, live_server, organizer)
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]) + "#roster")
     page.locator("#roster textarea").fill("Ann\n" + "W" * 200)
     page.locator("#roster").get_by_role("button", name="Add to the roster").click()

@@ -9,7 +9,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests import factories
-from tournament.signin import ensure_organizer, sign_in_path
+from tests.browser.conftest import sign_in
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_report_updates_its_tables_card_and_keeps_the_rest(live_server, page: Page):
     user, _ = ensure_organizer()
     event = factories.start_rounds(factories.seated_event(owner=user, players=8, tables=2))
-    page.goto(live_server.url + sign_in_path(user))
+    sign_in(page, live_server, user)
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     card = page.locator("#table-2")
     expect(card.locator("footer")).to_contain_text("0 games")

@@ -10,11 +10,11 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import LAPTOP, PROJECTOR
+from tests.browser.conftest import LAPTOP, PROJECTOR, sign_in
 from tournament.debrief import build_debrief
 from tournament.models import DebriefStep
 from tournament.rounds import advance_phase, start_debrief
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,7 +63,7 @@ def test_the_console_steps_the_projector_through_the_debrief(live_server, new_co
     event = played_to_the_debrief(organizer)
     data = build_debrief(event)
     console = new_context(viewport=LAPTOP).new_page()
-    console.goto(live_server.url + sign_in_path(organizer))
+    sign_in(console, live_server, organizer)
     console.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     projector = new_context(viewport=PROJECTOR).new_page()
     projector.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))

@@ -17,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR
+from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
 from tournament.models import DebriefStep, Event, Phase
 from tournament.rounds import (
     advance_phase,
@@ -67,6 +67,13 @@ def urls_for(event: Event) -> dict[str, tuple[str, dict]]:
             "new event": (reverse("organizer:event_new"), LAPTOP),
             "settings": (reverse("organizer:event_settings", args=[pk]), LAPTOP),
             "home": ("/", PHONE),
+            # Opening a sign-in link spends nothing, so the walk can look at its page.
+            "sign-in link": (sign_in_path(event.owner), LAPTOP),
+            "password sign-in": (reverse("organizer:login"), LAPTOP),
+            "bad sign-in link": (
+                reverse("organizer:sign_in_link", args=["MQ", "no-such-token"]),
+                LAPTOP,
+            ),
             "bad table link": (reverse("phone:table", args=["no-such-token"]), PHONE),
             "bad projector link": (reverse("projector:screen", args=["no-such-token"]), PROJECTOR),
         }
@@ -122,8 +129,8 @@ def test_every_page_in_every_phase_is_clean(live_server, new_context):
     organizer, _ = ensure_organizer()
     event = factories.seated_event(owner=organizer, players=9, tables=2, rounds_planned=2)
     contexts = {}
-    sign_in = new_context(viewport=LAPTOP)
-    sign_in.new_page().goto(live_server.url + sign_in_path(organizer))
+    console = new_context(viewport=LAPTOP)
+    sign_in(console.new_page(), live_server, organizer)
     problems: list[str] = []
     seen = 0
     for step in walk(event, organizer):
@@ -133,7 +140,7 @@ def test_every_page_in_every_phase_is_clean(live_server, new_context):
                 continue
             key = (viewport["width"], name)
             if viewport is LAPTOP:
-                context = sign_in
+                context = console
             else:
                 context = contexts.setdefault(key, new_context(viewport=viewport))
             page = context.new_page()

@@ -8,8 +8,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import LAPTOP
-from tournament.signin import ensure_organizer, sign_in_path
+from tests.browser.conftest import LAPTOP, sign_in
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,7 +18,7 @@ def test_a_table_changed_after_printing_is_named_and_reprinted_alone(live_server
     organizer, _ = ensure_organizer()
     event = factories.seated_event(owner=organizer, players=12, tables=3)
     console = new_context(viewport=LAPTOP).new_page()
-    console.goto(live_server.url + sign_in_path(organizer))
+    sign_in(console, live_server, organizer)
     console.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     expect(console.locator(".reprint-warning")).to_have_count(0)
 

@@ -17,8 +17,9 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tests import factories
+from tests.browser.conftest import sign_in
 from tournament.models import Event
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,7 +89,7 @@ def close_round(page: Page, number: int, *, last: bool = False) -> dict[str, int
 
 def test_a_whole_event_through_the_console(live_server, page: Page):
     user, _ = ensure_organizer()
-    page.goto(live_server.url + sign_in_path(user))
+    sign_in(page, live_server, user)
 
     # Events: a new event with 3 rounds; the other settings keep their defaults.
     page.get_by_role("link", name="New event").click()
@@ -204,7 +205,7 @@ def test_the_clock_buttons_that_cannot_apply_hide_at_0_00(live_server, page: Pag
     user, _ = ensure_organizer()
     event = factories.start_rounds(factories.seated_event(owner=user, players=8, tables=2))
     Event.objects.filter(pk=event.pk).update(clock_ends_at=timezone.now() + timedelta(seconds=3))
-    page.goto(live_server.url + sign_in_path(user))
+    sign_in(page, live_server, user)
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     pause = page.get_by_role("button", name="Pause")
     time_up_now = page.get_by_role("button", name="Time is up now")

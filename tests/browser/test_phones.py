@@ -23,10 +23,10 @@ from playwright.sync_api import Locator, Page, expect
 from tables.models import Game, GameReport, GameStatus, ReportState, Table
 from tables.rule_sheets import rule_sheet
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE
+from tests.browser.conftest import LAPTOP, PHONE, sign_in
 from tournament.models import Seat
 from tournament.rounds import advance_phase, close_round, undo_close_round
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -144,7 +144,7 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
 
     # The organizer's console shows the dispute.
     console = new_context(viewport=LAPTOP).new_page()
-    console.goto(live_server.url + sign_in_path(organizer))
+    sign_in(console, live_server, organizer)
     console.goto(live_server.url + reverse("organizer:table", args=[event.pk, 1]))
     disputed_row = console.locator("tr.status-disputed")
     expect(disputed_row).to_have_count(1)
@@ -455,7 +455,7 @@ def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
     assert event.tables.filter(trump_anytime=True).exists()
     pages = 3 * 5  # a tent card, a rule sheet and the players' guide per table
     page = new_context(viewport=LAPTOP).new_page()
-    page.goto(live_server.url + sign_in_path(organizer))
+    sign_in(page, live_server, organizer)
     kit = live_server.url + reverse("kit:event_kit", args=[event.pk])
 
     page.goto(kit)

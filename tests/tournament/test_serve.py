@@ -56,7 +56,7 @@ def test_setup_only_migrates_collects_static_ensures_the_organizer_and_prints_li
     assert result.returncode == 0, result.stderr
     output = result.stdout
     assert "Created the organizer account 'organizer'." in output
-    assert "Organizer, sign in once with this link" in output
+    assert "Organizer, sign in once with this link (open it, then press Sign in):" in output
     assert ":8123/console/sign-in/" in output
     assert "Phones on the same Wi-Fi reach this laptop at:" in output
     assert "manage.py serve --port 8123" in output

@@ -197,3 +197,17 @@ print(json.dumps({'opened': len(opened), 'statuses': statuses, 'mode': mode,
     assert result["opened"] == 1
     assert result["mode"] == "wal"
     assert result["synchronous"] == 1  # NORMAL
+
+
+def test_sign_ins_count_the_forwarded_address_only_behind_the_trusted_proxy(tmp_path):
+    name = "SIGN_IN_ADDRESS_FROM_PROXY"
+    https = "https://tricks.example.org"
+    assert _settings(tmp_path, name) == {name: False}
+    assert _settings(tmp_path, name, FIVETRICKS_PUBLIC_URL=https) == {name: False}
+    lan_with_flag = _settings(
+        tmp_path, name, FIVETRICKS_PUBLIC_URL="http://192.168.1.20:8000",
+        FIVETRICKS_BEHIND_PROXY="1",
+    )  # fmt: skip
+    assert lan_with_flag == {name: False}
+    proxied = _settings(tmp_path, name, FIVETRICKS_PUBLIC_URL=https, FIVETRICKS_BEHIND_PROXY="1")
+    assert proxied == {name: True}

@@ -154,7 +154,7 @@ class Command(BaseCommand):
             )
         lines += [
             "",
-            "  " + _("Organizer, sign in once with this link (it works one time):"),
+            "  " + _("Organizer, sign in once with this link (open it, then press Sign in):"),
             f"    {base}{sign_in_path(user)}",
             "",
             "  " + _("Phones on the same Wi-Fi reach this laptop at:"),
