@@ -1,4 +1,5 @@
-/* The printable kit: the print button opens the browser's print dialog. Without
+/* The printable pages (the table kit, the debrief report): the print button opens the
+   browser's print dialog. Without
    JavaScript the button does nothing and the browser's own Print menu does the same. */
 (function () {
   document.addEventListener("click", function (event) {
