@@ -4,8 +4,8 @@ in a trigger included), no axe-core violation, and polling that catches up on wa
 Terms:
     walk     one event taken through setup, study, practice, a round, the moves between
              rounds, the debrief (before and after the reveal) and the finished event,
-             visiting every screen
-             of every audience (console, phones, projector) at each step.
+             visiting every screen of every audience (console, phones, projector) at
+             each step.
     axe      axe-core's accessibility rules, run inside Chromium (axe-playwright-python).
 """
 
