@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.contrib.messages import get_messages
+from django.core.exceptions import PermissionDenied
 from django.urls import URLPattern, reverse
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
@@ -15,6 +16,7 @@ from tests import factories
 from tournament import organizer_urls
 from tournament.finishing import archive_event, finish_event
 from tournament.models import Event, Phase, Player
+from tournament.views.organizer import permission_denied
 
 pytestmark = pytest.mark.django_db
 
@@ -329,3 +331,9 @@ def test_an_archived_event_still_runs(signed_in, event):
     archive_event(event=event)
     signed_in.post(url("roster_add", event.pk), {"names": "Ann\nBen\nCleo"})
     assert Player.objects.filter(event=event).count() == 3
+
+
+def test_any_other_permission_denied_keeps_djangos_403(rf, organizer):
+    request = rf.post("/console/")
+    request.user = organizer
+    assert permission_denied(request, PermissionDenied("no")).status_code == 403
