@@ -337,3 +337,17 @@ def test_any_other_permission_denied_keeps_djangos_403(rf, organizer):
     request = rf.post("/console/")
     request.user = organizer
     assert permission_denied(request, PermissionDenied("no")).status_code == 403
+
+
+@pytest.mark.parametrize("count", [2, 20])
+def test_the_events_list_costs_the_same_for_few_or_many_events(
+    signed_in, organizer, django_assert_max_num_queries, count
+):
+    for number in range(count):
+        event = factories.make_event(owner=organizer, name=f"Event {number}")
+        if number % 2:
+            archive_event(event=event)
+    # The session and user, then the events with their headcounts.
+    with django_assert_max_num_queries(3):
+        page = signed_in.get(url("events")).content.decode()
+    assert page.count('<tr id="event-') == count
