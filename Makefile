@@ -53,7 +53,8 @@ chromium:
 	$(call apt_install,$(CHROMIUM),chromium,for the browser tests,browser tests will be skipped)
 
 screenshots: $(INSTALLED) chromium
-	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py -q
+	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py \
+		tests/browser/test_debrief_screenshots.py tests/browser/test_debrief_report.py -q
 	@echo "Screenshots are in ./screenshots/"
 
 # The benchmark drives the server with Debian's wrk where it can be had, else with its

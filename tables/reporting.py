@@ -20,7 +20,8 @@ Terms:
                  tapped the name in the big list below it. It confirms game k instead;
                  game k+1, which nobody played, is never created.
 
-A game is counted once, however many reports it has.
+A game is counted once, however many reports it has. A finished event (see
+tournament.finishing) takes no report at all.
 """
 
 from __future__ import annotations
@@ -209,6 +210,10 @@ def _report_game(
     with transaction.atomic():
         if (repeated := _repeated(client_key, table)) is not None:
             return repeated
+        # A finished event is read-only (tournament.finishing); the event came with the
+        # table from the phone's link, so this costs no query.
+        if table.event.is_finished:
+            raise Refused(_("The event is finished: no more games can be reported."))
 
         round_ = _refuse_unless_playing(
             Round.objects.filter(event_id=table.event_id, number=round_number).first(),

@@ -40,8 +40,8 @@ GREY = "#9a9a9a"
 DISPUTE = "#b3261e"
 # Symbols beside colour so a black-and-white print still tells the kinds apart.
 KIND_SYMBOLS = {ClashKind.DIRECTION: "⇅", ClashKind.TRUMP: "✦", ClashKind.NONE: ""}
-# Highlighted paths cycle through these strong colours and dash patterns: the dashes
-# tell the paths apart on paper.
+# Bold paths cycle through these strong colours and dash patterns: the dashes tell the
+# paths apart on paper.
 PALETTE = ("#1f4e9c", "#b3261e", "#1b7a3a", "#7a3a9a", "#a65f00", "#006d77", "#5c5c00", "#222")
 DASHES = ("", "24 10", "6 8", "24 8 6 8")
 
@@ -99,6 +99,18 @@ def _font(space: float, biggest: float = 64) -> float:
     return max(min(biggest, space * 0.6), 9)
 
 
+# A generous average glyph width, in ems, of the sans-serif fonts that draw the labels.
+GLYPH_WIDTH = 0.62
+
+
+def _label_margin(labels: Sequence[str], font: float, least: float, gap: float) -> float:
+    """The left margin that fits the longest of ``labels`` (table names) at ``font``, plus
+    ``gap`` between the label and the chart: at least ``least``. A label wider than the
+    margin would be cut at the edge of the chart."""
+    widest = max((len(label) for label in labels), default=0) * font * GLYPH_WIDTH
+    return max(least, widest + gap + 12)
+
+
 # --- the grid -------------------------------------------------------------------------
 
 
@@ -115,12 +127,14 @@ def grid_svg(
     *,
     label: str,
     show_kinds: bool,
+    pattern_id: str = "hatch",
     translate: Translate = untranslated,
 ) -> str:
     """Tables (rows, top table first) x rounds (columns): disputes per table-round.
 
     Cells with ``show_kinds`` carry the clash's symbol; a table-round nobody played is
-    left blank.
+    left blank. ``pattern_id`` names the hatching: two grids in one page (the printed
+    report) need two names.
     """
     svg = _svg(label, "chart-grid")
     defs = ET.SubElement(svg, "defs")
@@ -128,7 +142,7 @@ def grid_svg(
         defs,
         "pattern",
         {
-            "id": "hatch",
+            "id": pattern_id,
             "patternUnits": "userSpaceOnUse",
             "width": "18",
             "height": "18",
@@ -142,10 +156,12 @@ def grid_svg(
         {"x1": "0", "y1": "0", "x2": "0", "y2": "18", "stroke": DISPUTE, "stroke-width": "7"},
     )
     rows = sorted(tables, reverse=True)
-    left, top, bottom = 200, 70, 10
-    column_width = (WIDTH - left - 20) / max(len(rounds), 1)
+    top, bottom = 70, 10
     row_height = (HEIGHT - top - bottom) / max(len(rows), 1)
     font = _font(row_height)
+    labels = [translated(translate, TABLE_LABEL, number=table) for table in rows]
+    left = _label_margin(labels, font, least=200, gap=16)
+    column_width = (WIDTH - left - 20) / max(len(rounds), 1)
     for i, number in enumerate(rounds):
         _text(
             svg,
@@ -155,13 +171,13 @@ def grid_svg(
             48,
             **{"text-anchor": "middle", "class": "round-label", "font-weight": "bold"},
         )
-    for j, table in enumerate(rows):
+    for j, (table, table_label) in enumerate(zip(rows, labels, strict=True)):
         y = top + j * row_height
         _text(
             svg,
             left - 16,
             y + row_height / 2 + font * 0.35,
-            translated(translate, TABLE_LABEL, number=table),
+            table_label,
             font,
             **{"text-anchor": "end", "class": "table-label"},
         )
@@ -187,7 +203,7 @@ def grid_svg(
                     "y": f"{y + 2:.1f}",
                     "width": f"{column_width - 4:.1f}",
                     "height": f"{row_height - 4:.1f}",
-                    "fill": "url(#hatch)" if disputed else "#fff",
+                    "fill": f"url(#{pattern_id})" if disputed else "#fff",
                     "stroke": INK,
                     "stroke-width": "2",
                 },
@@ -273,12 +289,18 @@ def paths_svg(
     highlight, the others are thin and grey and only the highlighted are named.
     """
     svg = _svg(label, "chart-paths")
-    left, right, top, bottom = 170, 300, 30, 80
-    span_x = (WIDTH - left - right) / max(len(rounds) - 1, 1)
+    right, top, bottom = 300, 30, 80
     ordered_tables = sorted(tables)
     row = (HEIGHT - top - bottom) / max(len(ordered_tables), 1)
     y_of = {table: HEIGHT - bottom - (i + 0.5) * row for i, table in enumerate(ordered_tables)}
     font = _font(row)
+    left = _label_margin(
+        [translated(translate, TABLE_LABEL, number=table) for table in ordered_tables],
+        font,
+        least=170,
+        gap=24,
+    )
+    span_x = (WIDTH - left - right) / max(len(rounds) - 1, 1)
     for i, number in enumerate(rounds):
         x = left + i * span_x if len(rounds) > 1 else left + (WIDTH - left - right) / 2
         ET.SubElement(
@@ -343,7 +365,9 @@ def paths_svg(
         ]
         bold = path.name in named or not highlight
         colour = PALETTE[shown % len(PALETTE)] if bold else GREY
-        dash = DASHES[(shown // len(PALETTE)) % len(DASHES)] if bold else ""
+        # Neighbours in the palette differ in dashes too, so a black-and-white print
+        # still tells them apart; colour and dash repeat together only every 32 paths.
+        dash = DASHES[(shown + shown // len(PALETTE)) % len(DASHES)] if bold else ""
         group = ET.SubElement(
             svg,
             "g",

@@ -3,7 +3,9 @@
 Terms:
     disputed game  a game that was ever disputed: its phones named different winners
                    (even if one phone later agreed), it is disputed now, or the organizer
-                   settled it. Counted once per game, per table-round.
+                   settled or corrected its winner. A game the organizer added by hand (a
+                   table without a phone) is not one. Counted once per game, per
+                   table-round.
     home rules, table-round, clash
                    see tournament.clash.
     path           a player's table round by round (tournament.charts.PlayerPath).
@@ -51,10 +53,12 @@ class Debrief:
 
 def disputed_games(event: Event) -> set[tuple[int, int, int]]:
     """(table number, round number, game number) of every game ever disputed."""
+    # Not every SETTLED game: adding a game by hand, or accepting a late report, settles
+    # it too; the corrections log says which ones the organizer had to decide.
     keys: set[tuple[int, int, int]] = set(
-        Game.objects.filter(
-            round__event=event, status__in=[GameStatus.DISPUTED, GameStatus.SETTLED]
-        ).values_list("table__number", "round__number", "number")
+        Game.objects.filter(round__event=event, status=GameStatus.DISPUTED).values_list(
+            "table__number", "round__number", "number"
+        )
     )
     winners: dict[tuple[int, int, int], set[int]] = defaultdict(set)
     for table, round_, number, winner in GameReport.objects.filter(round__event=event).values_list(
@@ -64,7 +68,8 @@ def disputed_games(event: Event) -> set[tuple[int, int, int]]:
     keys.update(key for key, named in winners.items() if len(named) > 1)
     keys.update(
         GameCorrection.objects.filter(
-            round__event=event, action=CorrectionAction.SETTLED
+            round__event=event,
+            action__in=[CorrectionAction.SETTLED, CorrectionAction.CORRECTED],
         ).values_list("table__number", "round__number", "game_number")
     )
     return keys

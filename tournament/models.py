@@ -177,6 +177,13 @@ class Event(models.Model):
     )
     projector_token = models.CharField(max_length=64, unique=True, default=new_secret_token)
     players_token = models.CharField(max_length=64, unique=True, default=new_secret_token)
+    finished_at = models.DateTimeField(
+        _("finished"),
+        null=True,
+        blank=True,
+        help_text=_("When the organizer finished the event; it is read-only since."),
+    )
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     objects = EventQuerySet.as_manager()
 
@@ -275,6 +282,27 @@ class Event(models.Model):
         self.shared_version = F("shared_version") + 1
         self.save(update_fields=[*update_fields, "version", "shared_version"])
         self.refresh_from_db(fields=["version", "shared_version"])
+
+    # --- finished and archived ---------------------------------------------------------
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    @property
+    def finished_refusal(self) -> str | None:
+        """Why nothing can change in this event, or None while it can: the words every
+        refused change to a finished event shows (console actions and phone reports)."""
+        if self.finished_at is None:
+            return None
+        return gettext(
+            "This event is finished, so it is read-only: its debrief screens, report and "
+            "downloads still work. Reopen it from the console to change anything."
+        )
 
     @property
     def debrief_screen(self) -> DebriefStep:

@@ -4,7 +4,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from tournament.forms import SignInForm
-from tournament.views import auth, organizer, organizer_actions, organizer_console, records
+from tournament.views import (
+    auth,
+    debrief_report,
+    organizer,
+    organizer_actions,
+    organizer_console,
+    records,
+)
 
 app_name = "organizer"
 
@@ -20,6 +27,10 @@ urlpatterns = [
     path(f"{event}live/", organizer_console.event_live, name="event_live"),
     path(f"{event}settings/", organizer.event_settings, name="event_settings"),
     path(f"{event}delete/", organizer.event_delete, name="event_delete"),
+    path(f"{event}archive/", organizer.event_archive, name="event_archive"),
+    path(f"{event}finish/", organizer_actions.finish, name="finish"),
+    path(f"{event}reopen/", organizer_actions.reopen, name="reopen"),
+    path(f"{event}report/", debrief_report.event_report, name="debrief_report"),
     # roster
     path(f"{event}roster/", organizer_actions.roster_add, name="roster_add"),
     path(f"{event}players/<int:player_id>/", organizer_console.player_page, name="player"),

@@ -17,6 +17,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+# A change to a finished event is refused like any action (tournament.views.organizer).
+handler403 = "tournament.views.organizer.permission_denied"
+
 if settings.BENCH:  # `make bench` measures the server against a bare view; never in an event
     from bench.hello import hello
 

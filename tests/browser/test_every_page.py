@@ -3,8 +3,9 @@ in a trigger included), no axe-core violation, and polling that catches up on wa
 
 Terms:
     walk     one event taken through setup, study, practice, a round, the moves between
-             rounds and the debrief (before and after the reveal), visiting every screen
-             of every audience (console, phones, projector) at each step.
+             rounds, the debrief (before and after the reveal) and the finished event,
+             visiting every screen of every audience (console, phones, projector) at
+             each step.
     axe      axe-core's accessibility rules, run inside Chromium (axe-playwright-python).
 """
 
@@ -18,6 +19,7 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
+from tournament.finishing import finish_event
 from tournament.models import DebriefStep, Event, Phase
 from tournament.rounds import (
     advance_phase,
@@ -61,6 +63,13 @@ def urls_for(event: Event) -> dict[str, tuple[str, dict]]:
     if event.phase == Phase.ROUND:
         screens["close round"] = (reverse("organizer:close_round", args=[pk, 1]), LAPTOP)
         screens["tricks"] = (reverse("phone:tricks", args=[table.token]), PHONE)
+    if event.phase == Phase.DEBRIEF:
+        screens["debrief report"] = (reverse("organizer:debrief_report", args=[pk]), LAPTOP)
+        ask = "reopen" if event.is_finished else "finish"
+        screens[f"{ask} (asks first)"] = (reverse(f"organizer:{ask}", args=[pk]), LAPTOP)
+    if event.is_finished:
+        screens["events"] = (reverse("organizer:events"), LAPTOP)
+        screens["delete"] = (reverse("organizer:event_delete", args=[pk]), LAPTOP)
     if event.phase == Phase.SETUP:
         screens |= {
             "events": (reverse("organizer:events"), LAPTOP),
@@ -101,6 +110,8 @@ def walk(event: Event, organizer) -> Iterator[str]:
     yield f"{DEBRIEF_SCREEN} one table revealed"
     reveal_rules(event=event)
     yield "debrief, rules revealed"
+    finish_event(event=event)
+    yield "finished"
 
 
 class PageWatch:

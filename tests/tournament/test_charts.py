@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.charts import GridCell, PlayerPath, biggest_moves, flow_svg, grid_svg, paths_svg
+from tournament.charts import (
+    GLYPH_WIDTH,
+    GridCell,
+    PlayerPath,
+    biggest_moves,
+    flow_svg,
+    grid_svg,
+    paths_svg,
+)
 from tournament.clash import ClashKind
 
 # No example database: it would leave a .hypothesis directory in the work tree.
@@ -70,6 +79,43 @@ def test_the_grid_marks_disputes_with_a_pattern_and_a_number_and_kinds_with_a_sy
     assert [t.text for t in by_table["2"].iter(f"{SVG}text")] == ["✦"]
     plain = parse(grid_svg([1, 2], [1], cells, label="Grid", show_kinds=False))
     assert "⇅" not in ET.tostring(plain, encoding="unicode")
+
+
+def _table_labels(svg: ET.Element) -> list[ET.Element]:
+    return [t for t in svg.iter(f"{SVG}text") if t.get("class") == "table-label"]
+
+
+def test_table_labels_fit_inside_the_chart_at_any_number_of_tables():
+    for tables in (2, 6, 12, 40, 125):
+        numbers = list(range(1, tables + 1))
+        cells = {(t, 1): GridCell(0) for t in numbers}
+        grid = parse(grid_svg(numbers, [1, 2], cells, label="G", show_kinds=False))
+        paths = parse(paths_svg([PlayerPath("A", (1, tables))], [1, 2], numbers, label="P"))
+        for svg in (grid, paths):
+            for text in _table_labels(svg):
+                # Right-aligned at x: its left edge must stay in the chart.
+                width = len(text.text) * float(text.get("font-size")) * GLYPH_WIDTH
+                assert float(text.get("x")) - width >= 0, (tables, text.text)
+
+
+def test_two_grids_in_one_page_can_name_their_hatching_apart():
+    cells = {(1, 1): GridCell(1)}
+    svg = parse(grid_svg([1], [1], cells, label="G", show_kinds=False, pattern_id="hatch-b"))
+    assert svg.find(f"{SVG}defs/{SVG}pattern").get("id") == "hatch-b"
+    cell = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "cell")
+    assert cell.find(f"{SVG}rect").get("fill") == "url(#hatch-b)"
+
+
+def test_neighbouring_paths_differ_in_dashes_too_for_a_black_and_white_print():
+    paths = [PlayerPath(f"P{i:02d}", (1 + i % 3, 1 + (i + 1) % 3)) for i in range(32)]
+    svg = parse(paths_svg(paths, [1, 2], [1, 2, 3], label="Paths"))
+    styles = [
+        (line.get("stroke"), line.get("stroke-dasharray", ""))
+        for line in (g.find(f"{SVG}polyline") for g in paths_in(svg))
+    ]
+    assert len(set(styles)) == 32, "colour and dash repeat together only after 32 paths"
+    dashes = [dash for _colour, dash in styles]
+    assert all(a != b for a, b in itertools.pairwise(dashes))
 
 
 def test_the_flow_writes_each_count_on_its_arrow():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.corrections import settle_game
+from tables.corrections import add_game, settle_game
 from tables.models import Game
 from tests import factories
 from tournament.clash import ClashKind
@@ -48,6 +48,19 @@ def test_a_game_ever_disputed_counts_in_its_table_round_even_once_settled(organi
         (1, 2): 0,
         (2, 2): 0,
     }
+
+
+def test_a_game_the_organizer_added_by_hand_is_no_dispute(organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    winner = factories.seated_players(event, 2)[0]
+    add_game(
+        round_=event.current_round, table=factories.table(event, 2), winner=winner, by=organizer
+    )
+    event = start_debrief(event=factories.close_current_round(event, organizer))
+
+    assert build_debrief(event).cells[(2, 1)].disputes == 0
 
 
 def test_players_bring_their_home_tables_rules_to_the_tables_they_move_to(organizer):

@@ -9,6 +9,14 @@ Terms:
                without JavaScript the browser comes back to the section it was used in.
     page URL   the GET-able address of the page a form is on. Action URLs take only POST,
                so they must never be left in the address bar: a reload would fail.
+    read-only  a finished event (tournament.finishing) changes no more. The guard is here,
+               in owned_event, the one way every console view gets its event: a POST to a
+               finished event raises EventIsFinished before the view does anything, and
+               handler403 (tournament.urls) answers it like any refused action, back to
+               the page with Event.finished_refusal's words. A new action is guarded
+               without a line of its own; the few POSTs a finished event still takes
+               (reopen, archive, delete, back up, step the debrief screens) say so with
+               even_when_finished=True.
 
 An organizer sees only their own events (another organizer's answer 404); a superuser
 sees every event.
@@ -21,24 +29,52 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import replace_url
 
+from tables.models import Game
 from tournament.common.errors import Refused
+from tournament.finishing import archive_event
 from tournament.forms import EventForm
-from tournament.models import Event, PlayerStatus
+from tournament.models import Event, PlayerStatus, RoundStatus
 from tournament.rounds import delete_event
 
 
-def owned_event(request: HttpRequest, pk: int) -> Event:
-    """The event if this organizer may run it; 404 otherwise (no hint that it exists)."""
-    return get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
+class EventIsFinished(PermissionDenied):
+    """A POST that would change a finished event (see Terms: read-only)."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(event.finished_refusal)
+        self.event = event
+
+
+def owned_event(request: HttpRequest, pk: int, *, even_when_finished: bool = False) -> Event:
+    """The event if this organizer may run it; 404 otherwise (no hint that it exists).
+
+    A POST to a finished event raises EventIsFinished unless the view says it is one of
+    the few a finished event takes (see Terms: read-only).
+    """
+    event = get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
+    if request.method == "POST" and event.is_finished and not even_when_finished:
+        raise EventIsFinished(event)
+    return event
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler403: a change to a finished event is refused like any other action (back to
+    the page it came from, with the reason); any other 403 gets Django's page."""
+    if isinstance(exception, EventIsFinished):
+        messages.error(request, exception.event.finished_refusal)
+        return back_to(request, console_url(exception.event))
+    return defaults.permission_denied(request, exception)
 
 
 def visible_version(request: HttpRequest, pk: int, *args, **kwargs) -> int | None:
@@ -128,7 +164,8 @@ def get_goes_to(page_url: Callable[..., str]) -> Callable:
 @require_GET
 @login_required
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = (
+    """The organizer's events, newest first: the archived ones apart, under "Archived"."""
+    events = list(
         Event.objects.visible_to(request.user)
         .select_related("owner")
         .annotate(player_count=Count("players", filter=~Q(players__status=PlayerStatus.REMOVED)))
@@ -136,7 +173,11 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "organizer/event_list.html",
-        {"events": events, "show_owner": request.user.is_superuser},
+        {
+            "events": [event for event in events if not event.is_archived],
+            "archived": [event for event in events if event.is_archived],
+            "show_owner": request.user.is_superuser,
+        },
     )
 
 
@@ -176,10 +217,21 @@ def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "organizer/event_settings.html", {"event": event, "form": form})
 
 
+def _what_delete_loses(event: Event) -> dict[str, int]:
+    """What deleting an event throws away, for its confirmation page: three counts."""
+    return {
+        "players": event.players.on_roster().count(),
+        "rounds": event.rounds.exclude(status=RoundStatus.PLANNED).count(),
+        "games": Game.objects.filter(round__event=event).count(),
+    }
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def event_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    """Delete an event once its name is typed; the page says what goes with it."""
+    event = owned_event(request, pk, even_when_finished=True)
+    context = {"event": event, "loses": _what_delete_loses(event)}
     if request.method == "POST":
         typed = " ".join(request.POST.get("name", "").split())
         if typed != event.name:
@@ -187,10 +239,26 @@ def event_delete(request: HttpRequest, pk: int) -> HttpResponse:
             return render(
                 request,
                 "organizer/event_delete.html",
-                {"event": event, "typed": request.POST.get("name", "")},
+                {**context, "typed": request.POST.get("name", "")},
                 status=form_error_status(request),
             )
         delete_event(event=event)
         messages.success(request, _("“%(name)s” was deleted.") % {"name": event.name})
         return redirect("organizer:events")
-    return render(request, "organizer/event_delete.html", {"event": event})
+    return render(request, "organizer/event_delete.html", context)
+
+
+@get_goes_to(lambda pk: reverse("organizer:events"))
+@login_required
+def event_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """Put an event under "Archived" in the events list (archived=1), or back (0)."""
+    event = owned_event(request, pk, even_when_finished=True)
+    archived = request.POST.get("archived", "1") == "1"
+
+    def archive() -> str:
+        archive_event(event=event, archived=archived)
+        if archived:
+            return _("“%(name)s” is archived: find it under Archived.") % {"name": event.name}
+        return _("“%(name)s” is back in your events.") % {"name": event.name}
+
+    return run_action(request, archive, default=reverse("organizer:events"))

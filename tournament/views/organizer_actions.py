@@ -35,11 +35,12 @@ from tables.corrections import (
     drop_late_report,
     settle_game,
 )
-from tables.models import Game, GameReport, Table
+from tables.models import Game, GameReport, ReportState, Table
 from tables.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.console import build_console
+from tournament.finishing import finish_event, reopen_event
 from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
 from tournament.models import DebriefStep, Event, Phase, Player, PlayerStatus, Round, RoundStatus
 from tournament.rounds import (
@@ -569,10 +570,77 @@ def debrief(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_http_methods(["GET", "POST"])
+@login_required
+def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """Finish the event once confirmed: it becomes read-only (tournament.finishing).
+
+    As for the debrief: the console's button asks in the browser and posts `confirmed`;
+    without JavaScript this page (GET) asks instead.
+    """
+    event = owned_event(request, pk)
+    if request.method == "POST" and _confirmed(request):
+
+        def done() -> str:
+            finish_event(event=event)
+            return _(
+                "The event is finished and read-only. Its debrief screens, report and "
+                "downloads stay here."
+            )
+
+        return run_action(request, done, default=console_url(event))
+    if request.method == "POST":
+        return redirect("organizer:finish", event.pk)
+    if event.is_finished:
+        messages.info(request, _("The event is already finished."))
+        return redirect(console_url(event))
+    if event.phase != Phase.DEBRIEF:
+        messages.error(
+            request, _("An event is finished after its debrief: start the debrief first.")
+        )
+        return redirect(console_url(event))
+    return render(
+        request,
+        "organizer/finish.html",
+        {
+            "event": event,
+            "reopen": False,
+            "late_count": GameReport.objects.filter(
+                table__event=event, state=ReportState.LATE
+            ).count(),
+            "site_messages": list(get_messages(request)),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """Reopen a finished event once confirmed: it can change again."""
+    event = owned_event(request, pk, even_when_finished=True)
+    if request.method == "POST" and _confirmed(request):
+
+        def done() -> str:
+            reopen_event(event=event)
+            return _("The event is open again: results, roster and settings can change.")
+
+        return run_action(request, done, default=console_url(event))
+    if request.method == "POST":
+        return redirect("organizer:reopen", event.pk)
+    if not event.is_finished:
+        messages.info(request, _("The event is not finished: there is nothing to reopen."))
+        return redirect(console_url(event))
+    return render(
+        request,
+        "organizer/finish.html",
+        {"event": event, "reopen": True, "site_messages": list(get_messages(request))},
+    )
+
+
 @require_POST
 @login_required
 def reveal(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, even_when_finished=True)
     shown = request.POST.get("revealed", "1") == "1"
 
     def show_or_hide() -> str:
@@ -588,7 +656,7 @@ def reveal(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def debrief_step(request: HttpRequest, pk: int) -> HttpResponse:
     """Show another debrief screen on the projector: the console's Next and Back."""
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, even_when_finished=True)
     # A step outside the list (or none) is refused by the bridge with its reason.
     step = request.POST.get("step", "")
     to_step = int(step) if step.isascii() and step.isdigit() and len(step) < 4 else -1
@@ -605,7 +673,7 @@ def debrief_step(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def reveal_one_table(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, even_when_finished=True)
     number = positive_int(request.POST.get("table"))
 
     def show() -> str:

@@ -75,7 +75,7 @@ def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @get_goes_to(lambda pk: console_url(pk, "records"))
 @login_required
 def back_up_now(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, even_when_finished=True)
 
     def take() -> str:
         backup = back_up(
