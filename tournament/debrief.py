@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import CorrectionAction, Game, GameCorrection, GameReport, GameStatus, Table
 from tournament.charts import GridCell, PlayerPath
@@ -39,7 +40,7 @@ class Debrief:
 
     @property
     def sentence(self) -> str:
-        return clash_sentence(self.cells.values(), _)
+        return clash_sentence(self.cells.values(), _, ngettext)
 
     def grid_cells(self) -> dict[tuple[int, int], GridCell]:
         return {key: GridCell(cell.disputes, cell.kind) for key, cell in self.cells.items()}
