@@ -5,6 +5,9 @@ Terms:
                   taken whole or not at all, with one message per problem line.
     confirmed     a tick that says "the players have already seen their rules, change the
                   variant anyway"; needed once the study phase has started.
+    question form one debrief question's words and stage; the words are tidied
+                  (tournament.debrief_questions.tidy_question) and their length checked
+                  with a message that says how long they are.
 """
 
 from __future__ import annotations
@@ -15,7 +18,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.variants import ALL_VARIANTS, Variant, variant_label
-from tournament.models import PLAYER_NAME_MAX_LENGTH, Event, Phase, Player, PlayerStatus
+from tournament.debrief_questions import QUESTION_MAX_LENGTH, tidy_question
+from tournament.models import (
+    PLAYER_NAME_MAX_LENGTH,
+    STAGE_CHOICES,
+    Event,
+    Phase,
+    Player,
+    PlayerStatus,
+)
 from tournament.roster import (
     MAX_CSV_BYTES,
     MAX_LINES,
@@ -276,3 +287,28 @@ class CloseRoundForm(forms.Form):
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     disputed_ok = forms.BooleanField(required=False)
+
+
+class DebriefQuestionForm(forms.Form):
+    """One debrief question, new or edited. Errors keep what was typed (bound form)."""
+
+    text = forms.CharField(
+        label=gettext_lazy("Question"),
+        # The real limit is checked below, with a message that says the length; the
+        # browser gets no maxlength, which would cut a pasted question short unseen.
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    stage = forms.ChoiceField(label=gettext_lazy("Stage"), choices=STAGE_CHOICES)
+
+    def clean_text(self) -> str:
+        text = tidy_question(self.cleaned_data.get("text") or "")
+        if not text:
+            raise ValidationError(_("Write the question: it cannot be empty."))
+        if len(text) > QUESTION_MAX_LENGTH:
+            raise ValidationError(
+                _("A question can be at most %(limit)s characters long; this one has %(count)s.")
+                % {"limit": QUESTION_MAX_LENGTH, "count": len(text)}
+            )
+        return text
