@@ -237,7 +237,9 @@ def debrief_progress(event: Event) -> DebriefProgress:
     slides = debrief_slides(event)
     if event.debrief_step == DebriefStep.QUESTION:
         wanted = event.debrief_question_id
-        current = next((i for i, s in enumerate(slides) if s.question_id == wanted), None)
+        current = next(
+            (i for i, s in enumerate(slides) if s.is_question and s.question_id == wanted), None
+        )
     else:
         current = next(
             (i for i, s in enumerate(slides) if s.step == event.debrief_step and not s.is_question),

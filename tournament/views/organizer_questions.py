@@ -155,7 +155,7 @@ def _question(event: Event, question_id: int) -> DebriefQuestion:
     return question
 
 
-@get_goes_to(questions_url)
+@get_goes_to(lambda pk: questions_url(pk))
 @login_required
 def question_add(request: HttpRequest, pk: int) -> HttpResponse:
     event = owned_event(request, pk)
