@@ -166,7 +166,7 @@ DEFAULT_BANK: tuple[BankQuestion, ...] = (
     BankQuestion(
         Stage.REAL_WORLD,
         gettext_noop(
-            "Next time someone seems to be 'doing it wrong', what will you ask before you insist?"
+            "Next time someone seems to be “doing it wrong”, what will you ask before you insist?"
         ),
     ),
 )

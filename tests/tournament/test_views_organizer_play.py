@@ -3,6 +3,7 @@ corrections, late reports, closing a round (and undoing it), the debrief, live p
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 
@@ -834,3 +835,26 @@ def test_one_table_can_be_revealed_at_a_time(signed_in, organizer):
     assert not event.tables.filter(revealed=True).exists(), "hiding them all hides each one"
     event.refresh_from_db()
     assert event.debrief_step == DebriefStep.OPENING, "the projector is back where it began"
+
+
+# The console at the debrief: CONSOLE_QUERIES of test_views_organizer, plus the running
+# order's one query (the event's questions).
+DEBRIEF_CONSOLE_QUERIES = 14
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_the_debrief_console_costs_the_same_at_20_and_500_players(
+    signed_in, organizer, django_assert_max_num_queries, players, tables
+):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=players, tables=tables, rounds_planned=1)
+    )
+    factories.close_current_round(event, organizer)
+    event = start_debrief(event=event)
+    question = DebriefQuestion.objects.filter(event=event).order_by("position").last()
+    signed_in.post(url("debrief_step", event.pk), {"goto": f"question:{question.pk}"})
+    with django_assert_max_num_queries(DEBRIEF_CONSOLE_QUERIES):
+        page = signed_in.get(url("event", event.pk)).content.decode()
+    assert html.escape(question.text) in page
+    with django_assert_max_num_queries(DEBRIEF_CONSOLE_QUERIES):
+        assert signed_in.get(url("event_live", event.pk)).status_code == 200
