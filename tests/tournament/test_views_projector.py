@@ -790,3 +790,14 @@ def test_the_question_screen_costs_the_same_few_queries_at_any_size(
     assert f"Question {len(DEFAULT_BANK)} of {len(DEFAULT_BANK)}" in text_of(response)
     with django_assert_max_num_queries(3, info="the version, the event, its questions"):
         assert poll(client, event).status_code == 200
+
+
+def test_a_question_gone_leaves_the_projector_on_a_plain_debrief_title(client, organizer):
+    event = debriefed_event(organizer)
+    question = questions_of(event)[0]
+    show_question(event=event, question_id=question.pk)
+    DebriefQuestion.objects.filter(pk=question.pk).delete()  # not through the bridge
+    response = client.get(screen_url(event))
+    assert response.status_code == 200
+    assert question_heading(response) == "Debrief"
+    assert "Question " not in text_of(response)
