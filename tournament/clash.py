@@ -29,7 +29,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from tables.variants import Variant, translated
-from tournament.common.i18n import Translate, gettext_noop, untranslated
+from tournament.common.i18n import (
+    Translate,
+    TranslatePlural,
+    gettext_noop,
+    untranslated,
+    untranslated_plural,
+)
 
 
 class ClashKind(StrEnum):
@@ -73,31 +79,23 @@ def clash_counts(cells: Iterable[TableRound]) -> dict[ClashKind, ClashCount]:
     return {kind: ClashCount(kind, total, disputed) for kind, (total, disputed) in totals.items()}
 
 
-_BOTH = gettext_noop(
-    "Disputes came at %(direction_disputed)s of %(direction_total)s table-rounds where "
-    "ace-high and ace-low players met, and at %(trump_disputed)s of %(trump_total)s where "
-    "only the trump rules differed."
-)
-_DIRECTION_ONLY = gettext_noop(
-    "Disputes came at %(direction_disputed)s of %(direction_total)s table-rounds where "
-    "ace-high and ace-low players met."
-)
-_TRUMP_ONLY = gettext_noop(
-    "Disputes came at %(trump_disputed)s of %(trump_total)s table-rounds where only the "
-    "trump rules differed."
-)
 _NO_CLASH = gettext_noop("No table-round brought players with different rules together.")
 _NOTHING_PLAYED = gettext_noop("No round was played, so no rules met.")
 # Said after the sentence when it helps: the disputes where everyone had the same rules.
 _SAME_RULES = gettext_noop("Where everyone had studied the same rules: %(disputed)s of %(total)s.")
 
 
-def clash_sentence(cells: Iterable[TableRound], translate: Translate = untranslated) -> str:
+def clash_sentence(
+    cells: Iterable[TableRound],
+    translate: Translate = untranslated,
+    ngettext: TranslatePlural = untranslated_plural,
+) -> str:
     """One sentence the room can read: where the rules clashed, how often disputes came.
 
     E.g. "Disputes came at 7 of 9 table-rounds where ace-high and ace-low players met,
     and at 1 of 6 where only the trump rules differed." Kinds that never met are left
-    out; with none at all it says so.
+    out; with none at all it says so. "table-round" agrees with the count before it
+    (ngettext: see tournament.common.i18n).
     """
     counts = clash_counts(cells)
     direction, trump, same = (counts[kind] for kind in ClashKind)
@@ -109,12 +107,42 @@ def clash_sentence(cells: Iterable[TableRound], translate: Translate = untransla
         "trump_disputed": trump.disputed,
         "trump_total": trump.total,
     }
+    # Translated first, then filled in (as tables.variants.translated does).
     if direction.total and trump.total:
-        sentence = translated(translate, _BOTH, **values)
+        sentence = (
+            ngettext(
+                "Disputes came at %(direction_disputed)s of %(direction_total)s table-round "
+                "where ace-high and ace-low players met, and at %(trump_disputed)s of "
+                "%(trump_total)s where only the trump rules differed.",
+                "Disputes came at %(direction_disputed)s of %(direction_total)s table-rounds "
+                "where ace-high and ace-low players met, and at %(trump_disputed)s of "
+                "%(trump_total)s where only the trump rules differed.",
+                direction.total,
+            )
+            % values
+        )
     elif direction.total:
-        sentence = translated(translate, _DIRECTION_ONLY, **values)
+        sentence = (
+            ngettext(
+                "Disputes came at %(direction_disputed)s of %(direction_total)s table-round "
+                "where ace-high and ace-low players met.",
+                "Disputes came at %(direction_disputed)s of %(direction_total)s table-rounds "
+                "where ace-high and ace-low players met.",
+                direction.total,
+            )
+            % values
+        )
     elif trump.total:
-        sentence = translated(translate, _TRUMP_ONLY, **values)
+        sentence = (
+            ngettext(
+                "Disputes came at %(trump_disputed)s of %(trump_total)s table-round where "
+                "only the trump rules differed.",
+                "Disputes came at %(trump_disputed)s of %(trump_total)s table-rounds where "
+                "only the trump rules differed.",
+                trump.total,
+            )
+            % values
+        )
     else:
         sentence = translate(_NO_CLASH)
     if same.disputed:

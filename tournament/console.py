@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db.models import Prefetch
 from django.urls import NoReverseMatch, reverse
@@ -43,8 +44,11 @@ from tables.models import (
 )
 from tables.variants import variant_label
 from tournament.close_preview import ClosePreview, preview_close
+from tournament.debrief import DebriefProgress, debrief_progress
 from tournament.models import (
+    DebriefStep,
     Event,
+    PathsHighlight,
     Phase,
     Player,
     PlayerStatus,
@@ -152,6 +156,21 @@ class Console:
     corrections_total: int
     undo_blocker: str | None
     last_closed: Round | None
+
+    # --- the debrief ---
+    @cached_property
+    def debrief_progress(self) -> DebriefProgress:
+        """Where the projector stands in the debrief's running order: one query, made
+        only when the page shows the debrief panel."""
+        return debrief_progress(self.event)
+
+    @property
+    def shows_paths(self) -> bool:
+        return self.event.debrief_step == DebriefStep.PATHS
+
+    @property
+    def paths_highlight_choices(self) -> list[tuple[str, str]]:
+        return PathsHighlight.choices
 
     # --- roster ---
     @property

@@ -11,8 +11,13 @@ Terms:
     path           a player's table round by round (tournament.charts.PlayerPath).
     flow           how many players went from each table to each table between two
                    consecutive rounds.
+    slide          one thing the projector can show at the debrief: a data screen
+                   (DebriefStep) or one of the event's debrief questions, in the running
+                   order of tournament.debrief_questions; the console's Next and Back
+                   walk it, and its jump list offers every slide.
 
-Five queries whatever the number of players: tables, seats, games, reports, corrections.
+Five queries whatever the number of players: tables, seats, games, reports, corrections;
+the running order is one more (the event's questions).
 Nothing here names a table's variant: the clash kinds say which difference met, not who
 played what, so every screen built from this is safe before the reveal.
 """
@@ -23,11 +28,20 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import CorrectionAction, Game, GameCorrection, GameReport, GameStatus, Table
 from tournament.charts import GridCell, PlayerPath
 from tournament.clash import TableRound, clash_kind, clash_sentence
-from tournament.models import Event, RoundStatus, Seat
+from tournament.debrief_questions import LONG_QUESTION, STAGE_TITLES, Stage, running_order
+from tournament.models import (
+    SCREENS_BEFORE_STAGE,
+    DebriefQuestion,
+    DebriefStep,
+    Event,
+    RoundStatus,
+    Seat,
+)
 from tournament.ordering import name_key
 
 
@@ -41,7 +55,7 @@ class Debrief:
 
     @property
     def sentence(self) -> str:
-        return clash_sentence(self.cells.values(), _)
+        return clash_sentence(self.cells.values(), _, ngettext)
 
     def grid_cells(self) -> dict[tuple[int, int], GridCell]:
         return {key: GridCell(cell.disputes, cell.kind) for key, cell in self.cells.items()}
@@ -115,3 +129,125 @@ def build_debrief(event: Event) -> Debrief:
             if number in tables and number + 1 in tables:
                 flows[(number, tables[number], tables[number + 1])] += 1
     return Debrief(sorted(variants), rounds, cells, paths, dict(flows))
+
+
+# --- the running order: data screens and questions --------------------------------------
+
+
+@dataclass(frozen=True)
+class Slide:
+    """A data screen (question is None) or a debrief question, numbered among the questions."""
+
+    stage: Stage
+    step: DebriefStep
+    question_id: int | None = None
+    text: str = ""
+    number: int = 0  # 1 for the first question of the running order; 0 for a screen
+    total: int = 0  # how many questions the running order has
+
+    @property
+    def key(self) -> str:
+        """What the console's forms post to show this slide (see parse_slide_key)."""
+        if self.question_id is not None:
+            return f"question:{self.question_id}"
+        return f"step:{self.step.value}"
+
+    @property
+    def is_question(self) -> bool:
+        return self.question_id is not None
+
+    @property
+    def stage_title(self) -> str:
+        return _(STAGE_TITLES[self.stage])
+
+    @property
+    def is_long(self) -> bool:
+        return len(self.text) > LONG_QUESTION
+
+    @property
+    def label(self) -> str:
+        """What a button or the jump list calls it: the screen's name, or the question's
+        number and its text."""
+        if not self.is_question:
+            return str(self.step.label)
+        return _("Question %(number)s: %(text)s") % {"number": self.number, "text": self.text}
+
+
+def parse_slide_key(key: str) -> tuple[int | None, int | None]:
+    """(step, question id) a posted slide key names; (None, None) for anything else."""
+    kind, _sep, value = key.partition(":")
+    if not (value.isascii() and value.isdigit() and len(value) < 12):
+        return None, None
+    if kind == "step":
+        return int(value), None
+    if kind == "question":
+        return None, int(value)
+    return None, None
+
+
+@dataclass(frozen=True)
+class DebriefProgress:
+    """Where the projector stands in the running order, for the console and the projector."""
+
+    slides: list[Slide]
+    current: int | None  # index in slides; None when a question was shown and is gone
+
+    @property
+    def shown(self) -> Slide | None:
+        return None if self.current is None else self.slides[self.current]
+
+    @property
+    def previous(self) -> Slide | None:
+        if self.current is None or self.current == 0:
+            return None
+        return self.slides[self.current - 1]
+
+    @property
+    def next(self) -> Slide | None:
+        if self.current is None:
+            return self.slides[0] if self.slides else None
+        following = self.current + 1
+        return self.slides[following] if following < len(self.slides) else None
+
+    @property
+    def question_total(self) -> int:
+        return sum(slide.is_question for slide in self.slides)
+
+
+def debrief_slides(event: Event) -> list[Slide]:
+    """Every screen and question in the running order. One query."""
+    questions = list(
+        DebriefQuestion.objects.filter(event=event)
+        .order_by("position")
+        .values_list("stage", "pk", "text")
+    )
+    order = running_order(
+        ((Stage(stage), (pk, text)) for stage, pk, text in questions), SCREENS_BEFORE_STAGE
+    )
+    total = len(questions)
+    slides: list[Slide] = []
+    number = 0
+    for stage, item in order:
+        if isinstance(item, DebriefStep):
+            slides.append(Slide(stage, item))
+        else:
+            number += 1
+            pk, text = item
+            slides.append(Slide(stage, DebriefStep.QUESTION, pk, text, number, total))
+    return slides
+
+
+def debrief_progress(event: Event) -> DebriefProgress:
+    """The running order and the slide the projector shows now. One query."""
+    slides = debrief_slides(event)
+    if event.debrief_step == DebriefStep.QUESTION:
+        wanted = event.debrief_question_id
+        current = next(
+            (i for i, s in enumerate(slides) if s.is_question and s.question_id == wanted), None
+        )
+    else:
+        current = next(
+            (i for i, s in enumerate(slides) if s.step == event.debrief_step and not s.is_question),
+            None,
+        )
+    return DebriefProgress(slides, current)

@@ -7,6 +7,9 @@ Terms:
                   variant anyway"; needed once the study phase has started.
     sign-in forms the console's and the admin's password forms, rate-limited per account
                   and per client address (tournament.signin).
+    question form one debrief question's words and stage; the words are tidied
+                  (tournament.debrief_questions.tidy_question) and their length checked
+                  with a message that says how long they are.
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from django.utils.translation import gettext_lazy
 
 from tables.variants import ALL_VARIANTS, Variant, variant_label
 from tournament import signin
-from tournament.models import PLAYER_NAME_MAX_LENGTH, Event, Phase, Player, PlayerStatus
+from tournament.debrief_questions import QUESTION_MAX_LENGTH, tidy_question
+from tournament.models import (
+    PLAYER_NAME_MAX_LENGTH,
+    STAGE_CHOICES,
+    Event,
+    Phase,
+    Player,
+    PlayerStatus,
+)
 from tournament.roster import (
     MAX_CSV_BYTES,
     MAX_LINES,
@@ -307,3 +318,28 @@ class SignInForm(AuthenticationForm):
 
 class AdminSignInForm(SignInForm, AdminAuthenticationForm):
     """The admin's sign-in: staff accounts only, rate-limited like the console's."""
+
+
+class DebriefQuestionForm(forms.Form):
+    """One debrief question, new or edited. Errors keep what was typed (bound form)."""
+
+    text = forms.CharField(
+        label=gettext_lazy("Question"),
+        # The real limit is checked below, with a message that says the length; the
+        # browser gets no maxlength, which would cut a pasted question short unseen.
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    stage = forms.ChoiceField(label=gettext_lazy("Stage"), choices=STAGE_CHOICES)
+
+    def clean_text(self) -> str:
+        text = tidy_question(self.cleaned_data.get("text") or "")
+        if not text:
+            raise ValidationError(_("Write the question: it cannot be empty."))
+        if len(text) > QUESTION_MAX_LENGTH:
+            raise ValidationError(
+                _("A question can be at most %(limit)s characters long; this one has %(count)s.")
+                % {"limit": QUESTION_MAX_LENGTH, "count": len(text)}
+            )
+        return text

@@ -17,6 +17,11 @@ Terms:
              every screen shows the same countdown and a reload changes nothing.
     version  a counter bumped by every write that a screen could show; polling
              screens compare it to answer "nothing changed" cheaply.
+    debrief question
+             one question of the event's own debrief bank (DebriefQuestion); every event
+             is born with the default bank (tournament.debrief_questions), which the
+             organizer then edits. The projector shows one at a time
+             (Event.debrief_question, with DebriefStep.QUESTION).
 """
 
 from __future__ import annotations
@@ -28,12 +33,18 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.debrief_questions import (
+    QUESTION_MAX_LENGTH,
+    STAGE_TITLES,
+    Stage,
+    default_bank,
+)
 from tournament.roster import same_name_key
 
 PLAYER_NAME_MAX_LENGTH = 40
@@ -68,7 +79,9 @@ class Phase(models.TextChoices):
 
 
 class DebriefStep(models.IntegerChoices):
-    """The projector's debrief screens, in the order the organizer steps through them."""
+    """The projector's debrief screens: the data screens, and QUESTION for whichever
+    debrief question Event.debrief_question points at. The order the organizer steps
+    through them is the running order (SCREENS_BEFORE_STAGE), not these numbers."""
 
     OPENING = 0, _("Debrief: the ladder")
     DISPUTES = 1, _("Where games were disputed")
@@ -77,6 +90,30 @@ class DebriefStep(models.IntegerChoices):
     FLOW = 4, _("Moves between tables")
     RESULTS = 5, _("Final results")
     REVEAL = 6, _("Each table's rules")
+    QUESTION = 7, _("A debrief question")
+
+
+# Where the data screens fall among the stages of the talk (see
+# tournament.debrief_questions: running order). The ladder opens the debrief and the
+# feelings come before any data; the disputes map opens the talk about noticing, the map
+# of which rules met the talk about coping; the paths and the moves come before adapting
+# or insisting, and the results and the reveal before real teams and workplaces.
+SCREENS_BEFORE_STAGE: dict[Stage, tuple[DebriefStep, ...]] = {
+    Stage.FEELINGS: (DebriefStep.OPENING,),
+    Stage.NOTICING: (DebriefStep.DISPUTES,),
+    Stage.COPING: (DebriefStep.CLASHES,),
+    Stage.ADAPTING: (DebriefStep.PATHS, DebriefStep.FLOW),
+    Stage.REAL_WORLD: (DebriefStep.RESULTS, DebriefStep.REVEAL),
+}
+
+
+class PathsHighlight(models.TextChoices):
+    """Which paths the debrief's paths chart draws bold; the values are those of the
+    projector's ?highlight= (tournament.projector.highlight_count)."""
+
+    AUTO = "", _("A few, when there are many players")
+    CLIMBERS = "climbers", _("The biggest climbers and fallers")
+    NONE = "0", _("None: every path alike")
 
 
 CLOCKED_PHASES = {Phase.STUDY, Phase.PRACTICE, Phase.ROUND}
@@ -164,6 +201,22 @@ class Event(models.Model):
     debrief_step = models.PositiveSmallIntegerField(
         _("debrief screen"), choices=DebriefStep, default=DebriefStep.OPENING
     )
+    debrief_question = models.ForeignKey(
+        "DebriefQuestion",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("debrief question shown"),
+        help_text=_("The question the projector shows while the debrief screen is a question."),
+    )
+    paths_highlight = models.CharField(
+        _("paths drawn bold"),
+        max_length=10,
+        choices=PathsHighlight,
+        default=PathsHighlight.AUTO,
+        blank=True,
+    )
     version = models.PositiveIntegerField(
         default=1, editable=False, help_text=_("Bumped by every change any screen shows.")
     )
@@ -207,6 +260,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save; a new event is born with the default debrief bank, in the language
+        active now, so no screen ever meets an event without questions it never had."""
+        if not self._state.adding:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            DebriefQuestion.objects.add_default_bank(self)
 
     # --- the clock -------------------------------------------------------------------
 
@@ -309,19 +372,9 @@ class Event(models.Model):
         return DebriefStep(self.debrief_step)
 
     @property
-    def debrief_screens_total(self) -> int:
-        return len(DebriefStep)
-
-    @property
-    def debrief_previous(self) -> DebriefStep | None:
-        """The debrief screen before the projector's, for the console's Back."""
-        return DebriefStep(self.debrief_step - 1) if self.debrief_step > 0 else None
-
-    @property
-    def debrief_next(self) -> DebriefStep | None:
-        """The debrief screen after the projector's, for the console's Next."""
-        following = self.debrief_step + 1
-        return DebriefStep(following) if following in DebriefStep.values else None
+    def shows_a_question(self) -> bool:
+        """The projector shows a debrief question (the pointer names one)."""
+        return self.debrief_step == DebriefStep.QUESTION and self.debrief_question_id is not None
 
     @property
     def phase_title(self) -> str:
@@ -601,3 +654,55 @@ class SignInAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username or '-'} from {self.address} at {self.attempted_at:%H:%M:%S}"
+
+
+# --- the debrief's questions -----------------------------------------------------------
+
+
+STAGE_CHOICES = [(stage.value, _(STAGE_TITLES[stage])) for stage in Stage]
+
+
+class DebriefQuestionQuerySet(models.QuerySet["DebriefQuestion"]):
+    def add_default_bank(self, event: Event, *, after: int = 0) -> list[DebriefQuestion]:
+        """The default questions, translated now, appended after position ``after``."""
+        return self.bulk_create(
+            DebriefQuestion(event=event, position=after + place, stage=q.stage, text=q.text)
+            for place, q in enumerate(default_bank(gettext), start=1)
+        )
+
+    def last_position(self, event: Event) -> int:
+        return self.filter(event=event).aggregate(last=models.Max("position"))["last"] or 0
+
+
+class DebriefQuestion(models.Model):
+    """One question of an event's debrief bank. Its stage places it in the talk; within
+    a stage the questions go by position (unique per event, gaps allowed)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="debrief_questions")
+    position = models.PositiveIntegerField(_("position"))
+    stage = models.CharField(_("stage"), max_length=16, choices=STAGE_CHOICES)
+    text = models.CharField(_("question"), max_length=QUESTION_MAX_LENGTH)
+
+    objects = DebriefQuestionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "position"]
+        verbose_name = _("debrief question")
+        verbose_name_plural = _("debrief questions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "position"], name="debrief_question_position_unique"
+            ),
+            models.CheckConstraint(condition=~Q(text=""), name="debrief_question_not_empty"),
+            models.CheckConstraint(
+                condition=Q(stage__in=[stage.value for stage in Stage]),
+                name="debrief_question_stage_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def stage_title(self) -> str:
+        return gettext(STAGE_TITLES[Stage(self.stage)])

@@ -10,6 +10,7 @@ from tournament.views import (
     organizer,
     organizer_actions,
     organizer_console,
+    organizer_questions,
     records,
 )
 
@@ -81,6 +82,42 @@ urlpatterns = [
     path(f"{event}reveal/", organizer_actions.reveal, name="reveal"),
     path(f"{event}reveal/table/", organizer_actions.reveal_one_table, name="reveal_table"),
     path(f"{event}debrief/step/", organizer_actions.debrief_step, name="debrief_step"),
+    path(
+        f"{event}debrief/highlight/",
+        organizer_actions.debrief_highlight,
+        name="debrief_highlight",
+    ),
+    # debrief questions
+    path(
+        f"{event}debrief/questions/",
+        organizer_questions.questions_page,
+        name="debrief_questions",
+    ),
+    path(
+        f"{event}debrief/questions/add/",
+        organizer_questions.question_add,
+        name="debrief_question_add",
+    ),
+    path(
+        f"{event}debrief/questions/reset/",
+        organizer_questions.questions_reset,
+        name="debrief_questions_reset",
+    ),
+    path(
+        f"{event}debrief/questions/<int:question_id>/",
+        organizer_questions.question_edit,
+        name="debrief_question_edit",
+    ),
+    path(
+        f"{event}debrief/questions/<int:question_id>/move/",
+        organizer_questions.question_move,
+        name="debrief_question_move",
+    ),
+    path(
+        f"{event}debrief/questions/<int:question_id>/delete/",
+        organizer_questions.question_delete,
+        name="debrief_question_delete",
+    ),
     path(
         f"{event}rounds/<int:number>/close/",
         organizer_actions.close_round_page,

@@ -31,7 +31,11 @@ Terms:
               the reveal. The charts are SVG from tournament.charts.
     highlight ?highlight=climbers, or a number, on the paths screen: that many players who
               climbed or fell furthest are drawn bold and named, the rest thin and grey.
-              With many players a few are highlighted anyway.
+              With many players a few are highlighted anyway. Without ?highlight the
+              organizer's choice on the console counts (Event.paths_highlight).
+    question  one of the event's debrief questions, large, with its stage and its number
+              (tournament.debrief: slide). It shows the organizer's words and nothing of
+              the game, so it is safe before the reveal.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from tournament.board_layout import Board, Group, LadderRow, StandingRow, lay_ou
 from tournament.clash import ClashKind
 from tournament.common.i18n import gettext_noop
 from tournament.common.polling import clock_text
-from tournament.debrief import build_debrief
+from tournament.debrief import Slide, build_debrief, debrief_progress
 from tournament.models import DebriefStep, Event, Phase, Round, Seat, SeatReason
 from tournament.ordering import name_key, rank_players
 
@@ -70,6 +74,7 @@ class ScreenKind(StrEnum):
     PATHS = "paths"
     FLOW = "flow"
     RULES = "rules"
+    QUESTION = "question"
     LADDER = "ladder"
 
 
@@ -416,6 +421,7 @@ class Screen:
     chart: SafeString | None = None  # SVG from tournament.charts, names escaped there
     sentence: str = ""
     kind_legend: list[LegendEntry] = field(default_factory=list)
+    question: Slide | None = None  # the debrief question shown; None when it is gone
 
     @property
     def time_up(self) -> bool:
@@ -483,6 +489,9 @@ def highlight_count(value: str | None, players: int) -> int:
 def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Screen:
     """The debrief screen the organizer stepped to. No chart names a variant."""
     step = event.debrief_step
+    if step == DebriefStep.QUESTION:
+        shown = debrief_progress(event).shown
+        return Screen(ScreenKind.QUESTION, event, view, debrief_step=step, question=shown)
     if step == DebriefStep.OPENING:
         return replace(_ladder_screen(ScreenKind.DEBRIEF, event, view), debrief_step=step)
     if step == DebriefStep.RESULTS:
@@ -506,7 +515,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         )
         kind = ScreenKind.CLASHES if clashes else ScreenKind.DISPUTES
     elif step == DebriefStep.PATHS:
-        count = highlight_count(highlight, len(data.paths))
+        count = highlight_count(highlight or event.paths_highlight, len(data.paths))
         chart = charts.paths_svg(
             data.paths,
             data.rounds,

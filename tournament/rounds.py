@@ -330,7 +330,8 @@ def step_debrief(*, event: Event, to_step: int) -> Event:
     event = Event.objects.get(pk=event.pk)
     if event.phase != Phase.DEBRIEF:
         raise Refused(_("The debrief screens come after the last round."))
-    if to_step not in DebriefStep.values:
+    # A question is shown with tournament.debrief_bank.show_question, which names it.
+    if to_step not in DebriefStep.values or to_step == DebriefStep.QUESTION:
         raise Refused(_("There is no such debrief screen."))
     if event.debrief_step != to_step:
         event.debrief_step = to_step

@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
+from tournament.debrief_bank import show_question
 from tournament.finishing import finish_event
 from tournament.models import DebriefStep, Event, Phase
 from tournament.rounds import (
@@ -75,6 +76,7 @@ def urls_for(event: Event) -> dict[str, tuple[str, dict]]:
             "events": (reverse("organizer:events"), LAPTOP),
             "new event": (reverse("organizer:event_new"), LAPTOP),
             "settings": (reverse("organizer:event_settings", args=[pk]), LAPTOP),
+            "debrief questions": (reverse("organizer:debrief_questions", args=[pk]), LAPTOP),
             "home": ("/", PHONE),
             # Opening a sign-in link spends nothing, so the walk can look at its page.
             "sign-in link": (sign_in_path(event.owner), LAPTOP),
@@ -103,6 +105,9 @@ def walk(event: Event, organizer) -> Iterator[str]:
     yield "between rounds"
     event = start_debrief(event=event)
     yield "debrief"
+    first = event.debrief_questions.order_by("position").first()
+    show_question(event=event, question_id=first.pk)
+    yield f"{DEBRIEF_SCREEN} a question"
     for screen in (DebriefStep.DISPUTES, DebriefStep.CLASHES, DebriefStep.PATHS, DebriefStep.FLOW):
         event = step_debrief(event=event, to_step=screen)
         yield f"{DEBRIEF_SCREEN} {screen.label}"

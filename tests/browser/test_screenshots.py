@@ -20,7 +20,9 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import PROJECTOR
-from tournament.models import Event, Phase
+from tournament.debrief_bank import edit_question, show_question
+from tournament.debrief_questions import QUESTION_MAX_LENGTH
+from tournament.models import DebriefQuestion, Event, Phase
 from tournament.rounds import advance_phase, reveal_rules, start_debrief
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,6 +30,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SIZES = {"1080p": PROJECTOR, "720p": {"width": 1280, "height": 720}}
 MIN_NAME_PX_AT_1080P = 28
 MIN_CLOCK_PX_AT_1080P = 150
+# A debrief question is read from the back of the room: bigger than any name.
+MIN_QUESTION_PX_AT_1080P = 70
 
 FIRST = [
     "Ana", "Bartholomew", "Chloé", "Dmitri", "Émilie", "Fatima", "Gunnar", "Hiroshi",
@@ -163,6 +167,32 @@ def revealed_at(tables: int) -> Callable:
     return build
 
 
+# The longest question the editor takes, in long words: the worst case for the screen.
+LONGEST_QUESTION = (
+    "When your table disagreed about who had taken a trick, and nobody could say a word, "
+    "what did you do: give in, insist, copy the others, or invent a sign of your own? "
+    "Would you do the same at work, with a customer or a colleague? Tell us why."
+)
+assert len(LONGEST_QUESTION) == QUESTION_MAX_LENGTH
+
+
+def question_shown(index: int, text: str | None = None) -> Callable:
+    """The debrief's question at ``index`` on the projector (its words replaced by text)."""
+
+    def build(organizer) -> Event:
+        event = room(organizer, 8, 2, rounds_planned=1)
+        event = start_debrief(
+            event=factories.close_current_round(factories.start_rounds(event), organizer)
+        )
+        question = DebriefQuestion.objects.filter(event=event).order_by("position")[index]
+        if text:
+            question = edit_question(question=question, text=text, stage=question.stage)
+        show_question(event=event, question_id=question.pk)
+        return event
+
+    return build
+
+
 SCREENS: dict[str, tuple[Callable, str | None]] = {
     "01-setup": (lambda o: room(o, 72, 12), None),
     "02-study": (phase(Phase.STUDY), None),
@@ -182,6 +212,9 @@ SCREENS: dict[str, tuple[Callable, str | None]] = {
     "13-moves-500-players": (lambda o: after_round(o, 500, 125), None),
     "14-final-results": (final, None),
     "15-debrief": (debrief, None),
+    "15b-debrief-question": (question_shown(2), None),
+    "15c-debrief-question-long": (question_shown(16), None),
+    "15d-debrief-question-longest": (question_shown(9, LONGEST_QUESTION), None),
     "16-rules-revealed": (revealed, None),
     "16b-rules-2-tables": (revealed_at(2), None),
     "16c-rules-4-tables": (revealed_at(4), None),
@@ -211,6 +244,8 @@ FIT_REPORT = """() => {
   const rows = [...document.querySelectorAll('.row')].filter(visible);
   const names = [...document.querySelectorAll('.name')].filter(visible);
   const clock = document.querySelector('.clock');
+  const question = document.querySelector('.question-text');
+  const stage = document.querySelector('#stage');
   const inside = (outer) => (el) => {
     const box = el.getBoundingClientRect();
     return box.top >= outer.top - 1 && box.bottom <= outer.bottom + 1 &&
@@ -245,6 +280,10 @@ FIT_REPORT = """() => {
     smallestName: names.length ? Math.min(...names.map(
         (n) => parseFloat(getComputedStyle(n).fontSize))) : null,
     clock: clock ? parseFloat(getComputedStyle(clock).fontSize) : null,
+    question: question ? parseFloat(getComputedStyle(question).fontSize) : null,
+    // The stage hides what overflows it, so a question too long would be cut, not scroll.
+    questionCut: question ? !inside(stage.getBoundingClientRect())(question) ||
+        question.scrollWidth > question.clientWidth : false,
     bandSpills: bandParts.filter((el) => !inside(bandBox)(el)).map((el) => {
         const box = el.getBoundingClientRect();
         return `${el.className || el.tagName} ${Math.round(box.top - bandBox.top)}..` +
@@ -310,6 +349,7 @@ def check_fit(page, name: str, size: str) -> None:
     assert not fit["scrolls"], f"{name} at {size} scrolls"
     assert fit["rowsCutOff"] == 0, f"{name} at {size}: rows cut off"
     assert fit["bandSpills"] == [], f"{name} at {size}: spills out of the band"
+    assert not fit["questionCut"], f"{name} at {size}: the question is cut off"
     if "paused-at-zero" in name:
         assert not fit["pausedShown"], "at 0:00 the clock shows time up, not Paused"
     if fit["cardRows"]:
@@ -321,6 +361,8 @@ def check_fit(page, name: str, size: str) -> None:
             assert fit["smallestName"] >= MIN_NAME_PX_AT_1080P, (name, fit)
         if fit["clock"] is not None:
             assert fit["clock"] >= MIN_CLOCK_PX_AT_1080P, (name, fit)
+        if fit["question"] is not None:
+            assert fit["question"] >= MIN_QUESTION_PX_AT_1080P, (name, fit)
 
 
 def test_a_wrong_link(live_server, new_context, shots_dir):

@@ -52,7 +52,7 @@ def test_the_sentence_leaves_out_a_kind_that_never_met():
         "Disputes came at 0 of 3 table-rounds where only the trump rules differed."
     )
     assert clash_sentence([cell(ClashKind.DIRECTION, 1)]) == (
-        "Disputes came at 1 of 1 table-rounds where ace-high and ace-low players met."
+        "Disputes came at 1 of 1 table-round where ace-high and ace-low players met."
     )
 
 
@@ -66,6 +66,33 @@ def test_the_sentence_says_so_when_no_rules_met_or_nothing_was_played():
 def test_disputes_among_players_of_the_same_rules_are_said_too():
     sentence = clash_sentence([cell(ClashKind.DIRECTION, 1), cell(ClashKind.NONE, 3)])
     assert sentence.endswith("Where everyone had studied the same rules: 1 of 1.")
+
+
+def test_table_round_agrees_with_the_count_before_it():
+    assert clash_sentence([cell(ClashKind.TRUMP, 1)]) == (
+        "Disputes came at 1 of 1 table-round where only the trump rules differed."
+    )
+    one_direction = [
+        cell(ClashKind.DIRECTION, 0),
+        cell(ClashKind.TRUMP, 0),
+        cell(ClashKind.TRUMP, 0),
+    ]
+    assert clash_sentence(one_direction).startswith("Disputes came at 0 of 1 table-round where")
+    assert "of 2 table-rounds" in clash_sentence([cell(ClashKind.TRUMP, 0)] * 2)
+
+
+def test_the_plural_goes_through_ngettext_with_the_count():
+    calls = []
+
+    def ngettext(singular, plural, count):
+        calls.append(count)
+        return f"[{plural}]"
+
+    sentence = clash_sentence([cell(ClashKind.DIRECTION, 1)] * 3, ngettext=ngettext)
+    assert calls == [3]
+    assert (
+        sentence == "[Disputes came at 3 of 3 table-rounds where ace-high and ace-low players met.]"
+    )
 
 
 def test_the_sentence_goes_through_translate():

@@ -3,6 +3,7 @@ corrections, late reports, closing a round (and undoing it), the debrief, live p
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 
@@ -18,7 +19,17 @@ from tables.models import (
     ReportState,
 )
 from tests import factories
-from tournament.models import DebriefStep, Event, Phase, Player, PlayerStatus, Round, RoundStatus
+from tournament.debrief_questions import Stage
+from tournament.models import (
+    DebriefQuestion,
+    DebriefStep,
+    Event,
+    Phase,
+    Player,
+    PlayerStatus,
+    Round,
+    RoundStatus,
+)
 from tournament.rounds import advance_phase, start_debrief
 
 pytestmark = pytest.mark.django_db
@@ -692,32 +703,102 @@ def debrief_event(organizer) -> Event:
 
 
 def step_form(page: str, label: str) -> str:
-    """The value the step form whose button starts with ``label`` posts."""
+    """The slide the step form whose button starts with ``label`` posts."""
     for form in page.split("<form")[1:]:
         if f">{label}" in form:
-            return form.split('name="step" value="')[1].split('"')[0]
+            return form.split('name="goto" value="')[1].split('"')[0]
     raise AssertionError(f"no {label!r} button")
 
 
-def test_next_and_back_step_the_projector_through_the_debrief(signed_in, organizer):
+def test_next_and_back_walk_the_screens_and_the_questions_in_the_running_order(
+    signed_in, organizer
+):
     event = debrief_event(organizer)
+    bank = list(DebriefQuestion.objects.filter(event=event).order_by("position"))
+    slides = len(DebriefStep) - 1 + len(bank)  # every screen but QUESTION, every question
     page = signed_in.get(url("event", event.pk)).content.decode()
     assert "The projector shows" in page
     assert "Debrief: the ladder" in page
     assert "Back:" not in page, "nothing before the first screen"
+    assert step_form(page, "Next") == f"question:{bank[0].pk}", "the feelings come first"
 
     said = messages_after(
-        signed_in, signed_in.post(url("debrief_step", event.pk), {"step": step_form(page, "Next")})
+        signed_in, signed_in.post(url("debrief_step", event.pk), {"goto": step_form(page, "Next")})
     )
-    assert said == ["The projector shows: Where games were disputed."]
+    assert said == [f"The projector shows question 1 of {len(bank)}."]
     page = signed_in.get(url("event", event.pk)).content.decode()
-    assert "(screen 2 of 7)" in page
-    assert (step_form(page, "Back"), step_form(page, "Next")) == ("0", "2")
+    assert f"(step 2 of {slides})" in page
+    assert bank[0].text in page, "the console shows the question the room reads"
+    assert (step_form(page, "Back"), step_form(page, "Next")) == (
+        "step:0",
+        f"question:{bank[1].pk}",
+    )
 
+    # After the reveal the talk comes back to the questions about real teams.
     signed_in.post(url("debrief_step", event.pk), {"step": "6"})
-    page = signed_in.get(url("event", event.pk)).content.decode()
-    assert "Next:" not in page, "nothing after the reveal"
     assert Event.objects.get(pk=event.pk).debrief_step == DebriefStep.REVEAL
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    real_world = [q for q in bank if q.stage == Stage.REAL_WORLD]
+    assert step_form(page, "Next") == f"question:{real_world[0].pk}"
+
+    signed_in.post(url("debrief_step", event.pk), {"goto": f"question:{real_world[-1].pk}"})
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Next:" not in page, "nothing after the last question"
+    assert f"(step {slides} of {slides})" in page
+
+
+def test_the_jump_list_offers_every_screen_and_question_by_stage(signed_in, organizer):
+    event = debrief_event(organizer)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    jump = page.split('name="goto">')[1].split("</select>")[0]
+    values = re.findall(r'<option value="([^"]+)"', jump)
+    questions = DebriefQuestion.objects.filter(event=event)
+    assert len(values) == len(DebriefStep) - 1 + questions.count()
+    assert {f"question:{q.pk}" for q in questions} <= set(values)
+    assert re.findall(r'<optgroup label="([^"]+)"', jump)[0] == "How it felt"
+    assert "selected>Debrief: the ladder" in jump
+
+
+def test_a_question_of_another_event_is_refused_and_shows_nothing(signed_in, organizer):
+    event = debrief_event(organizer)
+    other = factories.make_event(owner=organizer, name="Another")
+    foreign = other.debrief_questions.first()
+    said = messages_after(
+        signed_in, signed_in.post(url("debrief_step", event.pk), {"goto": f"question:{foreign.pk}"})
+    )
+    assert said == ["That question is no longer in the list: choose another one."]
+    assert Event.objects.get(pk=event.pk).debrief_step == DebriefStep.OPENING
+
+
+@pytest.mark.parametrize("goto", ["question:", "question:x", "slide:1", "step:7", "question:-3"])
+def test_a_slide_that_cannot_be_is_refused(signed_in, organizer, goto):
+    event = debrief_event(organizer)
+    said = messages_after(signed_in, signed_in.post(url("debrief_step", event.pk), {"goto": goto}))
+    assert said == ["There is no such debrief screen."]
+    assert Event.objects.get(pk=event.pk).debrief_step == DebriefStep.OPENING
+
+
+def test_the_paths_highlight_is_chosen_on_the_console_while_the_paths_show(signed_in, organizer):
+    event = debrief_event(organizer)
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert 'name="highlight"' not in page, "only beside the paths screen"
+    signed_in.post(url("debrief_step", event.pk), {"step": str(DebriefStep.PATHS.value)})
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert 'name="highlight"' in page
+    version = Event.objects.get(pk=event.pk).version
+
+    said = messages_after(
+        signed_in, signed_in.post(url("debrief_highlight", event.pk), {"highlight": "climbers"})
+    )
+    assert said == ["Paths chart: The biggest climbers and fallers."]
+    event.refresh_from_db()
+    assert (event.paths_highlight, event.version > version) == ("climbers", True)
+
+    said = messages_after(
+        signed_in, signed_in.post(url("debrief_highlight", event.pk), {"highlight": "lots"})
+    )
+    assert said == ["Choose which paths to draw bold."]
+    assert Event.objects.get(pk=event.pk).paths_highlight == "climbers"
 
 
 @pytest.mark.parametrize("step", ["7", "-1", "", "²", "1e3"])
@@ -754,3 +835,26 @@ def test_one_table_can_be_revealed_at_a_time(signed_in, organizer):
     assert not event.tables.filter(revealed=True).exists(), "hiding them all hides each one"
     event.refresh_from_db()
     assert event.debrief_step == DebriefStep.OPENING, "the projector is back where it began"
+
+
+# The console at the debrief: CONSOLE_QUERIES of test_views_organizer, plus the running
+# order's one query (the event's questions).
+DEBRIEF_CONSOLE_QUERIES = 14
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_the_debrief_console_costs_the_same_at_20_and_500_players(
+    signed_in, organizer, django_assert_max_num_queries, players, tables
+):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=players, tables=tables, rounds_planned=1)
+    )
+    factories.close_current_round(event, organizer)
+    event = start_debrief(event=event)
+    question = DebriefQuestion.objects.filter(event=event).order_by("position").last()
+    signed_in.post(url("debrief_step", event.pk), {"goto": f"question:{question.pk}"})
+    with django_assert_max_num_queries(DEBRIEF_CONSOLE_QUERIES):
+        page = signed_in.get(url("event", event.pk)).content.decode()
+    assert html.escape(question.text) in page
+    with django_assert_max_num_queries(DEBRIEF_CONSOLE_QUERIES):
+        assert signed_in.get(url("event_live", event.pk)).status_code == 200

@@ -14,7 +14,9 @@ from django.urls import reverse
 from tables.variants import rule_lines
 from tests import factories
 from tournament.common.polling import poll_trigger
-from tournament.models import DebriefStep, Event, Seat, SeatReason
+from tournament.debrief_bank import edit_question, set_paths_highlight, show_question
+from tournament.debrief_questions import DEFAULT_BANK
+from tournament.models import DebriefQuestion, DebriefStep, Event, Seat, SeatReason
 from tournament.rounds import advance_phase, reveal_rules, reveal_table, start_debrief, step_debrief
 
 pytestmark = pytest.mark.django_db
@@ -616,7 +618,7 @@ def test_each_debrief_step_shows_its_screen_and_the_poll_follows(client, organiz
     assert main_heading(first) == DEBRIEF_SCREENS[DebriefStep.OPENING]
     etag = etag_in(first)
     # Forward through every screen, then back to the first.
-    for step in [*list(DebriefStep)[1:], DebriefStep.OPENING]:
+    for step in [*list(DEBRIEF_SCREENS)[1:], DebriefStep.OPENING]:
         heading = DEBRIEF_SCREENS[step]
         event = step_debrief(event=event, to_step=step)
         response = poll(client, event, etag)
@@ -703,3 +705,99 @@ def test_every_debrief_screen_costs_the_same_few_queries_at_any_size(
         event = step_debrief(event=event, to_step=step)
         with django_assert_max_num_queries(FULL_RENDER_QUERIES + 5, info=step.label):
             assert client.get(screen_url(event)).status_code == 200
+
+
+# --- the debrief's questions --------------------------------------------------------------
+
+
+def questions_of(event: Event) -> list[DebriefQuestion]:
+    return list(DebriefQuestion.objects.filter(event=event).order_by("position"))
+
+
+def question_heading(response) -> str:
+    match = re.search(r'<h1 class="question-text[^"]*">(.*?)</h1>', response.content.decode(), re.S)
+    assert match, "the question is the page's one heading"
+    return html.unescape(match.group(1)).strip()
+
+
+def test_a_question_stands_alone_with_its_stage_and_number_and_the_poll_follows(client, organizer):
+    event = debriefed_event(organizer)
+    first, second = questions_of(event)[:2]
+    etag = etag_in(client.get(screen_url(event)))
+
+    show_question(event=event, question_id=first.pk)
+    response = poll(client, event, etag)
+    assert response.status_code == 200, "a question shown is news to the projector"
+    assert question_heading(response) == first.text
+    page = text_of(response)
+    assert "How it felt" in page
+    assert f"Question 1 of {len(DEFAULT_BANK)}" in page
+    assert 'class="board' not in response.content.decode(), "no ladder behind the question"
+    etag = etag_in(response)
+
+    show_question(event=event, question_id=second.pk)
+    response = poll(client, event, etag)
+    assert question_heading(response) == second.text
+    assert f"Question 2 of {len(DEFAULT_BANK)}" in text_of(response)
+    etag = etag_in(response)
+
+    edit_question(question=second, text="What surprised you most?", stage=second.stage)
+    response = poll(client, event, etag)
+    assert question_heading(response) == "What surprised you most?", "an edit shows at once"
+    assert poll(client, event, etag_in(response)).status_code == 304
+
+
+def test_no_default_question_names_a_tables_rules(client, organizer):
+    event = debriefed_event(organizer)
+    for question in questions_of(event):
+        event = Event.objects.get(pk=event.pk)
+        show_question(event=event, question_id=question.pk)
+        page = text_of(client.get(screen_url(event)))
+        assert question.text in page
+        giveaway = VARIANT_GIVEAWAY.search(page)
+        assert giveaway is None, f"{question.text}: {giveaway.group()!r}"
+
+
+def test_a_long_question_is_set_a_size_smaller(client, organizer):
+    event = debriefed_event(organizer)
+    question = questions_of(event)[0]
+    edit_question(question=question, text="Why? " * 40, stage=question.stage)
+    show_question(event=event, question_id=question.pk)
+    page = client.get(screen_url(event)).content.decode()
+    assert 'class="question-text is-long"' in page
+
+
+def test_the_paths_highlight_follows_the_console_unless_the_link_asks_otherwise(client, organizer):
+    event = step_debrief(event=debriefed_event(organizer), to_step=DebriefStep.PATHS)
+    assert "is-highlighted" not in client.get(screen_url(event)).content.decode()
+    etag = etag_in(client.get(screen_url(event)))
+    event = set_paths_highlight(event=event, highlight="climbers")
+    response = poll(client, event, etag)
+    assert response.status_code == 200, "the console's choice is news to the projector"
+    assert "is-highlighted" in response.content.decode()
+    assert "is-highlighted" not in client.get(screen_url(event) + "?highlight=0").content.decode()
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_the_question_screen_costs_the_same_few_queries_at_any_size(
+    client, organizer, django_assert_max_num_queries, players, tables
+):
+    event = debriefed_event(organizer, players=players, tables=tables)
+    show_question(event=event, question_id=questions_of(event)[-1].pk)
+    with django_assert_max_num_queries(2, info="the event, then its questions"):
+        response = client.get(screen_url(event))
+    assert response.status_code == 200
+    assert f"Question {len(DEFAULT_BANK)} of {len(DEFAULT_BANK)}" in text_of(response)
+    with django_assert_max_num_queries(3, info="the version, the event, its questions"):
+        assert poll(client, event).status_code == 200
+
+
+def test_a_question_gone_leaves_the_projector_on_a_plain_debrief_title(client, organizer):
+    event = debriefed_event(organizer)
+    question = questions_of(event)[0]
+    show_question(event=event, question_id=question.pk)
+    DebriefQuestion.objects.filter(pk=question.pk).delete()  # not through the bridge
+    response = client.get(screen_url(event))
+    assert response.status_code == 200
+    assert question_heading(response) == "Debrief"
+    assert "Question " not in text_of(response)

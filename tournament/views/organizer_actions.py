@@ -40,9 +40,20 @@ from tables.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.console import build_console
+from tournament.debrief import debrief_slides, parse_slide_key
+from tournament.debrief_bank import set_paths_highlight, show_question
 from tournament.finishing import finish_event, reopen_event
 from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
-from tournament.models import DebriefStep, Event, Phase, Player, PlayerStatus, Round, RoundStatus
+from tournament.models import (
+    DebriefStep,
+    Event,
+    PathsHighlight,
+    Phase,
+    Player,
+    PlayerStatus,
+    Round,
+    RoundStatus,
+)
 from tournament.rounds import (
     ClockAction,
     advance_phase,
@@ -655,19 +666,48 @@ def reveal(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def debrief_step(request: HttpRequest, pk: int) -> HttpResponse:
-    """Show another debrief screen on the projector: the console's Next and Back."""
+    """Show another debrief slide on the projector: the console's Next, Back and jump list.
+
+    `goto` names the slide (tournament.debrief.Slide.key: "step:2", "question:17");
+    a bare `step` (a screen's number) is read as before.
+    """
     event = owned_event(request, pk, even_when_finished=True)
+    goto = request.POST.get("goto")
+    if goto is None:
+        goto = f"step:{request.POST.get('step', '')}"
     # A step outside the list (or none) is refused by the bridge with its reason.
-    step = request.POST.get("step", "")
-    to_step = int(step) if step.isascii() and step.isdigit() and len(step) < 4 else -1
+    to_step, question_id = parse_slide_key(goto)
 
     def show() -> str:
-        shown = step_debrief(event=event, to_step=to_step)
+        if question_id is not None:
+            question = show_question(event=event, question_id=question_id)
+            shown = next(s for s in debrief_slides(event) if s.question_id == question.pk)
+            return _("The projector shows question %(number)s of %(total)s.") % {
+                "number": shown.number,
+                "total": shown.total,
+            }
+        shown = step_debrief(event=event, to_step=-1 if to_step is None else to_step)
         return _("The projector shows: %(screen)s.") % {
             "screen": DebriefStep(shown.debrief_step).label
         }
 
-    return run_action(request, show, default=console_url(event))
+    return run_action(request, show, default=console_url(event, "phase"))
+
+
+@require_POST
+@login_required
+def debrief_highlight(request: HttpRequest, pk: int) -> HttpResponse:
+    """Which paths the debrief's paths chart draws bold, on the projector."""
+    event = owned_event(request, pk, even_when_finished=True)
+    chosen = request.POST.get("highlight", "")
+
+    def change() -> str:
+        changed = set_paths_highlight(event=event, highlight=chosen)
+        return _("Paths chart: %(choice)s.") % {
+            "choice": PathsHighlight(changed.paths_highlight).label
+        }
+
+    return run_action(request, change, default=console_url(event, "phase"))
 
 
 @require_POST
