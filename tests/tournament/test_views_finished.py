@@ -15,7 +15,7 @@ from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportSt
 from tests import factories
 from tournament import organizer_urls
 from tournament.finishing import archive_event, finish_event
-from tournament.models import Event, Phase, Player
+from tournament.models import DebriefQuestion, Event, Phase, Player
 from tournament.views.organizer import permission_denied
 
 pytestmark = pytest.mark.django_db
@@ -136,6 +136,7 @@ def _changes(event: Event) -> tuple:
         list(Game.objects.filter(table__event=event).values_list("pk", "status", "winner")),
         list(GameReport.objects.filter(table__event=event).values_list("pk", "state")),
         GameCorrection.objects.filter(table__event=event).count(),
+        list(DebriefQuestion.objects.filter(event=event).values_list("pk", "position", "text")),
     )
 
 
@@ -207,6 +208,7 @@ def _organizer_paths(event: Event) -> list[tuple[str, str]]:
         "game_id": game.pk,
         "report_id": GameReport.objects.filter(table__event=event).first().pk,
         "action": "pause",
+        "question_id": DebriefQuestion.objects.filter(event=event).first().pk,
     }
     found = []
     for pattern in organizer_urls.urlpatterns:
