@@ -94,8 +94,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files are answered here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.middleware.PageHeadersMiddleware",
     "django.middleware.gzip.GZipMiddleware",
+    # Before anything reads a request's body (sessions do not; CSRF does).
+    "tournament.middleware.RequestCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
