@@ -143,9 +143,11 @@ _SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
     # Django runs init_command when it opens a connection; with CONN_MAX_AGE below that is
-    # once per server thread, not once per request.
+    # once per server thread, not once per request. synchronous=FULL: a reported game
+    # survives a power cut or a laptop lid closed mid-commit (NORMAL in WAL mode may lose
+    # the last commits); it costs one fsync per write, measured in docs/PERFORMANCE.md.
     "init_command": (
-        "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
+        "PRAGMA journal_mode=WAL;PRAGMA synchronous=FULL;PRAGMA foreign_keys=ON;"
         "PRAGMA busy_timeout=20000"
     ),
 }

@@ -198,7 +198,7 @@ print(json.dumps({'opened': len(opened), 'statuses': statuses, 'mode': mode,
     assert result["statuses"] == ["404 Not Found"] * 3
     assert result["opened"] == 1
     assert result["mode"] == "wal"
-    assert result["synchronous"] == 1  # NORMAL
+    assert result["synchronous"] == 2  # FULL: a commit is on disk before the phone hears "recorded"
 
 
 # --- odd time zones, and no folder made at import ------------------------------------------
