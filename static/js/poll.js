@@ -6,38 +6,25 @@
      JavaScript, which the Content-Security-Policy forbids.
    - A polled element carries data-etag (rendered by the server). Each poll sends it back
      as If-None-Match; the server answers 304 and the page stays exactly as it is.
-   - A 286 answer stops the element's polls, as it stops htmx's own "every" trigger. */
+   - A 286 answer (stop polling) carries an element without hx-trigger: polling ends there. */
 (function () {
   var POLL_SECONDS = 2; // tournament.common.polling.POLL_INTERVAL_SECONDS
   var POLL_EVENT = "poll";
-  var STOP_POLLING = 286;
-  var stopped = new WeakSet();
 
   function poll() {
     if (document.visibilityState === "visible" && document.body) {
       document.body.dispatchEvent(new CustomEvent(POLL_EVENT));
     }
   }
-  function isPoll(event) {
-    var trigger = event.detail.triggeringEvent;
-    return !!trigger && trigger.type === POLL_EVENT;
-  }
 
   setInterval(poll, POLL_SECONDS * 1000);
   document.addEventListener("visibilitychange", poll);
 
-  document.addEventListener("htmx:confirm", function (event) {
-    if (isPoll(event) && stopped.has(event.detail.elt)) event.preventDefault();
-  });
   document.addEventListener("htmx:configRequest", function (event) {
     var tag = event.detail.elt.getAttribute("data-etag");
     if (tag) event.detail.headers["If-None-Match"] = tag;
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr.status === 304) event.detail.shouldSwap = false;
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var xhr = event.detail.xhr;
-    if (xhr && xhr.status === STOP_POLLING) stopped.add(event.detail.elt);
   });
 })();

@@ -9,8 +9,8 @@ Terms:
     ETag      the version(s), plus whatever else decides the page, sent with each answer.
               static/js/poll.js sends it back in If-None-Match; when nothing changed the
               answer is 304 with no body, after one small query (etag_from_version).
-    286       the answer that tells htmx to stop polling: the event reached a state that
-              will not change any more (stop_polling).
+    286       the answer when the event reached a state that will not change any more
+              (stop_polling); the element it carries has no trigger, so polling ends.
     trigger   the hx-trigger a polling element carries (poll_trigger): the "poll" event
               that static/js/poll.js sends every POLL_INTERVAL_SECONDS while the page is
               visible, and at once when it is shown again. Not htmx's own
@@ -32,7 +32,7 @@ from django.views.decorators.http import condition
 
 POLL_INTERVAL_SECONDS = 2  # static/js/poll.js says the same (tests/tournament/common)
 POLL_EVENT = "poll"  # the event static/js/poll.js sends on <body>
-STOP_POLLING = 286  # static/js/poll.js stops an element's polls on this status
+STOP_POLLING = 286  # with an element that has no trigger left: its polls end there
 
 
 def poll_trigger() -> str:

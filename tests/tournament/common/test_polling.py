@@ -29,7 +29,6 @@ def test_poll_js_ticks_at_the_interval_and_sends_the_event_the_trigger_waits_for
     script = POLL_JS.read_text(encoding="utf-8")
     assert re.search(r"var POLL_SECONDS = (\d+);", script)[1] == str(POLL_INTERVAL_SECONDS)
     assert re.search(r'var POLL_EVENT = "([^"]+)";', script)[1] == POLL_EVENT
-    assert re.search(r"var STOP_POLLING = (\d+);", script)[1] == str(STOP_POLLING)
 
 
 def test_the_clock_reads_minutes_and_seconds():
