@@ -2,7 +2,9 @@
 
 Terms: the *data directory* holds everything that belongs to one installation and
 stays out of git: the SQLite database, the generated secret key, and the backups
-(BACKUP_DIR, made by tournament.backups at the first backup).
+(BACKUP_DIR, made by tournament.backups at the first backup). Importing these settings
+writes nothing: the folder is made when the database first connects
+(tournament.sqlite3) or the secret key is first used (tournament.common.folders).
 
 Environment variables (all optional):
     FIVETRICKS_DATA_DIR   where the database and secret key live (default: ./var)
@@ -23,23 +25,30 @@ Environment variables (all optional):
     FIVETRICKS_PORT       the port the server listens on, for links when no public URL is
                           set; `manage.py serve` sets it for its workers (default 8000)
     FIVETRICKS_BENCH      "1" adds a bare view at /bench/hello/ for `make bench`
+    FIVETRICKS_TIME_ZONE  the zone times are shown in, e.g. Europe/Paris (default: the
+                          zone TZ names, when it names one; else UTC)
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
+import warnings
+import zoneinfo
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 
 from tournament.common import network
+from tournament.common.folders import make_folder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("FIVETRICKS_DATA_DIR", BASE_DIR / "var")).resolve()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
 BACKUP_DIR = DATA_DIR / "backups"
 
 
@@ -49,9 +58,7 @@ def _env_flag(name: str, default: bool = False) -> bool:
 
 def _load_or_create_secret_key() -> str:
     """Keep one generated key per installation, so sign-ins survive restarts."""
-    if key := os.environ.get("DJANGO_SECRET_KEY"):
-        return key
-    key_file = DATA_DIR / "secret_key"
+    key_file = make_folder(DATA_DIR) / "secret_key"
     try:
         return key_file.read_text().strip()
     except FileNotFoundError:
@@ -66,7 +73,8 @@ def _load_or_create_secret_key() -> str:
         return key
 
 
-SECRET_KEY = _load_or_create_secret_key()
+# Read (or made) the first time something signs or checks a signature, not at import.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or SimpleLazyObject(_load_or_create_secret_key)
 DEBUG = _env_flag("DJANGO_DEBUG")
 PUBLIC_URL = os.environ.get("FIVETRICKS_PUBLIC_URL", "").rstrip("/")
 PORT = int(os.environ.get("FIVETRICKS_PORT", "8000"))
@@ -94,8 +102,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files are answered here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.middleware.PageHeadersMiddleware",
     "django.middleware.gzip.GZipMiddleware",
+    # Before anything reads a request's body (sessions do not; CSRF does).
+    "tournament.middleware.RequestCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -131,9 +143,11 @@ _SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
     # Django runs init_command when it opens a connection; with CONN_MAX_AGE below that is
-    # once per server thread, not once per request.
+    # once per server thread, not once per request. synchronous=FULL: a reported game
+    # survives a power cut or a laptop lid closed mid-commit (NORMAL in WAL mode may lose
+    # the last commits); it costs one fsync per write, measured in docs/PERFORMANCE.md.
     "init_command": (
-        "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
+        "PRAGMA journal_mode=WAL;PRAGMA synchronous=FULL;PRAGMA foreign_keys=ON;"
         "PRAGMA busy_timeout=20000"
     ),
 }
@@ -150,7 +164,7 @@ if database_url := os.environ.get("DATABASE_URL"):
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "tournament.sqlite3",  # Django's, making DATA_DIR at first connection
             "NAME": DATA_DIR / "fivetricks.sqlite3",
             "OPTIONS": _SQLITE_OPTIONS,
             "CONN_MAX_AGE": _CONN_MAX_AGE,
@@ -174,14 +188,53 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
-TIME_ZONE = os.environ.get("TZ", "UTC")
+
+
+def _zone_name(value: str) -> str | None:
+    """The IANA zone name ``value`` gives (as TZ may: "Europe/Paris", ":Europe/Paris",
+    ":/etc/localtime"), or None when it gives none that Django accepts."""
+    name = value.strip().removeprefix(":")
+    if name.startswith("/"):  # a zone file: its name is its path under a zoneinfo folder
+        parts = Path(name).resolve().parts
+        if "zoneinfo" not in parts:
+            return None
+        name = "/".join(parts[len(parts) - parts[::-1].index("zoneinfo") :])
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (ValueError, OSError, zoneinfo.ZoneInfoNotFoundError):
+        return None
+    # Django refuses a name that is not a file in this folder when the folder exists.
+    system_zones = Path("/usr/share/zoneinfo")
+    if system_zones.exists() and not system_zones.joinpath(*name.split("/")).is_file():
+        return None
+    return name
+
+
+def _time_zone() -> str:
+    """FIVETRICKS_TIME_ZONE, else the zone TZ names, else UTC.
+
+    TZ belongs to the C library, which reads forms Django does not (":/etc/localtime", "",
+    "CET-1CEST"); passed on as it was, they stopped the server from starting.
+    """
+    if chosen := os.environ.get("FIVETRICKS_TIME_ZONE", "").strip():
+        if _zone_name(chosen) != chosen:
+            raise ImproperlyConfigured(
+                f"FIVETRICKS_TIME_ZONE={chosen!r} is not a time zone name such as "
+                "Europe/Paris or UTC."
+            )
+        return chosen
+    return _zone_name(os.environ.get("TZ", "")) or "UTC"
+
+
+TIME_ZONE = _time_zone()
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# WhiteNoise warns about a missing STATIC_ROOT before the first collectstatic.
-STATIC_ROOT.mkdir(exist_ok=True)
+# collectstatic makes STATIC_ROOT (serve runs it first); until then WhiteNoise finds the
+# files in STATICFILES_DIRS and need not warn that the folder is missing.
+warnings.filterwarnings("ignore", message=f"No directory at: {re.escape(str(STATIC_ROOT))}")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -1,8 +1,25 @@
-/* Polling that costs nothing when nothing changed.
-   A polled element carries data-etag (rendered by the server). Each poll sends it back as
-   If-None-Match; the server answers 304 and the page stays exactly as it is. htmx itself
-   stops polling on a 286. */
+/* Polling that costs nothing when nothing changed, and nothing while nobody looks.
+   - Every POLL_SECONDS, while the page is visible, <body> gets a "poll" event; a polled
+     element listens with hx-trigger="poll from:body" (tournament.common.polling). A page
+     shown again (a phone woken, a tab brought back) polls at once. This replaces htmx's
+     "every 2s [document.visibilityState === 'visible']": its filter is evaluated
+     JavaScript, which the Content-Security-Policy forbids.
+   - A polled element carries data-etag (rendered by the server). Each poll sends it back
+     as If-None-Match; the server answers 304 and the page stays exactly as it is.
+   - A 286 answer (stop polling) carries an element without hx-trigger: polling ends there. */
 (function () {
+  var POLL_SECONDS = 2; // tournament.common.polling.POLL_INTERVAL_SECONDS
+  var POLL_EVENT = "poll";
+
+  function poll() {
+    if (document.visibilityState === "visible" && document.body) {
+      document.body.dispatchEvent(new CustomEvent(POLL_EVENT));
+    }
+  }
+
+  setInterval(poll, POLL_SECONDS * 1000);
+  document.addEventListener("visibilitychange", poll);
+
   document.addEventListener("htmx:configRequest", function (event) {
     var tag = event.detail.elt.getAttribute("data-etag");
     if (tag) event.detail.headers["If-None-Match"] = tag;

@@ -52,19 +52,16 @@ from tournament.models import Event
 
 @dataclass(frozen=True)
 class Paper:
+    """A paper size the kit prints on; static/css/kit.css sizes the pages for each code
+    (body.paper-<code>), as a stylesheet may: the page carries no inline style."""
+
     code: str
     label: str
-    css_size: str  # the CSS @page size
-    width_mm: float
-    height_mm: float
 
 
 PAPERS = {
     paper.code: paper
-    for paper in (
-        Paper("a4", gettext_lazy("A4"), "A4 portrait", 210, 297),
-        Paper("letter", gettext_lazy("US Letter"), "letter portrait", 215.9, 279.4),
-    )
+    for paper in (Paper("a4", gettext_lazy("A4")), Paper("letter", gettext_lazy("US Letter")))
 }
 DEFAULT_PAPER = "a4"
 

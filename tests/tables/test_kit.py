@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html as html_module
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -131,11 +133,17 @@ def test_a_laptop_without_network_is_warned_before_printing(signed_in, event, mo
 
 
 @pytest.mark.parametrize(
-    ("query", "size"), [({}, "A4 portrait"), ({"paper": "letter"}, "letter portrait")]
+    ("query", "code", "size"),
+    [({}, "a4", "A4 portrait"), ({"paper": "letter"}, "letter", "letter portrait")],
 )
-def test_the_paper_sets_the_printed_page_size(signed_in, event, query, size):
+def test_the_paper_sets_the_printed_page_size(signed_in, event, query, code, size):
     raw = signed_in.get(kit_url(event, **query)).content.decode()
-    assert f"@page {{ size: {size}; margin: 0; }}" in raw
+    # From the stylesheet, by the class on <body>: the CSP refuses an inline <style>.
+    assert f'<body class="kit paper-{code}"' in raw
+    assert "<style" not in raw
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "kit.css").read_text(encoding="utf-8")
+    assert f"@page {code} {{ size: {size}; margin: 0; }}" in css
+    assert re.search(rf"body\.paper-{code} {{[^}}]*page: {code};", css)
     # The print button works through static/js/kit.js: no inline handler.
     assert re.search(r'<button type="button" class="print-button" data-print>', raw)
     assert "js/kit.js" in raw

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -196,7 +198,7 @@ print(json.dumps({'opened': len(opened), 'statuses': statuses, 'mode': mode,
     assert result["statuses"] == ["404 Not Found"] * 3
     assert result["opened"] == 1
     assert result["mode"] == "wal"
-    assert result["synchronous"] == 1  # NORMAL
+    assert result["synchronous"] == 2  # FULL: a commit is on disk before the phone hears "recorded"
 
 
 def test_sign_ins_count_the_forwarded_address_only_behind_the_trusted_proxy(tmp_path):
@@ -211,3 +213,96 @@ def test_sign_ins_count_the_forwarded_address_only_behind_the_trusted_proxy(tmp_
     assert lan_with_flag == {name: False}
     proxied = _settings(tmp_path, name, FIVETRICKS_PUBLIC_URL=https, FIVETRICKS_BEHIND_PROXY="1")
     assert proxied == {name: True}
+
+
+# --- odd time zones, and no folder made at import ------------------------------------------
+
+
+def _start_up(data_dir: Path, **env: str) -> subprocess.CompletedProcess:
+    """Django set up as any command starts, then the time zone used, as JSON."""
+    code = (
+        "import json, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tournament.settings'\n"
+        "import django; django.setup()\n"
+        "from django.conf import settings; from django.utils import timezone\n"
+        "print(json.dumps([settings.TIME_ZONE, timezone.localtime().utcoffset() is not None]))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=_environment(data_dir, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("tz", "zone"),
+    [
+        (":/etc/localtime", None),  # glibc's "the system's zone": its name, read from the link
+        ("Nowhere/Bogus", "UTC"),
+        ("", "UTC"),
+        ("CET-1CEST", "UTC"),  # a POSIX rule, not a zone name
+        (":Europe/Paris", "Europe/Paris"),
+        ("Europe/Paris", "Europe/Paris"),
+    ],
+)
+def test_odd_tz_values_do_not_stop_start_up(tmp_path, tz, zone):
+    result = _start_up(tmp_path, TZ=tz)
+    assert result.returncode == 0, result.stderr
+    chosen, aware = json.loads(result.stdout)
+    assert aware
+    if zone is None:  # the zone this machine's /etc/localtime links to, or UTC
+        target = Path("/etc/localtime").resolve().as_posix()
+        zone = target.partition("/zoneinfo/")[2] or "UTC"
+    assert chosen == zone
+
+
+def test_fivetricks_time_zone_comes_first_and_a_wrong_one_says_so(tmp_path):
+    chosen = _start_up(tmp_path, TZ="Nowhere/Bogus", FIVETRICKS_TIME_ZONE="America/Chicago")
+    assert json.loads(chosen.stdout)[0] == "America/Chicago"
+
+    wrong = _start_up(tmp_path, FIVETRICKS_TIME_ZONE="Mars/Olympus")
+    assert wrong.returncode != 0
+    assert "FIVETRICKS_TIME_ZONE='Mars/Olympus' is not a time zone name" in wrong.stderr
+
+
+def test_importing_the_settings_makes_no_folder(tmp_path):
+    data_dir = tmp_path / "not-yet" / "var"
+    _run(data_dir, "import tournament.settings as s; print(s.DATA_DIR)")
+    assert not (tmp_path / "not-yet").exists()
+
+
+def test_the_data_folder_is_made_by_the_first_migrate(tmp_path):
+    data_dir = tmp_path / "not-yet" / "var"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+        cwd=REPO,
+        env=_environment(data_dir),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (data_dir / "fivetricks.sqlite3").is_file()
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+    assert not (data_dir / "secret_key").exists(), "migrate signs nothing"
+
+
+def test_a_data_folder_that_cannot_be_made_says_what_to_do(tmp_path):
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+        cwd=REPO,
+        env=_environment(in_the_way / "var"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert f"Cannot make the data folder {in_the_way / 'var'}" in result.stderr
+    assert "Set FIVETRICKS_DATA_DIR to a folder this user can write to." in result.stderr

@@ -9,10 +9,14 @@ Terms:
     ETag      the version(s), plus whatever else decides the page, sent with each answer.
               static/js/poll.js sends it back in If-None-Match; when nothing changed the
               answer is 304 with no body, after one small query (etag_from_version).
-    286       the answer that tells htmx to stop polling: the event reached a state that
-              will not change any more (stop_polling).
-    trigger   the hx-trigger a polling element carries (poll_trigger): every few
-              seconds while the page is visible.
+    286       the answer when the event reached a state that will not change any more
+              (stop_polling); the element it carries has no trigger, so polling ends.
+    trigger   the hx-trigger a polling element carries (poll_trigger): the "poll" event
+              that static/js/poll.js sends every POLL_INTERVAL_SECONDS while the page is
+              visible, and at once when it is shown again. Not htmx's own
+              "every 2s [document.visibilityState === 'visible']": a filter in brackets is
+              evaluated JavaScript, which the Content-Security-Policy forbids
+              (tournament.middleware), so htmx runs with allowEval off.
 
 The clock is not part of any version: pages carry the seconds left and count down in
 the browser (static/js/clock.js), so a ticking clock costs no request at all.
@@ -26,17 +30,15 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import condition
 
-POLL_INTERVAL_SECONDS = 2
-STOP_POLLING = 286  # htmx stops an `every` trigger on this status
+POLL_INTERVAL_SECONDS = 2  # static/js/poll.js says the same (tests/tournament/common)
+POLL_EVENT = "poll"  # the event static/js/poll.js sends on <body>
+STOP_POLLING = 286  # with an element that has no trigger left: its polls end there
 
 
-def poll_trigger(interval: int = POLL_INTERVAL_SECONDS) -> str:
-    """An hx-trigger that polls while the page is visible and catches up when it is shown."""
-    return (
-        f"every {interval}s [document.visibilityState === 'visible'], "
-        # htmx reads a filter only right after the event's name, before "from:".
-        "visibilitychange[document.visibilityState === 'visible'] from:document"
-    )
+def poll_trigger() -> str:
+    """The hx-trigger of a polling element: poll.js's ticks while the page is visible,
+    and one at once when it is shown again."""
+    return f"{POLL_EVENT} from:body"
 
 
 def clock_text(seconds: int | None) -> str:

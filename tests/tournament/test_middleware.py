@@ -1,0 +1,255 @@
+"""Every answer's headers (the Content-Security-Policy, no-store, the older security
+headers) and a form body in another charset than UTF-8, answered 400 instead of 500."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from tables.models import Game, GameReport
+from tests import factories
+from tournament.middleware import CONTENT_SECURITY_POLICY
+from tournament.models import Phase
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+UTF16_FORM = "application/x-www-form-urlencoded; charset=utf-16"
+
+
+@pytest.fixture
+def playing(organizer):
+    """Round 1 open, one game reported at table 1."""
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    factories.report(event, 1, factories.seated_names(event, 1)[0])
+    return event
+
+
+def organizer_pages(event) -> dict[str, str]:
+    pk = event.pk
+    first_player = event.players.order_by("pk").first().pk
+    return {
+        "events": reverse("organizer:events"),
+        "new event": reverse("organizer:event_new"),
+        "console": reverse("organizer:event", args=[pk]),
+        "console poll": reverse("organizer:event_live", args=[pk]),
+        "settings": reverse("organizer:event_settings", args=[pk]),
+        "table": reverse("organizer:table", args=[pk, 1]),
+        "table poll": reverse("organizer:table_live", args=[pk, 1]),
+        "player": reverse("organizer:player", args=[pk, first_player]),
+        "corrections": reverse("organizer:corrections", args=[pk]),
+        "close page": reverse("organizer:close_round", args=[pk, 1]),
+        "close page poll": reverse("organizer:close_round_live", args=[pk, 1]),
+        "kit": reverse("kit:event_kit", args=[pk]),
+        "event.json": reverse("organizer:event_json", args=[pk]),
+        "results.csv": reverse("organizer:results_csv", args=[pk]),
+    }
+
+
+def token_pages(event) -> dict[str, str]:
+    token = factories.table(event, 1).token
+    return {
+        "table phone": reverse("phone:table", args=[token]),
+        "table phone poll": reverse("phone:table_live", args=[token]),
+        "tricks": reverse("phone:tricks", args=[token]),
+        "player pick": reverse("phone:player_home", args=[event.players_token]),
+        "player names": reverse("phone:player_names", args=[event.players_token]),
+        "projector": reverse("projector:screen", args=[event.projector_token]),
+        "ladder": reverse("projector:screen", args=[event.projector_token]) + "?view=ladder",
+        "bad table link": reverse("phone:table", args=["no-such-token"]),
+    }
+
+
+def assert_private_page(response, name: str) -> None:
+    assert response.status_code in (200, 404), (name, response.status_code)
+    assert response["Content-Security-Policy"] == CONTENT_SECURITY_POLICY, name
+    assert "no-store" in response["Cache-Control"], name
+    assert response["X-Frame-Options"] == "DENY", name
+    assert response["X-Content-Type-Options"] == "nosniff", name
+    assert response["Referrer-Policy"] == "same-origin", name
+    assert response["Cross-Origin-Opener-Policy"] == "same-origin", name
+
+
+def test_the_policy_allows_this_server_only_and_no_inline_script_style_or_eval():
+    rules = dict(rule.split(" ", 1) for rule in CONTENT_SECURITY_POLICY.split("; "))
+    assert rules["default-src"] == "'self'"
+    assert rules["script-src"] == "'self'"
+    assert rules["style-src"] == "'self'"
+    assert rules["frame-ancestors"] == "'none'"
+    assert rules["object-src"] == "'none'"
+    assert rules["base-uri"] == "'none'"
+    assert "unsafe" not in CONTENT_SECURITY_POLICY
+
+
+def test_every_console_page_download_and_poll_is_never_stored(signed_in, playing):
+    for name, url in organizer_pages(playing).items():
+        assert_private_page(signed_in.get(url), name)
+        assert_private_page(signed_in.get(url, **HTMX), f"{name} (htmx)")
+
+
+def test_every_page_behind_a_token_is_never_stored(client, playing):
+    for name, url in token_pages(playing).items():
+        assert_private_page(client.get(url), name)
+        assert_private_page(client.get(url, **HTMX), f"{name} (htmx)")
+
+
+def test_a_players_own_page_is_never_stored(client, playing):
+    player = factories.seated_players(playing, 1)[0]
+    home = reverse("phone:player_home", args=[playing.players_token])
+    client.post(reverse("phone:player_pick", args=[playing.players_token]), {"player": player.pk})
+
+    page = client.get(home)
+
+    assert player.name in page.content.decode()
+    assert_private_page(page, "player page")
+    assert_private_page(
+        client.get(reverse("phone:player_live", args=[playing.players_token]), **HTMX),
+        "player poll",
+    )
+
+
+def test_the_debrief_pages_are_never_stored(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    event = factories.play_until(event, Phase.BETWEEN_ROUNDS, by=organizer)
+    assert_private_page(
+        signed_in.get(reverse("organizer:debrief", args=[event.pk])), "debrief check"
+    )
+    event = factories.play_until(event, Phase.DEBRIEF, by=organizer)
+    assert_private_page(signed_in.get(reverse("organizer:event", args=[event.pk])), "console")
+    assert_private_page(
+        signed_in.get(reverse("projector:screen", args=[event.projector_token])), "projector"
+    )
+
+
+def test_an_unchanged_poll_still_answers_304_under_no_store(client, playing):
+    # poll.js sends the page's data-etag itself: no browser cache takes part, so no-store
+    # leaves the 304 path as it was.
+    url = reverse("projector:screen", args=[playing.projector_token])
+    first = client.get(url, **HTMX)
+    etag = first["ETag"]
+
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+
+    assert again.status_code == 304
+    assert again.content == b""
+    assert "no-store" in again["Cache-Control"]
+
+
+def test_the_home_page_and_a_missing_page_carry_the_policy(client):
+    for url in ("/", "/no-such-page/"):
+        response = client.get(url)
+        assert response["Content-Security-Policy"] == CONTENT_SECURITY_POLICY, url
+        assert "no-store" in response["Cache-Control"], url
+
+
+def test_what_may_be_cached_keeps_its_own_caching(client):
+    icon = client.get("/favicon.ico")
+    assert "max-age" in icon["Cache-Control"]
+    assert "no-store" not in icon["Cache-Control"]
+
+    script = client.get("/static/js/poll.js")
+    assert script.status_code == 200
+    assert "no-store" not in script.get("Cache-Control", "")
+
+
+# --- a form body in another charset ------------------------------------------------------
+
+
+def test_a_utf16_form_to_a_csrf_protected_page_gets_400_not_500(organizer, event):
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.force_login(organizer)
+    url = reverse("organizer:event_settings", args=[event.pk])
+    client.get(url)
+    token = client.cookies["csrftoken"].value
+
+    response = client.post(
+        url, data=f"csrfmiddlewaretoken={token}&name=Renamed", content_type=UTF16_FORM
+    )
+
+    assert response.status_code == 400
+    assert "text encoding (utf-16)" in response.content.decode()
+    assert response["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    event.refresh_from_db()
+    assert event.name == "Friday workshop"
+
+
+def test_a_utf16_report_from_a_phone_gets_400_and_stores_nothing(playing):
+    client = Client(raise_request_exception=False)
+    winner = factories.seated_players(playing, 1)[0]
+    url = reverse("phone:report", args=[factories.table(playing, 1).token])
+    games, reports = Game.objects.count(), GameReport.objects.count()
+
+    response = client.post(
+        url,
+        data=f"winner={winner.pk}&round_number=1&game_number=2&client_key={uuid.uuid4().hex}",
+        content_type=UTF16_FORM,
+    )
+
+    assert response.status_code == 400
+    assert "text encoding" in response.content.decode()
+    assert (Game.objects.count(), GameReport.objects.count()) == (games, reports)
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/x-www-form-urlencoded; charset=latin-1",
+        "multipart/form-data; boundary=x; charset=utf-16",
+        "application/x-www-form-urlencoded; charset=utf8",  # Django reads "utf-8" only
+    ],
+)
+def test_any_charset_but_utf8_is_refused(playing, content_type):
+    client = Client(raise_request_exception=False)
+    url = reverse("phone:report", args=[factories.table(playing, 1).token])
+    response = client.generic("POST", url, b"winner=1", content_type=content_type)
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/x-www-form-urlencoded",
+        "application/x-www-form-urlencoded; charset=UTF-8",  # what a browser's XHR sends
+        "application/x-www-form-urlencoded; charset=no-such-charset",  # Django ignores it
+    ],
+)
+def test_utf8_forms_are_read_as_before(playing, content_type):
+    client = Client(raise_request_exception=False)
+    winner = factories.seated_players(playing, 2)[0]
+    url = reverse("phone:report", args=[factories.table(playing, 2).token])
+    body = f"winner={winner.pk}&round_number=1&game_number=1&client_key={uuid.uuid4().hex}"
+
+    response = client.generic("POST", url, body.encode(), content_type=content_type, **HTMX)
+
+    assert response.status_code == 200
+    assert Game.objects.filter(table__event=playing, table__number=2).count() == 1
+
+
+# --- the markup the policy would refuse --------------------------------------------------
+
+INLINE = {
+    "a style attribute": re.compile(r"\sstyle\s*="),
+    "a <style> element": re.compile(r"<style\b"),
+    "an inline <script>": re.compile(r"<script(?![^>]*\bsrc=)[^>]*>"),
+    "an event handler attribute": re.compile(r"\son[a-z]+\s*=", re.IGNORECASE),
+    "an hx-on attribute": re.compile(r"\shx-on"),
+    "a javascript: URL": re.compile(r"javascript:", re.IGNORECASE),
+}
+
+
+def test_no_template_holds_what_the_policy_refuses():
+    templates = sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html"))
+    assert len(templates) > 40
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}: {what}"
+        for path in templates
+        for what, pattern in INLINE.items()
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

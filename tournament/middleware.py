@@ -1,0 +1,93 @@
+"""Headers every page gets, and requests turned away before anything reads their body.
+
+Terms:
+    CSP           the Content-Security-Policy header: pages load scripts, styles, images
+                  and connections from this server only; no inline script, no inline
+                  style, no eval, no framing (CONTENT_SECURITY_POLICY). JavaScript lives in
+                  static/js; what a page's markup cannot say without a style attribute
+                  (a projector board's sizes) it carries in data-vars, which
+                  static/js/projector.js applies.
+    no-store      Cache-Control for every answer the views make: pages carry tokens (QR
+                  links, the projector's and players' links), the hidden rule variants or
+                  CSRF tokens, and must not stay in a browser's or a proxy's cache. A view
+                  that may be cached says so itself (the favicon). Static files are served
+                  by WhiteNoise before these middlewares and keep their long caching.
+    charset       the charset parameter of a request's Content-Type. Django reads form
+                  bodies as UTF-8 only and refuses any other with BadRequest, but raises it
+                  again from inside its own error pages (they check CSRF, which reads the
+                  body), so a "charset=utf-16" post ended as a 500. It is answered 400 here
+                  first, before the session, CSRF or a view touches the body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+# The only charset Django reads form bodies in (django.http.request, RFC 1866).
+BODY_CHARSET = "utf-8"
+
+Middleware = Callable[[HttpRequest], HttpResponse]
+
+
+class PageHeadersMiddleware:
+    """The CSP and, unless the view chose its own caching, no-store on every answer."""
+
+    def __init__(self, get_response: Middleware) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # Django's own debug pages (DEBUG only) are built of inline styles and scripts.
+        debug_page = settings.DEBUG and response.status_code >= 400
+        if not debug_page:
+            response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        if "Cache-Control" not in response.headers:
+            add_never_cache_headers(response)
+        return response
+
+
+class RequestCharsetMiddleware:
+    """Answer 400, with a short page, a request whose body is declared in a charset other
+    than UTF-8; placed before anything that reads request.POST."""
+
+    def __init__(self, get_response: Middleware) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Django sets request.encoding only from a charset that Python knows; an unknown
+        # one is ignored and the body is read as UTF-8, which is fine.
+        charset = request.encoding
+        if charset is not None and charset.lower() != BODY_CHARSET:
+            return render(
+                request,
+                "400.html",
+                {
+                    "reason": _(
+                        "It was sent in a text encoding (%(charset)s) that this server does "
+                        "not read. Send it again from the page in a web browser."
+                    )
+                    % {"charset": charset[:40]}
+                },
+                status=400,
+            )
+        return self.get_response(request)
