@@ -186,10 +186,10 @@ def main() -> None:
     from django.db import connections
 
     connections.close_all()  # the server owns the database from here on
-    from django.conf import settings
+    from django.db import connection
 
-    database = Path(settings.DATABASES["default"]["NAME"])
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    database = Path(connection.settings_dict["NAME"])
+    if connection.vendor != "sqlite":
         raise SystemExit("the crash test checks the embedded SQLite database; unset DATABASE_URL")
     print(f"crash test: {args.players} players at {len(tokens)} tables, {args.phones} phones,"
           f" {args.kills} kills, data in {data_dir}", flush=True)  # fmt: skip

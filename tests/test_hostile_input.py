@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from tables.models import Game, GameReport
 from tests import factories
-from tournament.models import Phase
+from tournament.models import DebriefQuestion, Phase
 
 REPO = Path(__file__).resolve().parent.parent
 # Django's own admin has its own guards; the bench view exists only under `make bench`.
@@ -158,6 +158,7 @@ def arguments(event, converters: list[str]) -> dict[str, object]:
     game = Game.objects.filter(round__event=event).first()
     late = GameReport.objects.filter(round__event=event).first()
     player = event.players.first()
+    question = DebriefQuestion.objects.filter(event=event).first()
     values = {
         "pk": event.pk,
         "number": 1,
@@ -168,6 +169,8 @@ def arguments(event, converters: list[str]) -> dict[str, object]:
         "players_token": event.players_token,
         "action": "pause",
         "uidb64": "MQ",
+        "question_id": question.pk,
+        "round_number": max(event.round_number, 1),
     }
     missing = set(converters) - set(values)
     assert not missing, f"teach the fuzzer how to fill {missing}"
