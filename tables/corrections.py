@@ -344,7 +344,8 @@ def enter_paper_tally(
                 action=CorrectionAction.PAPER,
                 changed_by=by,
                 before=before.get(row.number),
-                after=_snapshot(games[row.number]),
+                # The sheet's word beside the game it left: with a dispute they differ.
+                after={**_snapshot(games[row.number]), "paper": row.winner},
             )
             for row in to_save
         )
