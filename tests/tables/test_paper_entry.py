@@ -39,7 +39,7 @@ def enter(event, table_number, entries, by=None):
 
 
 def test_a_whole_table_round_is_saved_at_once_and_logged_as_paper(playing, organizer):
-    a, b, c, d = seated_players(playing, 1)
+    a, b, *_ = seated_players(playing, 1)
     entry = enter(playing, 1, {1: initials(a.name), 2: b.name, 3: "", 4: ""}, by=organizer)
 
     assert entry.saved
