@@ -14,6 +14,10 @@ Terms:
                      Each report is handled once.
     corrections log  one GameCorrection per correction: what was done, by whom, and the game
                      before and after, so a change made in a hurry can be seen and undone.
+    paper tally      a table's games typed in from its paper tally sheet (tables.tally), a
+                     whole table-round in one submit. Each row is a report like a phone's
+                     (source "paper"), so paper and phones confirm or dispute each other,
+                     and each is logged as a paper entry.
 
 Every correction is written in one transaction together with its entry in the log, and
 bumps the table's version so the console, projector and that table's phones see it.
@@ -21,9 +25,13 @@ bumps the table's version so the console, projector and that table's phones see 
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import (
@@ -32,12 +40,14 @@ from tables.models import (
     GameCorrection,
     GameReport,
     GameStatus,
+    ReportSource,
     ReportState,
     Table,
 )
 from tables.reporting import existing_game, next_game_number, seated_players
+from tables.tally import Existing, Row, read_tally
 from tournament.common.errors import Refused
-from tournament.models import Player, Round
+from tournament.models import Player, Round, RoundStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -194,3 +204,156 @@ def drop_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> None
         before={"winner": report.winner.name},
     )
     Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)
+
+
+@dataclass(frozen=True)
+class PaperEntry:
+    """What saving a paper tally did: every row as read (with its errors), and whether the
+    rows were stored. Nothing is stored while any row has an error."""
+
+    rows: list[Row]
+    saved: bool
+    recorded: int = 0
+    confirmed: int = 0
+    disputed: int = 0
+
+    @property
+    def has_errors(self) -> bool:
+        return any(row.errors for row in self.rows)
+
+
+def enter_paper_tally(
+    *,
+    round_: Round,
+    table: Table,
+    entries: Mapping[int, str],
+    by: AbstractBaseUser | None,
+) -> PaperEntry:
+    """Type in a table's paper tally sheet for one open round: every row in one transaction.
+
+    Each row is a report from the sheet (ReportSource.PAPER), handled as a phone's report
+    is (tables.reporting): a new game number records the game, unconfirmed; an existing
+    game with the same winner is confirmed, one with another winner becomes disputed (a
+    settled game keeps its winner). Each stored row also goes in the corrections log,
+    marked as paper. A row already typed in from paper with the same winner is skipped,
+    so saving the same form twice stores nothing new.
+
+    The round and the table are locked first, so a phone report or a second organizer
+    waits rather than numbering the same game. The queries do not grow with the rows.
+    """
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        table = Table.objects.select_for_update().select_related("event").get(pk=table.pk)
+        if table.event.is_finished:
+            raise Refused(_("The event is finished: no more games can be reported."))
+        if round_.status != RoundStatus.OPEN:
+            raise Refused(_("Paper results can be typed in only while their round is open."))
+        seated = {player.name: player for player in seated_players(round_, table).values()}
+        if not seated:
+            raise Refused(_("Nobody is seated at this table in this round."))
+        games = {
+            game.number: game
+            for game in Game.objects.filter(round=round_, table=table).select_related("winner")
+        }
+        on_paper = dict(
+            GameReport.objects.filter(
+                round=round_, table=table, source=ReportSource.PAPER, game__isnull=False
+            ).values_list("game_number", "winner__name")
+        )
+        existing = {
+            number: Existing(
+                winner=on_paper.get(number, game.winner.name if game.winner_id else None),
+                from_paper=number in on_paper,
+            )
+            for number, game in games.items()
+        }
+        rows = read_tally(entries, names=list(seated), existing=existing, translate=_)
+        if any(row.errors for row in rows):
+            return PaperEntry(rows, saved=False)
+        to_save = [row for row in rows if row.to_save]
+        if not to_save:
+            return PaperEntry(rows, saved=True)
+
+        def tricks_json(row: Row) -> dict[str, int] | None:
+            if row.tricks is None:
+                return None
+            return {str(seated[name].pk): count for name, count in row.tricks.items()}
+
+        before = {
+            row.number: _snapshot(games[row.number]) for row in to_save if row.number in games
+        }
+        new_games = [
+            Game(
+                round=round_,
+                table=table,
+                number=row.number,
+                winner=seated[row.winner],
+                tricks=tricks_json(row),
+                finished=row.tricks is None,
+                reported_by=ReportSource.PAPER.label,
+            )
+            for row in to_save
+            if row.number not in games
+        ]
+        Game.objects.bulk_create(new_games)
+        games.update({game.number: game for game in new_games})
+        confirm, dispute = [], []
+        for row in to_save:
+            game = games[row.number]
+            if row.number not in before or game.status in (
+                GameStatus.DISPUTED,
+                GameStatus.SETTLED,
+            ):
+                continue
+            if game.winner_id == seated[row.winner].pk:
+                if game.status == GameStatus.UNCONFIRMED:
+                    confirm.append(game)
+            else:
+                dispute.append(game)
+        now = timezone.now()
+        Game.objects.filter(
+            pk__in=[game.pk for game in confirm], status=GameStatus.UNCONFIRMED
+        ).update(status=GameStatus.CONFIRMED, updated_at=now)
+        Game.objects.filter(pk__in=[game.pk for game in dispute]).exclude(
+            status=GameStatus.SETTLED
+        ).update(status=GameStatus.DISPUTED, updated_at=now)
+        for game in confirm:
+            game.status = GameStatus.CONFIRMED
+        for game in dispute:
+            game.status = GameStatus.DISPUTED
+        GameReport.objects.bulk_create(
+            GameReport(
+                round=round_,
+                table=table,
+                game_number=row.number,
+                game=games[row.number],
+                winner=seated[row.winner],
+                tricks=tricks_json(row),
+                finished=row.tricks is None,
+                client_key=f"paper-{uuid.uuid4().hex}",
+                source=ReportSource.PAPER,
+            )
+            for row in to_save
+        )
+        GameCorrection.objects.bulk_create(
+            GameCorrection(
+                round=round_,
+                table=table,
+                game=games[row.number],
+                game_number=row.number,
+                action=CorrectionAction.PAPER,
+                changed_by=by,
+                before=before.get(row.number),
+                # The sheet's word beside the game it left: with a dispute they differ.
+                after={**_snapshot(games[row.number]), "paper": row.winner},
+            )
+            for row in to_save
+        )
+        Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
+        return PaperEntry(
+            rows,
+            saved=True,
+            recorded=len(new_games),
+            confirmed=len(confirm),
+            disputed=len(dispute),
+        )

@@ -12,7 +12,7 @@ Terms:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -104,3 +104,26 @@ class TricksForm(ReportForm):
 
 class PickPlayerForm(forms.Form):
     player = forms.IntegerField(min_value=1)
+
+
+# The organizer's paper entry (tournament.views.organizer_paper): one text box per game,
+# named "game-<number>", holding the winner or the tricks (read by tables.tally).
+TALLY_FIELD_PREFIX = "game-"
+MAX_TALLY_NUMBER = 60
+MAX_TALLY_TEXT = 200
+
+
+def tally_entries(data: Mapping[str, str]) -> dict[int, str] | None:
+    """The typed rows of a paper entry form by game number, or None for a forged form
+    (a game number out of range, or text no sheet row could hold)."""
+    entries = {}
+    for key, value in data.items():
+        if not key.startswith(TALLY_FIELD_PREFIX):
+            continue
+        number = key.removeprefix(TALLY_FIELD_PREFIX)
+        if not number.isdecimal() or not 1 <= int(number) <= MAX_TALLY_NUMBER:
+            return None
+        if len(value) > MAX_TALLY_TEXT:
+            return None
+        entries[int(number)] = value
+    return entries

@@ -8,4 +8,5 @@ app_name = "kit"
 
 urlpatterns = [
     path("<int:pk>/", kit.event_kit, name="event_kit"),
+    path("<int:pk>/tally/", kit.tally_sheets, name="tally_sheets"),
 ]

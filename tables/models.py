@@ -233,6 +233,7 @@ class ReportSource(models.TextChoices):
     PHONE = "phone", _("Table phone")
     PLAYER = "player", _("Player's phone")
     ORGANIZER = "organizer", _("Organizer")
+    PAPER = "paper", _("Paper tally sheet")
 
 
 class GameReport(models.Model):
@@ -290,6 +291,7 @@ class CorrectionAction(models.TextChoices):
     ADDED = "added", _("Added by the organizer")
     ACCEPTED_LATE = "accepted_late", _("Accepted a late report")
     DROPPED_LATE = "dropped_late", _("Dropped a late report")
+    PAPER = "paper", _("Entered from a paper tally sheet")
 
 
 class GameCorrection(models.Model):

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Game, GameStatus, Table
 from tables.rule_sheets import RuleSheet, rule_sheet
+from tables.tally import shortcuts
 from tables.variants import DECK_SIZE
 from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat, SeatReason
 from tournament.movement import Direction
@@ -273,3 +274,59 @@ def player_screen(event: Event, player: Player) -> PlayerScreen:
             if event.phase == Phase.BETWEEN_ROUNDS:
                 next_seat = seats.get(number + 1)
     return PlayerScreen(event, player, seat, next_seat, games_won, is_final)
+
+
+# --- the console's paper entry (organizer) ------------------------------------------------
+
+# Rows on a printed tally sheet, and the fewest the entry form offers.
+TALLY_ROWS = 12
+MAX_TALLY_ROWS = 60
+
+
+@dataclass(frozen=True)
+class PaperLine:
+    """One game number of the entry form: what is recorded for it already, if anything."""
+
+    number: int
+    game: Game | None
+    sources: list[str]
+
+
+@dataclass(frozen=True)
+class PaperEntryScreen:
+    round_: Round
+    names: list[str]
+    shortcuts: dict[str, str]
+    lines: list[PaperLine]
+
+    @property
+    def can_enter(self) -> bool:
+        return self.round_.status == RoundStatus.OPEN and bool(self.names)
+
+
+def paper_entry_screen(round_: Round, table: Table, *, rows: int = TALLY_ROWS) -> PaperEntryScreen:
+    """The paper entry form of one table-round: its seated names (with the shortcut each has
+    on the printed sheet), and a line per game number, with the games already recorded and
+    the source of each of their reports. Three queries, whatever the number of games."""
+    names = sorted(
+        round_.seats.filter(table=table).values_list("player__name", flat=True), key=name_key
+    )
+    games = {
+        game.number: game
+        for game in Game.objects.filter(round=round_, table=table)
+        .select_related("winner")
+        .prefetch_related("reports")
+    }
+    count = min(max(rows, TALLY_ROWS, max(games, default=0) + 4), MAX_TALLY_ROWS)
+    lines = [
+        PaperLine(
+            number,
+            games.get(number),
+            [
+                report.get_source_display()
+                for report in (games[number].reports.all() if number in games else ())
+            ],
+        )
+        for number in range(1, max(count, max(games, default=0)) + 1)
+    ]
+    return PaperEntryScreen(round_, names, shortcuts(names), lines)

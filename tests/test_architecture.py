@@ -42,6 +42,7 @@ CORE_MODULES = {
     "tables.rule_sheets",
     "tables.players_guide",
     "tables.scoring",
+    "tables.tally",
 }
 # The core may use these from the plumbing: they import the standard library only.
 PURE_PLUMBING = {"tournament.common", "tournament.common.i18n"}

@@ -49,7 +49,14 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = ["name", "rounds_planned", "round_minutes", "study_minutes", "practice_minutes"]
+        fields = [
+            "name",
+            "rounds_planned",
+            "round_minutes",
+            "study_minutes",
+            "practice_minutes",
+            "paper_only",
+        ]
         widgets = {
             "name": forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
             "rounds_planned": forms.NumberInput(attrs={"min": 1, "max": 20}),

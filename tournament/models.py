@@ -198,6 +198,16 @@ class Event(models.Model):
         _("time left while paused"), null=True, blank=True
     )
     rules_revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
+    # No phones at all (no Wi-Fi, or none allowed): tent cards carry no phone QR code and
+    # the kit prints each table's paper tally sheet instead (tables.tally).
+    paper_only = models.BooleanField(
+        _("paper only"),
+        default=False,
+        help_text=_(
+            "No phones: the tent cards carry no QR code, and each table records its games "
+            "on a paper tally sheet that you type in."
+        ),
+    )
     debrief_step = models.PositiveSmallIntegerField(
         _("debrief screen"), choices=DebriefStep, default=DebriefStep.OPENING
     )

@@ -10,6 +10,7 @@ from tournament.views import (
     organizer,
     organizer_actions,
     organizer_console,
+    organizer_paper,
     organizer_questions,
     records,
 )
@@ -66,6 +67,16 @@ urlpatterns = [
         name="table_rotate_link",
     ),
     path(f"{event}tables/<int:number>/games/", organizer_actions.game_add, name="game_add"),
+    path(
+        f"{event}tables/<int:number>/rounds/<int:round_number>/paper/",
+        organizer_paper.paper_entry,
+        name="paper_entry",
+    ),
+    path(
+        f"{event}tables/<int:number>/rounds/<int:round_number>/paper/save/",
+        organizer_paper.paper_save,
+        name="paper_save",
+    ),
     path(f"{event}games/<int:game_id>/settle/", organizer_actions.game_settle, name="game_settle"),
     path(f"{event}games/<int:game_id>/delete/", organizer_actions.game_delete, name="game_delete"),
     path(

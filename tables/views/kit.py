@@ -22,6 +22,14 @@ Terms:
                 the page is drawn. A GET that writes, on purpose: the page exists to print.
     reprint     ?reprint=1 prints only the tables whose variant or link changed since they
                 were printed (Table.needs_reprint), the ones the console warns about.
+    paper only  an event without phones (Event.paper_only): its tent cards carry no QR code
+                and the kit adds each table's tally sheet for round 1.
+    tally sheet one page per table and round, from the round's seating: the names (with
+                the shortcut the console's entry form reads, tables.tally), a grid with a
+                row per game to tick its winner or write the tricks of the game cut off by
+                the clock, and a small QR code to that table-round's entry form in the
+                console (for the organizer, not the players). Printed from the kit (round
+                1) or, after a close, for the next round from the console.
 """
 
 from __future__ import annotations
@@ -43,11 +51,14 @@ from django.views.decorators.http import require_GET
 from tables.models import Table
 from tables.players_guide import PlayersGuide, players_guide
 from tables.rule_sheets import RuleSheet, rule_sheet
+from tables.screens import TALLY_ROWS
+from tables.tally import shortcuts
 from tables.variants import DECK_SIZE
 from tournament.common.inputs import positive_int
 from tournament.common.network import LOOPBACK_NAMES, public_base_url
 from tournament.common.qr import qr_svg
-from tournament.models import Event
+from tournament.models import Event, Round, Seat
+from tournament.ordering import name_key
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,45 @@ def kit_tables(event: Event, base_url: str, tables: Iterable[Table]) -> list[Kit
     return kit
 
 
+@dataclass(frozen=True)
+class TallySheet:
+    table_number: int
+    round_number: int
+    names: list[tuple[str, str]]  # (name, shortcut), alphabetically
+    url: str
+    qr: SafeString
+    rows: range
+
+
+def tally_sheets_for(
+    event: Event, round_: Round, base_url: str, *, only: int | None = None
+) -> list[TallySheet]:
+    """One tally sheet per table of ``round_`` (or just table ``only``); one query."""
+    seated: dict[int, list[str]] = {}
+    seats = Seat.objects.filter(round=round_).values_list("table__number", "player__name")
+    if only is not None:
+        seats = seats.filter(table__number=only)
+    for number, name in seats.order_by("table__number"):
+        seated.setdefault(number, []).append(name)
+    sheets = []
+    for number, names in seated.items():
+        names.sort(key=name_key)
+        codes = shortcuts(names)
+        url = base_url + reverse("organizer:paper_entry", args=[event.pk, number, round_.number])
+        label = _("Table %(table)s, round %(round)s") % {"table": number, "round": round_.number}
+        sheets.append(
+            TallySheet(
+                table_number=number,
+                round_number=round_.number,
+                names=[(name, codes[name]) for name in names],
+                url=url,
+                qr=qr_svg(url, label=label),
+                rows=range(1, TALLY_ROWS + 1),
+            )
+        )
+    return sheets
+
+
 def event_guide(event: Event) -> PlayersGuide:
     return players_guide(
         study_minutes=event.study_minutes,
@@ -133,6 +183,8 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
         chosen = tables
     # Carried by the paper links, so switching paper keeps what is being printed.
     selection = f"&table={only}" if only is not None else ("&reprint=1" if reprint else "")
+    kit = kit_tables(event, base_url, chosen)
+    tally = _kit_tally(event, base_url) if event.paper_only else {}
     response = render(
         request,
         "kit/kit.html",
@@ -140,7 +192,8 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "paper": paper,
             "papers": PAPERS.values(),
-            "kit": kit_tables(event, base_url, chosen),
+            "kit": kit,
+            "pages": [(item, tally.get(item.table.number)) for item in kit],
             "guide": event_guide(event),
             "base_url": base_url,
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
@@ -155,3 +208,42 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
     # Marked once the page is drawn: a page that failed to render printed nothing.
     Table.objects.mark_printed(chosen)
     return response
+
+
+def _kit_tally(event: Event, base_url: str) -> dict[int, TallySheet]:
+    """A paper-only event's kit: each table's tally sheet for round 1, by table number."""
+    first = event.rounds.filter(number=1).first()
+    if first is None:
+        return {}
+    return {sheet.table_number: sheet for sheet in tally_sheets_for(event, first, base_url)}
+
+
+@require_GET
+@login_required
+def tally_sheets(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tally sheets of one round (?round=N, by default the round the tables play next
+    or now), for every table or ?table=N, on ?paper= A4 or Letter."""
+    event = get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
+    paper = PAPERS.get(request.GET.get("paper", ""), PAPERS[DEFAULT_PAPER])
+    asked = positive_int(request.GET.get("round"))
+    rounds = event.rounds.order_by("-number")
+    round_ = (rounds.filter(number=asked) if asked else rounds).first()
+    if round_ is None:
+        messages.error(request, _("Nobody is seated yet: make the table plan first."))
+        return HttpResponseRedirect(reverse("organizer:event", args=[event.pk]))
+    only = positive_int(request.GET.get("table"))
+    base_url = public_base_url(request)
+    selection = f"&round={round_.number}" + (f"&table={only}" if only else "")
+    return render(
+        request,
+        "kit/tally.html",
+        {
+            "event": event,
+            "paper": paper,
+            "papers": PAPERS.values(),
+            "round": round_,
+            "sheets": tally_sheets_for(event, round_, base_url, only=only),
+            "selection": selection,
+            "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
+        },
+    )

@@ -205,6 +205,7 @@ def _organizer_paths(event: Event) -> list[tuple[str, str]]:
         "pk": event.pk,
         "player_id": Player.objects.filter(event=event).first().pk,
         "number": 1,
+        "round_number": 1,
         "game_id": game.pk,
         "report_id": GameReport.objects.filter(table__event=event).first().pk,
         "action": "pause",

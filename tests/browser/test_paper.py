@@ -1,0 +1,136 @@
+"""A round typed in from paper tally sheets, keyboard only, then closed: the moves are
+those the same games reported by phone give. And the printed tally sheet (A4) and the
+entry form, as screenshots for a person to look at."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tables.reporting import report_game
+from tables.tally import shortcuts
+from tests import factories
+from tests.browser.conftest import LAPTOP, sign_in
+from tournament.signin import ensure_organizer
+
+NAMES = [
+    "Ana Bell", "Bo Chen", "Cy Dow", "Di Egan", "Ed Fox", "Flo Gray", "Gus Hale", "Hal Ide",
+    "Ivy Jones", "Jo King", "Kai Lund", "Lu Moss", "Max Nye", "Nia Orr", "Oz Park", "Pia Quinn",
+]  # fmt: skip
+
+
+def games_for(event) -> dict[int, list]:
+    """Each table's games as a list of winners (Player) or a tricks dict (Player → count)
+    for one game cut off by the clock; different at every table, so moves differ."""
+    games = {}
+    for number in range(1, 5):
+        a, b, c, d = factories.seated_players(event, number)
+        games[number] = [[a, b, a, c], [d, d, {a: 1, d: 3, c: 0, b: 2}], [b, c, c], [a]][number - 1]
+    return games
+
+
+def typed(game, names: list[str]) -> str:
+    codes = shortcuts(names)
+    if isinstance(game, dict):
+        return " ".join(f"{codes[player.name]} {count}" for player, count in game.items())
+    return codes[game.name]
+
+
+def test_a_round_from_paper_by_keyboard_moves_players_as_phones_would(live_server, new_context):
+    user, _ = ensure_organizer()
+    paper = factories.start_rounds(
+        factories.seated_event(owner=user, players=NAMES, tables=4, name="Paper")
+    )
+    phones = factories.start_rounds(
+        factories.seated_event(owner=user, players=NAMES, tables=4, name="Phones")
+    )
+    assert factories.seats_of(paper, 1) == factories.seats_of(phones, 1)
+
+    # The twin: the same games, reported by phone.
+    for number, games in games_for(phones).items():
+        for game_number, game in enumerate(games, start=1):
+            report_game(
+                table=factories.table(phones, number),
+                round_number=1,
+                client_key=uuid.uuid4().hex,
+                game_number=game_number,
+                **({"tricks": game} if isinstance(game, dict) else {"winner": game}),
+            )
+    factories.close_current_round(phones, user)
+
+    page = new_context(LAPTOP).new_page()
+    sign_in(page, live_server, user)
+    for number, games in games_for(paper).items():
+        names = factories.seated_names(paper, number)
+        page.goto(live_server.url + reverse("organizer:paper_entry", args=[paper.pk, number, 1]))
+        expect(page.locator("#game-1")).to_be_focused()
+        for position, game in enumerate(games):
+            if position:
+                page.keyboard.press("Tab")
+            page.keyboard.type(typed(game, names))
+        page.keyboard.press("Escape")  # close the names' suggestions, if shown
+        page.keyboard.press("Enter")
+        expect(page.get_by_text(f"Table {number}, round 1: {len(games)} game")).to_be_visible()
+
+    page.goto(live_server.url + reverse("organizer:event", args=[paper.pk]))
+    page.get_by_role("link", name="Check results and close round 1").first.click()
+    page.get_by_role("button", name="Confirm: close round 1 and seat round 2").click()
+    expect(page.get_by_text("Round 1 closed")).to_be_visible()
+
+    assert factories.seats_of(paper, 2) == factories.seats_of(phones, 2)
+    assert factories.seats_of(paper, 2) != factories.seats_of(paper, 1)
+
+
+def test_a_bad_row_keeps_the_good_ones_in_the_form(live_server, new_context):
+    user, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=user, players=NAMES, tables=4))
+    page = new_context(LAPTOP).new_page()
+    sign_in(page, live_server, user)
+    page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
+    first = factories.seated_names(event, 1)[0]
+    page.keyboard.type(first)
+    page.keyboard.press("Tab")
+    page.keyboard.type("Zed")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("Nothing was saved: 1 row needs fixing")
+    expect(page.locator("#game-1")).to_have_value(first)
+    expect(page.locator("#game-2-errors")).to_contain_text("Nobody at this table is “Zed”")
+
+
+def test_screenshots_of_the_tally_sheet_on_a4_and_the_entry_form(live_server, new_context):
+    user, _ = ensure_organizer()
+    event = factories.start_rounds(
+        factories.seated_event(owner=user, players=NAMES[:9], tables=2, name="Training room")
+    )
+    folder = Path(settings.BASE_DIR) / "screenshots" / "paper"
+    folder.mkdir(parents=True, exist_ok=True)
+    page = new_context(LAPTOP).new_page()
+    sign_in(page, live_server, user)
+
+    page.goto(live_server.url + reverse("kit:tally_sheets", args=[event.pk]) + "?round=1")
+    pdf = folder / "tally-a4.pdf"
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    if shutil.which("pdftoppm"):
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "60", str(pdf), str(folder / "tally-a4")], check=True
+        )
+        assert (folder / "tally-a4-1.png").exists()
+
+    names = factories.seated_names(event, 1)
+    page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
+    page.keyboard.type(names[0])
+    page.keyboard.press("Tab")
+    page.keyboard.type("Q")
+    page.keyboard.press("Tab")
+    page.keyboard.type(names[1].split()[0])
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_be_visible()
+    page.screenshot(path=str(folder / "entry-form-1366.png"))
