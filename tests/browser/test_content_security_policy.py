@@ -15,8 +15,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR
-from tournament.signin import ensure_organizer, sign_in_path
+from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
+from tournament.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,7 +77,7 @@ def test_every_audience_runs_under_the_policy_and_polls_bring_reports_in(live_se
     )
     at_two = factories.seated_names(event, 2)
     laptop = new_context(viewport=LAPTOP)
-    laptop.new_page().goto(live_server.url + sign_in_path(organizer))
+    sign_in(laptop.new_page(), live_server, organizer)
 
     console, console_watch = open_page(
         laptop, live_server.url + reverse("organizer:event", args=[event.pk])
