@@ -4,7 +4,8 @@ impossible states out of the database."""
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests import factories
@@ -64,6 +65,17 @@ def test_save_and_bump_changes_the_version(event):
     event.save_and_bump(["name"])
     assert event.version == before + 1
     assert Event.objects.get(pk=event.pk).version == before + 1
+
+
+def test_locking_an_event_reads_it_again_and_locks_its_row_where_the_database_can(event):
+    """FOR UPDATE on PostgreSQL; SQLite has no row locks (its IMMEDIATE transactions
+    hold the whole database) and gets a plain read."""
+    Event.objects.filter(pk=event.pk).update(name="Renamed")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = Event.objects.lock(event.pk)
+    assert locked.name == "Renamed"
+    (query,) = queries
+    assert ("FOR UPDATE" in query["sql"]) == connection.features.has_select_for_update
 
 
 def test_bump_version_is_a_single_update(event, django_assert_num_queries):
