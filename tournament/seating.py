@@ -292,8 +292,13 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
     try:
         with transaction.atomic():
             players = Player.objects.bulk_create(Player(event=event, name=n) for n in cleaned)
-    except IntegrityError as error:
-        raise Refused(_("Another player got one of these names a moment ago.")) from error
+    except IntegrityError:
+        # The constraint (Player.name_key) caught a name written past the check above, by
+        # a write that did not lock the event: say whose name it is, as the check does.
+        taken = _taken_names(event)
+        for name in cleaned:
+            _refuse_taken_name(taken, name)
+        raise
     round_ = event.planned_round()
     tables = list(event.tables.order_by("number"))
     if round_ is not None and tables:
@@ -333,8 +338,10 @@ def rename_player(*, player: Player, name: str) -> Player:
     try:
         with transaction.atomic():
             player.save(update_fields=["name"])
-    except IntegrityError as error:
-        raise Refused(_("%(name)s is already on the roster.") % {"name": name}) from error
+    except IntegrityError:
+        # As in add_players: the constraint caught what the check could not see yet.
+        _refuse_taken_name(_taken_names(player.event, other_than=player), name)
+        raise
     Event.objects.bump_version(player.event_id)
     return player
 

@@ -105,12 +105,26 @@ def test_organizers_see_only_their_own_events(django_user_model):
 
 
 def test_player_names_are_unique_per_event_ignoring_case(event, organizer):
-    # SQLite's LOWER() folds ASCII only; the roster form casefolds every script.
+    # Player.name_key folds in Python, so SQLite (whose lower() folds ASCII only) and
+    # PostgreSQL refuse the same names.
     Player.objects.create(event=event, name="Zoë")
     with pytest.raises(IntegrityError), transaction.atomic():
         Player.objects.create(event=event, name="zoë")
     other = factories.make_event(owner=organizer)
     Player.objects.create(event=other, name="Zoë")
+
+
+def test_the_only_name_rule_in_the_database_is_the_name_key():
+    """No unique index on lower(name) is left over from before Player.name_key: the
+    database and the roster check have one rule, tournament.roster.same_name_key."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Player._meta.db_table)
+    unique = [
+        (name, spec["columns"])
+        for name, spec in constraints.items()
+        if spec["unique"] and not spec["primary_key"]
+    ]
+    assert unique == [("player_name_unique_per_event", ["event_id", "name_key"])]
 
 
 def test_player_name_cannot_be_empty(event):
