@@ -187,7 +187,7 @@ def raced(tmp_path_factory) -> dict:
 def test_a_report_committing_while_the_round_closes_is_counted_in_the_close(raced):
     outcome = raced["report_held_open_while_the_round_closes"]
     assert outcome["errors"] == []
-    assert outcome["close_waited"]
+    assert outcome["close_waited"], outcome
     assert outcome["report"] == "recorded"
     assert outcome["games_the_close_counted"] == 1
 
@@ -195,7 +195,7 @@ def test_a_report_committing_while_the_round_closes_is_counted_in_the_close(race
 def test_a_report_arriving_while_the_round_closes_is_late_not_lost(raced):
     outcome = raced["close_held_open_while_a_phone_reports"]
     assert outcome["errors"] == []
-    assert outcome["report_waited"]
+    assert outcome["report_waited"], outcome
     assert outcome["report"] == "late"
     assert outcome["games_the_close_counted"] == 0
     assert outcome["games_in_the_closed_round"] == 0
@@ -205,6 +205,6 @@ def test_a_report_arriving_while_the_round_closes_is_late_not_lost(raced):
 def test_a_confirmation_racing_a_dispute_is_never_told_confirmed(raced):
     outcome = raced["dispute_held_open_while_another_phone_confirms"]
     assert outcome["errors"] == []
-    assert outcome["confirmation_waited"]
+    assert outcome["confirmation_waited"], outcome
     assert (outcome["dispute"], outcome["confirmation"]) == ("disputed", "disputed")
     assert outcome["game"] == "disputed"
