@@ -8,13 +8,22 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test lint format install chromium wrk screenshots bench crash-test signin clean
+.PHONY: run test lint format install chromium wrk screenshots bench crash-test signin clean \
+	test-postgres postgresql
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
 
 test: $(INSTALLED) chromium lint
 	$(BIN)/python -m pytest
+
+# The whole suite (or PYTEST_ARGS, e.g. PYTEST_ARGS="tests/tables -m 'not browser'") against
+# a throwaway PostgreSQL cluster that .ci/with-postgres starts, and stops afterwards.
+PYTEST_ARGS ?=
+test-postgres: $(INSTALLED) chromium postgresql
+	@$(BIN)/python -c 'import psycopg' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,postgres]"
+	.ci/with-postgres $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
@@ -51,6 +60,10 @@ endef
 # Browser tests drive Debian's Chromium; never `playwright install` (no downloads here).
 chromium:
 	$(call apt_install,$(CHROMIUM),chromium,for the browser tests,browser tests will be skipped)
+
+# The PostgreSQL server for make test-postgres (Debian's postgresql package).
+postgresql:
+	$(call apt_install,$(or $(lastword $(wildcard /usr/lib/postgresql/*/bin/initdb)),initdb),postgresql,for the PostgreSQL tests,make test-postgres cannot run)
 
 screenshots: $(INSTALLED) chromium
 	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py \

@@ -20,7 +20,9 @@ Terms:
                      and each is logged as a paper entry.
 
 Every correction is written in one transaction together with its entry in the log, and
-bumps the table's version so the console, projector and that table's phones see it.
+bumps the table's version so the console, projector and that table's phones see it. Each
+locks the event first (Event.objects.lock) and reads the game again: a phone's report or
+a round close that got in first is seen, never overwritten.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from tables.models import (
 from tables.reporting import existing_game, next_game_number, seated_players
 from tables.tally import Existing, Row, read_tally
 from tournament.common.errors import Refused
-from tournament.models import Player, Round, RoundStatus
+from tournament.models import Event, Player, Round, RoundStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -94,9 +96,19 @@ def _refuse_unless_seated(winner: Player, round_: Round, table: Table) -> None:
         raise Refused(_("That player is not seated at this table in this round."))
 
 
+def _locked_game(game: Game) -> Game:
+    """The game as it stands now, once no report or close of its event can change it."""
+    Event.objects.lock(game.table.event_id)
+    current = Game.objects.select_related("round", "table", "winner").filter(pk=game.pk).first()
+    if current is None:
+        raise Refused(_("That game has been deleted in the meantime."))
+    return current
+
+
 @transaction.atomic
 def settle_game(*, game: Game, winner: Player, by: AbstractBaseUser | None) -> Game:
     """Decide a game's winner (a dispute, or a correction); recorded with who did it."""
+    game = _locked_game(game)
     _refuse_unless_seated(winner, game.round, game.table)
     before = _snapshot(game)
     if game.status == GameStatus.DISPUTED:
@@ -122,6 +134,7 @@ def settle_game(*, game: Game, winner: Player, by: AbstractBaseUser | None) -> G
 @transaction.atomic
 def delete_game(*, game: Game, by: AbstractBaseUser | None) -> None:
     """Remove a game from the results; its reports stay, dropped, so none counts again."""
+    game = _locked_game(game)
     log_correction(of=game, action=CorrectionAction.DELETED, by=by, before=_snapshot(game))
     event_id, table_id = game.table.event_id, game.table_id
     game.reports.update(state=ReportState.DROPPED)
@@ -131,7 +144,11 @@ def delete_game(*, game: Game, by: AbstractBaseUser | None) -> None:
 
 @transaction.atomic
 def add_game(*, round_: Round, table: Table, winner: Player, by: AbstractBaseUser | None) -> Game:
-    """The organizer enters a game by hand (a table without a phone)."""
+    """The organizer enters a game by hand (a table without a phone), while its round is
+    open: a game added to a closed round would count in no close."""
+    Event.objects.lock(table.event_id)
+    if not Round.objects.filter(pk=round_.pk, status=RoundStatus.OPEN).exists():
+        raise Refused(_("Games can be added only while their round is open."))
     _refuse_unless_seated(winner, round_, table)
     game = Game.objects.create(
         round=round_,
@@ -156,6 +173,7 @@ def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Ga
     settled in favour of the report. The moves already committed are not recomputed: to
     let the game change the moves, undo the round close first.
     """
+    Event.objects.lock(report.table.event_id)
     # Conditional, so two organizers' clicks at once cannot both count the report.
     if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
         state=ReportState.ACCEPTED
@@ -191,6 +209,7 @@ def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Ga
 @transaction.atomic
 def drop_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> None:
     """Keep a late report out of the results for good; the log remembers whom it named."""
+    Event.objects.lock(report.table.event_id)
     # Conditional, like accepting: a report is handled once.
     if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
         state=ReportState.DROPPED
@@ -238,13 +257,16 @@ def enter_paper_tally(
     marked as paper. A row already typed in from paper with the same winner is skipped,
     so saving the same form twice stores nothing new.
 
-    The round and the table are locked first, so a phone report or a second organizer
-    waits rather than numbering the same game. The queries do not grow with the rows.
+    The event is locked first, as every write to it is (Event.objects.lock), so a phone
+    report or a second organizer waits rather than numbering the same game. The queries
+    do not grow with the rows.
     """
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
-        table = Table.objects.select_for_update().select_related("event").get(pk=table.pk)
-        if table.event.is_finished:
+        event = Event.objects.lock(round_.event_id)
+        round_ = Round.objects.get(pk=round_.pk)
+        table = Table.objects.get(pk=table.pk, event=event)
+        table.event = event
+        if event.is_finished:
             raise Refused(_("The event is finished: no more games can be reported."))
         if round_.status != RoundStatus.OPEN:
             raise Refused(_("Paper results can be typed in only while their round is open."))

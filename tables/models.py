@@ -70,13 +70,15 @@ class TableQuerySet(models.QuerySet["Table"]):
             *(When(pk=table.pk, then=Value(table.print_signature)) for table in tables),
             output_field=models.CharField(),
         )
-        # One UPDATE is a transaction of its own; only the event's bump must land with it.
+        # One UPDATE is a transaction of its own; only the event's bump must land with it,
+        # and goes first: the event's row before its tables', as every bridge locks them
+        # (EventQuerySet.lock), so this never holds a table a report waits for.
         with transaction.atomic() if cleared_events else nullcontext():
+            if cleared_events:
+                Event.objects.filter(pk__in=cleared_events).update(version=F("version") + 1)
             self.filter(pk__in=[table.pk for table in tables]).update(
                 printed_at=at, printed_signature=signature
             )
-            if cleared_events:
-                Event.objects.filter(pk__in=cleared_events).update(version=F("version") + 1)
         for table in tables:
             table.printed_at = at
             table.printed_signature = table.print_signature

@@ -47,7 +47,7 @@ from tables.models import (
 from tables.scoring import check_tricks, game_winner
 from tables.variants import DECK_SIZE
 from tournament.common.errors import Refused
-from tournament.models import Player, Round, RoundStatus
+from tournament.models import Event, Player, Round, RoundStatus
 
 DOUBLE_TAP_WINDOW = timedelta(seconds=5)
 # Long enough for the other phones to poll (every 2 s), show "Another phone says..." and
@@ -208,6 +208,9 @@ def _report_game(
     now: datetime,
 ) -> ReportResult:
     with transaction.atomic():
+        # First, so this report and a close (or another report) of the event run one
+        # after the other: what the checks below read stays true until the commit.
+        Event.objects.lock(table.event_id)
         if (repeated := _repeated(client_key, table)) is not None:
             return repeated
         # A finished event is read-only (tournament.finishing); the event came with the
@@ -333,14 +336,24 @@ def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tup
 
     report.game = game
     report.save()
+    return _judge(report, game)
+
+
+def _judge(report: GameReport, game: Game) -> tuple[Outcome, Game]:
+    """What a report of a game that exists already makes of it: a confirmation or a
+    dispute (the report is stored)."""
     if game.status == GameStatus.DISPUTED:
         return Outcome.DISPUTED, game
     if game.winner_id == report.winner_id:
         if game.status == GameStatus.UNCONFIRMED:
-            # Conditional, so two confirmations at once both see a confirmed game.
-            Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
+            # Conditional: a game that is no longer unconfirmed when the update runs (a
+            # dispute got in first) is judged again as it is now, so a phone is never
+            # told "confirmed" about a game that is disputed.
+            if not Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
                 status=GameStatus.CONFIRMED, updated_at=timezone.now()
-            )
+            ):
+                game.refresh_from_db(fields=["status", "winner"])
+                return _judge(report, game)
             game.status = GameStatus.CONFIRMED
         return Outcome.CONFIRMED, game
     if game.status == GameStatus.SETTLED:

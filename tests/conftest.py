@@ -22,6 +22,17 @@ def pytest_configure(config):
         django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _backups_out_of_the_data_dir(request, tmp_path_factory):
+    """On PostgreSQL every round close writes a JSON backup once it commits (browser tests
+    commit): into a temporary folder, never the developer's var/backups."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    from django.conf import settings as django_settings
+
+    django_settings.BACKUP_DIR = tmp_path_factory.mktemp("backups")
+
+
 @pytest.fixture
 def organizer(django_user_model):
     from tests import factories

@@ -138,6 +138,19 @@ class EventQuerySet(models.QuerySet["Event"]):
             return self.none()
         return self.filter(players_token=token)
 
+    def lock(self, event_id: int) -> Event:
+        """The event as it stands now, its row locked until the transaction ends.
+
+        Every bridge that writes an event's rows calls this first, inside its transaction,
+        so two requests for one event run one after the other and the second sees what
+        the first committed (a report and a round close, a confirmation and a dispute).
+        SQLite's write lock does that for the whole database, taken at BEGIN (IMMEDIATE
+        transactions): there FOR UPDATE is left out and this is a plain read. Taking the
+        event first, before any other row, keeps two requests from each holding a row
+        the other waits for.
+        """
+        return self.select_for_update().get(pk=event_id)
+
     def bump_version(self, event_id: int) -> None:
         """Tell every polling screen that something it shows has changed.
 

@@ -24,6 +24,8 @@ Terms:
                  is refused instead of doing the step twice.
 
 All writes happen in one transaction each; a failure halfway leaves nothing changed.
+Each one locks the event's row first (Event.objects.lock), so a phone's report and the
+organizer's click never interleave, on PostgreSQL as on SQLite.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def advance_phase(
     must not skip the study (or any) phase.
     """
     now = now or timezone.now()
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     _refuse_unless_phase(event, expected_phase)
     fields = ["phase", "clock_ends_at", "clock_paused_remaining"]
     if event.phase == Phase.SETUP:
@@ -142,7 +144,7 @@ def change_clock(
     that runs now, never to one a phase change has just replaced.
     """
     now = now or timezone.now()
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     _refuse_unless_phase(event, expected_phase)
     if not event.has_clock:
         raise Refused(_("No clock runs in this phase."))
@@ -164,7 +166,7 @@ def change_clock(
 def start_debrief(*, event: Event, now: datetime | None = None) -> Event:
     """End the tournament early or on time; a round still open must be closed first.
     Once it commits, a backup is taken (tournament.backups: automatic)."""
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     if event.phase == Phase.DEBRIEF:
         raise Refused(_("The debrief has already started."))
     if event.phase == Phase.SETUP:
@@ -195,7 +197,9 @@ def close_round(
     Once the close commits, a backup is taken (tournament.backups: automatic).
     """
     now = now or timezone.now()
-    event = Event.objects.get(pk=round_.event_id)
+    # Locked first: a phone's report either committed before (and is in these results)
+    # or waits, then finds the round closed and is kept as late.
+    event = Event.objects.lock(round_.event_id)
     round_.event = event  # games_won_by_table reads the event's tables through it
     if expected_version is not None and event.version != expected_version:
         raise Refused(_("Results changed while you were looking. Check the moves again."))
@@ -240,7 +244,7 @@ def undo_close_round(
     expected_round is the round whose close the organizer's button offered to undo: a
     second click must not undo the round before it as well.
     """
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     last_closed = event.rounds.filter(status=RoundStatus.CLOSED).order_by("-number").first()
     if (
         event.phase != Phase.DEBRIEF
@@ -286,7 +290,7 @@ def undo_close_round(
 @transaction.atomic
 def reveal_rules(*, event: Event, revealed: bool = True) -> Event:
     """Show (or hide again) every table's rules on the projector; only at the debrief."""
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     if revealed and event.phase != Phase.DEBRIEF:
         raise Refused(_("The rules are revealed at the debrief, after the last round."))
     event.rules_revealed = revealed
@@ -307,7 +311,7 @@ def reveal_rules(*, event: Event, revealed: bool = True) -> Event:
 @transaction.atomic
 def reveal_table(*, event: Event, table_number: int) -> Table:
     """Show one more table's rules on the projector, at the debrief's reveal screen."""
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     if event.phase != Phase.DEBRIEF:
         raise Refused(_("The rules are revealed at the debrief, after the last round."))
     table = Table.objects.filter(event=event, number=table_number).first()
@@ -327,7 +331,7 @@ def step_debrief(*, event: Event, to_step: int) -> Event:
     Stepping back from the reveal leaves what was revealed revealed: the organizer hides
     the rules with reveal_rules(revealed=False).
     """
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     if event.phase != Phase.DEBRIEF:
         raise Refused(_("The debrief screens come after the last round."))
     # A question is shown with tournament.debrief_bank.show_question, which names it.
@@ -342,6 +346,9 @@ def step_debrief(*, event: Event, to_step: int) -> Event:
 @transaction.atomic
 def delete_event(*, event: Event) -> None:
     """Delete an event and everything in it (a rehearsal, a mistake)."""
+    # A report that is being stored finishes first; one that comes after finds no event.
+    if Event.objects.select_for_update().filter(pk=event.pk).first() is None:
+        return
     # Seats and games protect players and tables, so the rounds (and with them seats,
     # games and reports) go first.
     Round.objects.filter(event=event).delete()

@@ -10,7 +10,9 @@ Terms:
     variant      a table's hidden rules, drawn from the event's seed (tables.variants).
 
 Each function here writes several models in one transaction and bumps the event's
-version so that every screen refreshes.
+version so that every screen refreshes. Each locks the event's row first
+(Event.objects.lock), so two organizer tabs (or a tab and a round close) never
+interleave their reads and writes.
 
 Roster changes (add, rename, absent, back, remove) never touch a round that has started:
 past rounds stay exactly as they were played.
@@ -92,7 +94,7 @@ def seat_players(*, event: Event, table_count: int, reshuffle: bool = False) -> 
     With reshuffle=True the event gets a new seed first, so the deal (not the variants
     of tables that already exist) comes out differently.
     """
-    event = Event.objects.get(pk=event.pk)
+    event = Event.objects.lock(event.pk)
     _refuse_unless_setup(event)
     names = list(event.players.seatable().values_list("name", flat=True))
     if problem := table_count_problem(len(names), table_count):
@@ -137,7 +139,9 @@ def move_player(*, player: Player, table: Table) -> Seat:
     """
     if table.event_id != player.event_id:
         raise Refused(_("That table belongs to another event."))
-    player = Player.objects.select_related("event").get(pk=player.pk)
+    event = Event.objects.lock(player.event_id)
+    player = Player.objects.get(pk=player.pk)
+    player.event = event
     if player.status != PlayerStatus.PRESENT:
         raise Refused(
             _("%(name)s is not marked present: mark them back first.") % {"name": player.name}
@@ -179,6 +183,7 @@ def set_player_status(*, player: Player, status: str, table: Table | None = None
         raise ValueError(f"unknown player status {status!r}")
     if table is not None and table.event_id != player.event_id:
         raise Refused(_("That table belongs to another event."))
+    player.event = Event.objects.lock(player.event_id)
     player.status = status
     player.save(update_fields=["status"])
     round_ = player.event.planned_round()
@@ -278,6 +283,7 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
     they join the lowest table. Names must be new to the event (see tournament.roster).
     """
     cleaned = [_checked_name(name) for name in names]
+    event = Event.objects.lock(event.pk)
     taken = _taken_names(event)
     for name in cleaned:
         _refuse_taken_name(taken, name)
@@ -286,8 +292,13 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
     try:
         with transaction.atomic():
             players = Player.objects.bulk_create(Player(event=event, name=n) for n in cleaned)
-    except IntegrityError as error:
-        raise Refused(_("Another player got one of these names a moment ago.")) from error
+    except IntegrityError:
+        # The constraint (Player.name_key) caught a name written past the check above, by
+        # a write that did not lock the event: say whose name it is, as the check does.
+        taken = _taken_names(event)
+        for name in cleaned:
+            _refuse_taken_name(taken, name)
+        raise
     round_ = event.planned_round()
     tables = list(event.tables.order_by("number"))
     if round_ is not None and tables:
@@ -321,13 +332,16 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
 def rename_player(*, player: Player, name: str) -> Player:
     """Correct a player's name; every round, past ones included, shows the new spelling."""
     name = _checked_name(name)
+    player.event = Event.objects.lock(player.event_id)
     _refuse_taken_name(_taken_names(player.event, other_than=player), name)
     player.name = name
     try:
         with transaction.atomic():
             player.save(update_fields=["name"])
-    except IntegrityError as error:
-        raise Refused(_("%(name)s is already on the roster.") % {"name": name}) from error
+    except IntegrityError:
+        # As in add_players: the constraint caught what the check could not see yet.
+        _refuse_taken_name(_taken_names(player.event, other_than=player), name)
+        raise
     Event.objects.bump_version(player.event_id)
     return player
 
@@ -350,6 +364,7 @@ def remove_player(*, player: Player) -> bool:
     A player who never played (a typo, a no-show) is deleted, which frees the name. One who
     played is only marked removed, so past rounds and their results stay as they were.
     """
+    Event.objects.lock(player.event_id)
     if has_history(player):
         set_player_status(player=player, status=PlayerStatus.REMOVED)
         return False
@@ -414,7 +429,7 @@ def seat_next_round(*, event: Event, closed: Round, moves: dict[str, Move]) -> R
 
 def _refuse_after_study_unless_confirmed(event: Event, confirmed: bool) -> None:
     # The phase is read again: the caller's event may be older than a click on "Start study".
-    phase = Event.objects.values_list("phase", flat=True).get(pk=event.pk)
+    phase = Event.objects.lock(event.pk).phase
     if not event.tables.exists():
         raise Refused(_("Make the table plan first: variants are drawn for its tables."))
     if phase == Phase.DEBRIEF:
@@ -491,6 +506,7 @@ def rotate_table_link(*, table: Table) -> Table:
     The new token and the version bump land together, so no screen polls in between and
     keeps showing the old link as current.
     """
+    Event.objects.lock(table.event_id)
     table.rotate_token()
     Event.objects.bump_version(table.event_id)
     return table

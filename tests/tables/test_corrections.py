@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tables.corrections import accept_late_report, drop_late_report
+from tables.corrections import (
+    accept_late_report,
+    add_game,
+    delete_game,
+    drop_late_report,
+    settle_game,
+)
 from tables.models import Game, GameCorrection, GameStatus, ReportState
 from tests import factories
 from tests.factories import report, seated_players
@@ -79,3 +85,41 @@ def test_dropping_a_late_report_keeps_it_out_and_is_recorded(closed, organizer):
     assert not Game.objects.filter(winner=bob).exists()
     with pytest.raises(Refused):
         drop_late_report(report=late, by=organizer)
+
+
+# --- corrections that come too late -------------------------------------------------------
+
+
+def test_a_game_added_once_its_round_has_closed_is_refused(closed, organizer):
+    """The console offered "add a game" while the round was open; the close got in first."""
+    with pytest.raises(Refused, match="only while their round is open"):
+        add_game(
+            round_=closed.rounds.get(number=1),
+            table=factories.table(closed, 1),
+            winner=seated_players(closed, 1, 1)[0],
+            by=organizer,
+        )
+    assert Game.objects.filter(table__number=1).count() == 1
+
+
+def test_settling_a_game_reads_it_again_first(closed, organizer):
+    """The console showed the game unconfirmed; a phone has disputed it since."""
+    carol = seated_players(closed, 1, 1)[2]
+    shown = Game.objects.get(table__number=1, number=1)
+    Game.objects.filter(pk=shown.pk).update(status=GameStatus.DISPUTED)
+
+    settle_game(game=shown, winner=carol, by=organizer)
+
+    assert GameCorrection.objects.get().action == "settled"
+    assert Game.objects.get(pk=shown.pk).winner == carol
+
+
+def test_a_game_deleted_meanwhile_cannot_be_settled_or_deleted_again(closed, organizer):
+    shown = Game.objects.get(table__number=1, number=1)
+    delete_game(game=shown, by=organizer)
+    alice = seated_players(closed, 1, 1)[0]
+    with pytest.raises(Refused, match="deleted in the meantime"):
+        settle_game(game=shown, winner=alice, by=organizer)
+    with pytest.raises(Refused, match="deleted in the meantime"):
+        delete_game(game=shown, by=organizer)
+    assert GameCorrection.objects.count() == 1

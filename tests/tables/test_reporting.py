@@ -139,6 +139,22 @@ def test_same_key_racing_past_the_check_returns_the_stored_report(playing, monke
     assert GameReport.objects.count() == 1
 
 
+def test_a_confirmation_that_finds_the_game_disputed_meanwhile_says_disputed(playing, monkeypatch):
+    """The game was read unconfirmed, and a dispute got in before the confirmation's
+    update: the phone is told what the game is, never "confirmed"."""
+    alice, bob = seated_players(playing, 1)[:2]
+    report(playing, 1, alice, key="phone-a", game_number=1)
+    stale = Game.objects.get(number=1)
+    report(playing, 1, bob, key="phone-b", game_number=1)
+    monkeypatch.setattr(reporting, "existing_game", lambda *args: stale)
+
+    result = report(playing, 1, alice, key="phone-c", game_number=1)
+
+    assert result.outcome == Outcome.DISPUTED
+    assert result.game.status == GameStatus.DISPUTED
+    assert Game.objects.get(number=1).status == GameStatus.DISPUTED
+
+
 def test_a_failure_other_than_the_key_is_not_hidden(playing, monkeypatch):
     def broken(*args, **kwargs):
         raise IntegrityError("disk full")

@@ -89,8 +89,14 @@ def test_a_backup_is_a_sound_copy_named_after_its_event_round_time_and_moment(
     assert [p.name for p in folder.iterdir()] == [backup.path.name]
 
 
+@pytest.fixture
+def in_memory(monkeypatch):
+    """As the SQLite test suite's own database is, whichever database this run uses."""
+    monkeypatch.setattr(backups, "_live_sqlite", lambda: backups.IN_MEMORY)
+
+
 @pytest.mark.django_db
-def test_a_database_in_memory_cannot_be_backed_up(organizer, folder):
+def test_a_database_in_memory_cannot_be_backed_up(organizer, folder, in_memory):
     event = factories.make_event(owner=organizer)
     with pytest.raises(BackupFailed, match="kept in memory"):
         back_up(event_id=event.pk, round_number=0, moment=Moment.ON_DEMAND)
@@ -207,7 +213,7 @@ def test_a_failing_backup_is_logged_and_the_close_stands(
 
 @pytest.mark.django_db
 def test_a_database_in_memory_gets_no_automatic_backup(
-    organizer, folder, django_capture_on_commit_callbacks
+    organizer, folder, in_memory, django_capture_on_commit_callbacks
 ):
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -326,12 +332,14 @@ print(json.dumps({"backup": str(backup.path), "before": before, "after_backup": 
 
 def test_a_backup_taken_while_a_phone_reports_holds_every_acknowledged_game(tmp_path):
     """Against a real database file (WAL, as the laptop runs it): one thread reports games
-    through tables.reporting.report_game while the backup is taken."""
+    through tables.reporting.report_game while the backup is taken. SQLite even when the
+    suite runs on PostgreSQL, whose backups are JSON records."""
     env = {
         **os.environ,
         "FIVETRICKS_DATA_DIR": str(tmp_path),
         "DJANGO_SETTINGS_MODULE": "tournament.settings",
     }
+    env.pop("DATABASE_URL", None)
     done = subprocess.run(
         [sys.executable, "-c", WRITER_AND_BACKUP],
         cwd=REPO,

@@ -15,7 +15,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from tests.tournament.test_backups import rows
+from tests.tournament.test_backups import rows, small_database
+from tournament import backups
 from tournament.models import Event, Player
 from tournament.records import export_event
 
@@ -139,7 +140,10 @@ def malformed_database(path: Path) -> Path:
         (lambda path: None, "There is no file"),
     ],
 )
-def test_restore_refuses_a_file_that_is_not_a_sound_backup(tmp_path, make, says):
+def test_restore_refuses_a_file_that_is_not_a_sound_backup(tmp_path, monkeypatch, make, says):
+    # A live database file, as on the laptop, whichever database this run uses.
+    live = small_database(tmp_path / "live.sqlite3")
+    monkeypatch.setattr(backups, "_live_sqlite", lambda: live)
     path = tmp_path / "backup.sqlite3"
     make(path)
     with pytest.raises(CommandError, match=says):

@@ -4,7 +4,8 @@ impossible states out of the database."""
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests import factories
@@ -66,6 +67,17 @@ def test_save_and_bump_changes_the_version(event):
     assert Event.objects.get(pk=event.pk).version == before + 1
 
 
+def test_locking_an_event_reads_it_again_and_locks_its_row_where_the_database_can(event):
+    """FOR UPDATE on PostgreSQL; SQLite has no row locks (its IMMEDIATE transactions
+    hold the whole database) and gets a plain read."""
+    Event.objects.filter(pk=event.pk).update(name="Renamed")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = Event.objects.lock(event.pk)
+    assert locked.name == "Renamed"
+    (query,) = queries
+    assert ("FOR UPDATE" in query["sql"]) == connection.features.has_select_for_update
+
+
 def test_bump_version_is_a_single_update(event, django_assert_num_queries):
     with django_assert_num_queries(1):
         Event.objects.bump_version(event.pk)
@@ -93,12 +105,26 @@ def test_organizers_see_only_their_own_events(django_user_model):
 
 
 def test_player_names_are_unique_per_event_ignoring_case(event, organizer):
-    # SQLite's LOWER() folds ASCII only; the roster form casefolds every script.
+    # Player.name_key folds in Python, so SQLite (whose lower() folds ASCII only) and
+    # PostgreSQL refuse the same names.
     Player.objects.create(event=event, name="Zoë")
     with pytest.raises(IntegrityError), transaction.atomic():
         Player.objects.create(event=event, name="zoë")
     other = factories.make_event(owner=organizer)
     Player.objects.create(event=other, name="Zoë")
+
+
+def test_the_only_name_rule_in_the_database_is_the_name_key():
+    """No unique index on lower(name) is left over from before Player.name_key: the
+    database and the roster check have one rule, tournament.roster.same_name_key."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Player._meta.db_table)
+    unique = [
+        (name, spec["columns"])
+        for name, spec in constraints.items()
+        if spec["unique"] and not spec["primary_key"]
+    ]
+    assert unique == [("player_name_unique_per_event", ["event_id", "name_key"])]
 
 
 def test_player_name_cannot_be_empty(event):

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from tables.models import Table, variant_warnings
 from tables.variants import Suit, Variant
 from tests import factories
+from tournament import seating
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, Seat, SeatReason
 from tournament.rounds import advance_phase
@@ -325,14 +326,71 @@ def test_names_that_differ_only_in_accents_are_the_same_name(organizer):
     assert "clashes with “Zoë Martin”" in refused.value.message
 
 
-def test_the_database_refuses_what_the_roster_check_refuses(organizer):
-    """The constraint uses the same key as the check, so the two never disagree: not for
-    accents, and not for the dotted capital I, which lower() and casefold() fold apart."""
+# Each pair is one name for the roster check and for the database alike: the dotted
+# capital I (which lower() and casefold() fold apart), accents, the sharp s, case.
+SAME_NAMES = [("İlker", "ilker"), ("Zoë", "zoe"), ("Straße", "STRASSE"), ("Ann", "ann")]
+
+
+@pytest.mark.parametrize(("first", "twin"), SAME_NAMES)
+def test_the_database_refuses_what_the_roster_check_refuses(organizer, first, twin):
+    """The constraint uses the same key as the check, so the two never disagree, on
+    SQLite and on PostgreSQL: one by one (save) and in bulk (bulk_create)."""
     event = factories.make_event(owner=organizer)
-    factories.add_players(event, ["İlker", "Zoë"])
-    for twin in ("ilker", "ZOE"):
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Player.objects.create(event=event, name=twin)
+    factories.add_players(event, [first])
+    with pytest.raises(Refused, match=f"“{twin}” clashes with “{first}” already on the roster"):
+        add_players(event=event, names=[twin])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(event=event, name=twin)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        factories.add_players(event, [twin])
+    assert list(event.players.values_list("name", flat=True)) == [first]
+
+
+def _blind_once(monkeypatch):
+    """The next name check sees the roster as it was before another request's write: the
+    write the database's constraint then catches."""
+    real = seating._taken_names
+    calls = []
+
+    def blind_once(*args, **kwargs):
+        calls.append(args)
+        return {} if len(calls) == 1 else real(*args, **kwargs)
+
+    monkeypatch.setattr(seating, "_taken_names", blind_once)
+
+
+@pytest.mark.parametrize(("first", "twin"), SAME_NAMES)
+def test_a_name_only_the_constraint_catches_is_refused_naming_whose_it_is(
+    organizer, monkeypatch, first, twin
+):
+    event = factories.make_event(owner=organizer)
+    factories.add_players(event, [first])
+    _blind_once(monkeypatch)
+    with pytest.raises(Refused) as refused:
+        add_players(event=event, names=["Someone New", twin])
+    assert refused.value.message.startswith(f"“{twin}” clashes with “{first}” already on")
+    assert list(event.players.values_list("name", flat=True)) == [first]
+
+
+def test_a_rename_only_the_constraint_catches_is_refused_naming_whose_name_it_is(
+    organizer, monkeypatch
+):
+    event = factories.make_event(owner=organizer)
+    ann = factories.add_players(event, ["İlker", "Ann"])[1]
+    _blind_once(monkeypatch)
+    with pytest.raises(Refused, match="“ilker” clashes with “İlker” already on the roster"):
+        rename_player(player=ann, name="ilker")
+    assert Player.objects.get(pk=ann.pk).name == "Ann"
+    _blind_once(monkeypatch)
+    with pytest.raises(Refused) as refused:
+        rename_player(player=ann, name="İlker")
+    assert refused.value.message == "İlker is already on the roster."
+
+
+def test_names_that_only_look_alike_are_different_names(organizer):
+    event = factories.make_event(owner=organizer)
+    add_players(event=event, names=["Ilka", "Ilker", "Zoey", "Zoe", "Strasser"])
+    assert event.players.count() == 5
 
 
 def test_placing_a_player_back_at_the_table_they_earned_restores_their_move(organizer):

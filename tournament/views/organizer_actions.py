@@ -381,7 +381,7 @@ def game_add(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     winner = _posted_player(request, event)
 
     def add() -> str:
-        if round_ is None or round_.status != RoundStatus.OPEN:
+        if round_ is None:
             raise Refused(_("Games can be added only while their round is open."))
         if winner is None:
             raise Refused(_("Choose who won the game."))
