@@ -9,9 +9,11 @@ Terms:
                      but change nothing (tables.reporting).
     late report      a report that reached a round already closed (tables.reporting): kept,
                      not counted, until the organizer handles it.
-    accept / drop    the two ways to handle a late report. Accepting counts it as the game
-                     it names, as if it had arrived in time; dropping keeps it out for good.
-                     Each report is handled once.
+    held report      a report from a phone that reported at another table in the same
+                     round (tables.reporting): kept, not counted, like a late report.
+    accept / drop    the two ways to handle a late or held report. Accepting counts it as
+                     the game it names, settled by the organizer; dropping keeps it out for
+                     good. Each report is handled once.
     corrections log  one GameCorrection per correction: what was done, by whom, and the game
                      before and after, so a change made in a hurry can be seen and undone.
     paper tally      a table's games typed in from its paper tally sheet (tables.tally), a
@@ -37,6 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import (
+    KEPT_FOR_THE_ORGANIZER,
     CorrectionAction,
     Game,
     GameCorrection,
@@ -163,9 +166,24 @@ def add_game(*, round_: Round, table: Table, winner: Player, by: AbstractBaseUse
     return game
 
 
+def _take_kept_report(report: GameReport, *, to: ReportState) -> ReportState:
+    """Mark a late or held report handled (``to``), once: what it was before, for the log.
+
+    Conditional, so two organizers' clicks at once cannot both handle it.
+    """
+    state = GameReport.objects.filter(pk=report.pk).values_list("state", flat=True).first()
+    if (
+        state not in KEPT_FOR_THE_ORGANIZER
+        or not GameReport.objects.filter(pk=report.pk, state=state).update(state=to)
+    ):
+        raise Refused(_("This report has already been handled."))
+    return ReportState(state)
+
+
 @transaction.atomic
 def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Game:
-    """Count a late report in its (closed) round, as if it had arrived in time.
+    """Count a late report in its (closed) round, as if it had arrived in time; or a held
+    one (tables.reporting) in its round, open or closed, as the organizer vouches for it.
 
     Its game number decides what it means, as for any report: a number with no game yet
     becomes that game; a game already recorded with the same winner is already counted
@@ -174,11 +192,7 @@ def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Ga
     let the game change the moves, undo the round close first.
     """
     Event.objects.lock(report.table.event_id)
-    # Conditional, so two organizers' clicks at once cannot both count the report.
-    if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
-        state=ReportState.ACCEPTED
-    ):
-        raise Refused(_("This report has already been handled."))
+    was = _take_kept_report(report, to=ReportState.ACCEPTED)
     game = existing_game(report.round, report.table, report.game_number)
     before = None if game is None else _snapshot(game)
     if game is None:
@@ -199,26 +213,25 @@ def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Ga
     report.game = game
     report.state = ReportState.ACCEPTED
     report.save(update_fields=["game", "state"])
-    log_correction(
-        of=report, action=CorrectionAction.ACCEPTED_LATE, by=by, before=before, after=game
-    )
+    held = was == ReportState.HELD
+    action = CorrectionAction.ACCEPTED_HELD if held else CorrectionAction.ACCEPTED_LATE
+    log_correction(of=report, action=action, by=by, before=before, after=game)
     Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)
     return game
 
 
 @transaction.atomic
 def drop_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> None:
-    """Keep a late report out of the results for good; the log remembers whom it named."""
+    """Keep a late or held report out of the results for good; the log remembers whom it
+    named."""
     Event.objects.lock(report.table.event_id)
-    # Conditional, like accepting: a report is handled once.
-    if not GameReport.objects.filter(pk=report.pk, state=ReportState.LATE).update(
-        state=ReportState.DROPPED
-    ):
-        raise Refused(_("This report has already been handled."))
+    was = _take_kept_report(report, to=ReportState.DROPPED)
     report.state = ReportState.DROPPED
     log_correction(
         of=report,
-        action=CorrectionAction.DROPPED_LATE,
+        action=CorrectionAction.DROPPED_HELD
+        if was == ReportState.HELD
+        else CorrectionAction.DROPPED_LATE,
         by=by,
         before={"winner": report.winner.name},
     )

@@ -11,8 +11,13 @@ Terms:
               report creates the game; a second that names the same winner confirms it;
               one that names another winner makes the game *disputed* until the
               organizer settles it. A report that reaches a closed round is kept as
-              *late* for the organizer to accept or drop. Each report carries a key
-              made by the client, so a retried request is stored once.
+              *late* for the organizer to accept or drop; one from a phone that already
+              reported at another table in the round is *held* for the organizer the
+              same way (tables.reporting). Each report carries a key made by the
+              client, so a retried request is stored once.
+    phone     the random id a phone keeps in a long-lived cookie (``ft_phone``), stored
+              on its reports: two reports from one phone never confirm a game, and a
+              phone seen at two tables in one round is held.
     report label how the organizer tells the reports of one game apart: their order and
               time of arrival ("second report (12:03:58): Bob").
     correction a record of who changed or deleted a game, and what it was before.
@@ -227,6 +232,7 @@ class Game(models.Model):
 class ReportState(models.TextChoices):
     COUNTED = "counted", _("Counted")
     LATE = "late", _("Arrived after the round closed")
+    HELD = "held", _("Held: this phone reported at another table")
     ACCEPTED = "accepted", _("Accepted late")
     DROPPED = "dropped", _("Dropped")
 
@@ -236,6 +242,10 @@ class ReportSource(models.TextChoices):
     PLAYER = "player", _("Player's phone")
     ORGANIZER = "organizer", _("Organizer")
     PAPER = "paper", _("Paper tally sheet")
+
+
+# The reports the organizer accepts or drops (the console's "reports to check").
+KEPT_FOR_THE_ORGANIZER = (ReportState.LATE, ReportState.HELD)
 
 
 class GameReport(models.Model):
@@ -252,6 +262,11 @@ class GameReport(models.Model):
     state = models.CharField(max_length=10, choices=ReportState, default=ReportState.COUNTED)
     source = models.CharField(max_length=10, choices=ReportSource, default=ReportSource.PHONE)
     received_at = models.DateTimeField(auto_now_add=True)
+    # The phone's own id (its ft_phone cookie); empty from paper, the organizer, or a
+    # phone that keeps no cookie.
+    phone = models.CharField(max_length=32, blank=True, default="")
+    # Why a report is held: the table where the same phone reported earlier in the round.
+    other_table_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["received_at", "pk"]
@@ -262,9 +277,19 @@ class GameReport(models.Model):
                 condition=Q(game_number__gte=1), name="report_game_number_positive"
             ),
         ]
+        indexes = [models.Index(fields=["round", "phone"], name="report_round_phone")]
 
     def __str__(self) -> str:
         return f"{self.table} · {self.round} · game {self.game_number}: {self.winner}"
+
+    @property
+    def hold_note(self) -> str:
+        """Why the organizer should check this report, or "" when nothing is odd."""
+        if self.other_table_number is None:
+            return ""
+        return gettext("This phone reported at table %(table)s this round.") % {
+            "table": self.other_table_number
+        }
 
     def label(self, position: int) -> str:
         """This report as the organizer reads it beside the other reports of its game: its
@@ -293,6 +318,8 @@ class CorrectionAction(models.TextChoices):
     ADDED = "added", _("Added by the organizer")
     ACCEPTED_LATE = "accepted_late", _("Accepted a late report")
     DROPPED_LATE = "dropped_late", _("Dropped a late report")
+    ACCEPTED_HELD = "accepted_held", _("Accepted a held report")
+    DROPPED_HELD = "dropped_held", _("Dropped a held report")
     PAPER = "paper", _("Entered from a paper tally sheet")
 
 

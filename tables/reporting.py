@@ -19,6 +19,36 @@ Terms:
                  of that game's first report: the player meant "Yes, confirm game k" and
                  tapped the name in the big list below it. It confirms game k instead;
                  game k+1, which nobody played, is never created.
+    phone        the random id a phone keeps in its ``ft_phone`` cookie for weeks, stored
+                 on each of its reports (tables.models.GameReport.phone). A phone without
+                 the cookie (or paper, or the organizer) has none, and is judged as before.
+    duplicate    a second report of game k from the phone that already reported it, with
+                 the same winner and a new client key (a reloaded page, a second tab, a
+                 forged "confirm"): nothing is stored and the game is not confirmed. Two
+                 reports from one phone never make a confirmation. The same phone naming
+                 another winner for its own game is stored as a dispute, as from any
+                 phone: it counts for nobody until the organizer settles it.
+    held report  a report from a phone that already reported at another table in the same
+                 round. In a round a phone belongs to one table, so this is the table link
+                 used from elsewhere: a player who moved away and kept the old page open,
+                 a photo of a tent card's QR code. The report is kept, not counted, and
+                 shown to the organizer with its note ("this phone reported at table 3 this
+                 round"), who accepts it (it then counts as the game it names) or drops it,
+                 as a late report. The phone is told plainly that the organizer will check
+                 it. Once the organizer accepted one held report of a phone at a table, that
+                 phone's later reports there in the round count as usual: the organizer
+                 vouched for it (a table that borrowed the phone of a player from another
+                 table, say).
+
+Why holding, and not refusing or counting: a link cannot be taken back from a photo, and
+the organizer may rotate a table's link only between rounds without disturbing the room.
+Refusing would lose a real result reported by a helpful neighbour; counting would let a
+player who moved away add or confirm games at a table they left. Holding loses nothing,
+costs the organizer one click, and makes the odd report visible where late reports
+already are. The first table a phone reports at in a round is not held, so a phone that
+reports at its old table and then at its new one gets the second report held: the note
+names the old table, where the organizer looks next. A name that is not seated at the
+table in the round is refused, as before: the page offers only the seated players.
 
 A game is counted once, however many reports it has. A finished event (see
 tournament.finishing) takes no report at all.
@@ -62,6 +92,8 @@ class Outcome(StrEnum):
     DISPUTED = "disputed"  # a report disagreed
     REPEATED = "repeated"  # the same client key again: nothing new stored
     LATE = "late"  # the round was closed: kept for the organizer
+    HELD = "held"  # the phone reported at another table this round: kept for the organizer
+    DUPLICATE = "duplicate"  # this phone had reported this game already: nothing new stored
 
 
 @dataclass(frozen=True)
@@ -131,6 +163,7 @@ def report_game(
     source: str = ReportSource.PHONE,
     previous_key: str | None = None,
     tapped: bool = False,
+    phone: str | None = None,
     now: datetime | None = None,
 ) -> ReportResult:
     """Store one report of a game at a table, given either the winner or tricks per player.
@@ -153,6 +186,10 @@ def report_game(
     phone's report may be waiting for confirmation: such a report can be a phantom game,
     and then confirms the latest game. A phone without the cookie (``previous_key`` None)
     is taken for another phone, as its page already asks it to confirm.
+
+    ``phone`` is the phone's own id (see the module's terms): a second report of the same
+    game from it is a DUPLICATE, and a report from a phone that reported at another table
+    in this round is HELD for the organizer.
     """
     if not client_key or len(client_key) > 64:
         raise Refused(_("This report has no valid key. Reload the page and report again."))
@@ -172,6 +209,7 @@ def report_game(
             source=source,
             previous_key=previous_key,
             tapped=tapped,
+            phone=phone or None,
             now=now or timezone.now(),
         )
     except IntegrityError:
@@ -205,6 +243,7 @@ def _report_game(
     source: str,
     previous_key: str | None,
     tapped: bool,
+    phone: str | None,
     now: datetime,
 ) -> ReportResult:
     with transaction.atomic():
@@ -228,6 +267,8 @@ def _report_game(
             raise Refused(_("That player is not seated at this table in this round."))
         if tricks is not None:
             winner = _winner_from_tricks(tricks, seated, finished=finished)
+        # This phone's reports in the round, at any table: one query, none without a phone.
+        mine = _phone_reports(phone, round_)
 
         # The latest game rather than only its number: the phantom check needs it too.
         latest = Game.objects.filter(round=round_, table=table).order_by("-number").first()
@@ -238,7 +279,9 @@ def _report_game(
             and tricks is None
             and number == next_number
             and round_.status == RoundStatus.OPEN
-            and _just_reported_elsewhere(latest, winner=winner, previous_key=previous_key, now=now)
+            and _just_reported_elsewhere(
+                latest, winner=winner, previous_key=previous_key, mine=mine, now=now
+            )
         )
         if phantom:
             number = latest.number
@@ -248,6 +291,9 @@ def _report_game(
             _refuse_double_tap(
                 previous_key, round_=round_, table=table, number=number, winner=winner, now=now
             )
+        own = _own_report(mine, table=table, number=number, winner=winner)
+        if own is not None:
+            return ReportResult(Outcome.DUPLICATE, own, own.game)
         report = GameReport(
             round=round_,
             table=table,
@@ -257,20 +303,67 @@ def _report_game(
             finished=finished,
             client_key=client_key,
             source=source,
+            phone=phone or "",
+            other_table_number=_other_table(mine, table=table),
         )
-        if round_.status == RoundStatus.CLOSED:
-            report.state = ReportState.LATE
+        if round_.status == RoundStatus.CLOSED or report.other_table_number is not None:
+            closed = round_.status == RoundStatus.CLOSED
+            report.state = ReportState.LATE if closed else ReportState.HELD
             report.save()
             Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
-            return ReportResult(Outcome.LATE, report, None)
+            return ReportResult(Outcome.LATE if closed else Outcome.HELD, report, None)
 
         outcome, game = _attach(report, round_, table, number)
         Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
         return ReportResult(outcome, report, game, read_as_confirmation=phantom)
 
 
+def _phone_reports(phone: str | None, round_: Round) -> list[GameReport]:
+    """A phone's reports in a round, oldest first, with their tables and games."""
+    if phone is None:
+        return []
+    return list(
+        GameReport.objects.filter(round=round_, phone=phone)
+        .select_related("table", "game")
+        .order_by("received_at", "pk")
+    )
+
+
+def _own_report(
+    mine: list[GameReport], *, table: Table, number: int, winner: Player
+) -> GameReport | None:
+    """This phone's earlier report of the same game naming the same winner: a duplicate."""
+    for earlier in mine:
+        if (
+            earlier.table_id == table.pk
+            and earlier.game_number == number
+            and earlier.winner_id == winner.pk
+            and earlier.state != ReportState.DROPPED
+        ):
+            return earlier
+    return None
+
+
+def _other_table(mine: list[GameReport], *, table: Table) -> int | None:
+    """The table where this phone last reported in the round, if not this one: the reason
+    to hold the report. None once the organizer accepted a held report of the phone here."""
+    vouched = any(
+        earlier.table_id == table.pk
+        and earlier.state == ReportState.ACCEPTED
+        and earlier.other_table_number is not None
+        for earlier in mine
+    )
+    elsewhere = [earlier.table.number for earlier in mine if earlier.table_id != table.pk]
+    return None if vouched or not elsewhere else elsewhere[-1]
+
+
 def _just_reported_elsewhere(
-    latest: Game | None, *, winner: Player, previous_key: str | None, now: datetime
+    latest: Game | None,
+    *,
+    winner: Player,
+    previous_key: str | None,
+    mine: list[GameReport],
+    now: datetime,
 ) -> bool:
     """Whether a report of ``winner`` for the game after ``latest`` is a phantom game."""
     if (
@@ -281,6 +374,8 @@ def _just_reported_elsewhere(
     ):
         return False
     # This phone's own report: a phone never confirms itself.
+    if any(earlier.game_id == latest.pk for earlier in mine):
+        return False
     return not (previous_key and latest.reports.filter(client_key=previous_key).exists())
 
 

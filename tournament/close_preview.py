@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from tables.models import Game, GameReport, GameStatus, ReportState
+from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, GameStatus
 from tournament.models import Event, PlayerStatus, Round
 from tournament.movement import Move, explain_moves
 from tournament.ordering import name_key
@@ -102,7 +102,9 @@ def preview_close(round_: Round) -> ClosePreview:
             .prefetch_related("reports__winner")
         ),
         late_reports=list(
-            round_.reports.filter(state=ReportState.LATE).select_related("table", "winner")
+            round_.reports.filter(state__in=KEPT_FOR_THE_ORGANIZER).select_related(
+                "table", "winner"
+            )
         ),
         version=event.version,
         not_present=frozenset(not_present),

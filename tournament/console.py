@@ -34,6 +34,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
 from tables.models import (
+    KEPT_FOR_THE_ORGANIZER,
     Game,
     GameCorrection,
     GameReport,
@@ -156,6 +157,11 @@ class Console:
     corrections_total: int
     undo_blocker: str | None
     last_closed: Round | None
+
+    @property
+    def held_count(self) -> int:
+        """How many of the reports kept for the organizer are held (the rest are late)."""
+        return sum(report.state == ReportState.HELD for report in self.late_reports)
 
     # --- the debrief ---
     @cached_property
@@ -380,7 +386,7 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
         cards=list(cards.values()),
         roster=[RosterLine(p, table_of_player.get(p.pk)) for p in players],
         late_reports=list(
-            GameReport.objects.filter(round__event=event, state=ReportState.LATE)
+            GameReport.objects.filter(round__event=event, state__in=KEPT_FOR_THE_ORGANIZER)
             .select_related("table", "winner", "round")
             .order_by("received_at", "pk")
         ),

@@ -18,6 +18,12 @@ Terms:
                  and a name tapped in the list just after another phone reported that
                  name confirms that phone's game rather than starting a phantom one
                  (tables.reporting).
+    phone id     a random id in the ``ft_phone`` cookie, set by the table page (or the
+                 first report) and kept for weeks, for every table: stored on each report,
+                 so tables.reporting knows two reports from one phone (never a
+                 confirmation) and a phone that reported at another table this round (held
+                 for the organizer). It grants nothing; a phone that refuses cookies gets a
+                 new id with each report, and is judged as a phone seen once.
 
 Reports are not protected by CSRF: the token in the URL is the only credential and no
 cookie grants anything, so a forged cross-site request could do nothing that anyone
@@ -27,6 +33,8 @@ mode, in-app QR scanners) would lose a report.
 
 from __future__ import annotations
 
+import re
+import secrets
 from functools import cache
 
 from django.contrib import messages
@@ -59,6 +67,10 @@ from tournament.models import Event, Phase, Player, Round, RoundStatus, looks_li
 
 LIVE_PARTIAL = "phone/table.html#live"
 MY_GAMES_COOKIE_AGE = 24 * 60 * 60
+PHONE_COOKIE = "ft_phone"
+PHONE_COOKIE_AGE = 90 * 24 * 60 * 60
+# secrets.token_urlsafe(16) writes 22 characters; anything else is not an id we made.
+PHONE_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,32}")
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -89,6 +101,25 @@ def _table_version(request: HttpRequest, token: str) -> str | None:
         return None
     found = first_row(_table_version_sql(), (token,))
     return None if found is None else screen_version(*found)
+
+
+def _phone_id(request: HttpRequest) -> str | None:
+    """The id this phone was given (see the module's terms), if it kept a valid one."""
+    value = request.COOKIES.get(PHONE_COOKIE, "")
+    return value if PHONE_ID_PATTERN.fullmatch(value) else None
+
+
+def _keep_phone_id(response: HttpResponse, request: HttpRequest, phone: str) -> None:
+    """Give the phone its id, unless it already holds it: one Set-Cookie per new phone."""
+    if _phone_id(request) == phone:
+        return
+    response.set_cookie(
+        PHONE_COOKIE,
+        phone,
+        max_age=PHONE_COOKIE_AGE,
+        samesite="Lax",
+        httponly=True,
+    )
 
 
 def _my_games_cookie(table: Table) -> str:
@@ -144,7 +175,19 @@ def outcome_notice(result: ReportResult) -> tuple[str, str]:
         return "warn", _("The organizer set this report aside.")
     if result.outcome == Outcome.LATE or report.state == ReportState.LATE:
         return "warn", _("This round is closed. Your report was kept for the organizer.")
+    if result.outcome == Outcome.HELD or report.state == ReportState.HELD:
+        return "warn", _(
+            "Game %(number)s: this phone already reported at table %(table)s in this round, "
+            "so the organizer will check this report before it counts."
+        ) % {**values, "table": report.other_table_number}
     game = result.game
+    if result.outcome == Outcome.DUPLICATE and not (
+        game and game.status in (GameStatus.DISPUTED, GameStatus.SETTLED)
+    ):
+        return "warn", _(
+            "This phone already reported game %(number)s. A second report from the same "
+            "phone does not confirm it: another phone at this table can."
+        ) % values
     if result.outcome == Outcome.DISPUTED or (game and game.status == GameStatus.DISPUTED):
         return "warn", _(
             "Game %(number)s: another phone named someone else — the organizer will settle it."
@@ -223,7 +266,9 @@ def _render_screen(
 @never_cache
 @table_from_link
 def table_page(request: HttpRequest, table: Table) -> HttpResponse:
-    return _render_screen(request, table, "phone/table.html")
+    response = _render_screen(request, table, "phone/table.html")
+    _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+    return response
 
 
 @require_GET
@@ -234,7 +279,9 @@ def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     return _render_screen(request, table, LIVE_PARTIAL)
 
 
-def _reported(request: HttpRequest, table: Table, result: ReportResult) -> HttpResponse:
+def _reported(
+    request: HttpRequest, table: Table, result: ReportResult, phone: str
+) -> HttpResponse:
     kind, message = outcome_notice(result)
     if request.htmx:
         # The report changed the table's version (maybe the phase too since the page was
@@ -253,6 +300,7 @@ def _reported(request: HttpRequest, table: Table, result: ReportResult) -> HttpR
         (messages.success if kind == "good" else messages.warning)(request, message)
         response = HttpResponseRedirect(reverse("phone:table", args=[table.token]))
     _remember_my_game(response, request, table, result)
+    _keep_phone_id(response, request, phone)
     return response
 
 
@@ -275,6 +323,7 @@ def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
     winner = Player.objects.filter(event_id=table.event_id, pk=form.cleaned_data["winner"]).first()
     if winner is None:
         return _refused(request, table, _("That player is not seated at this table in this round."))
+    phone = _phone_id(request) or secrets.token_urlsafe(16)
     try:
         result = report_game(
             table=table,
@@ -284,10 +333,11 @@ def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
             winner=winner,
             previous_key=_my_last_key(request, table),
             tapped=True,
+            phone=phone,
         )
     except Refused as refused:
         return _refused(request, table, refused.message)
-    return _reported(request, table, result)
+    return _reported(request, table, result, phone)
 
 
 def _tricks_form(table: Table, data=None) -> TricksForm | None:
@@ -331,6 +381,7 @@ def report_tricks(request: HttpRequest, table: Table) -> HttpResponse:
         return back
     if not form.is_valid():
         return _render_tricks(request, table, form, status=400)
+    phone = _phone_id(request) or secrets.token_urlsafe(16)
     try:
         result = report_game(
             table=table,
@@ -338,11 +389,12 @@ def report_tricks(request: HttpRequest, table: Table) -> HttpResponse:
             game_number=form.cleaned_data["game_number"],
             client_key=form.cleaned_data["client_key"],
             tricks=form.tricks(),
+            phone=phone,
         )
     except Refused as refused:
         form.add_error(None, refused.message)
         return _render_tricks(request, table, form, status=400)
-    return _reported(request, table, result)
+    return _reported(request, table, result, phone)
 
 
 def _render_tricks(

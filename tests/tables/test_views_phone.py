@@ -955,3 +955,25 @@ def test_the_event_version_moves_with_each_report(client, playing):
     before = Event.objects.get(pk=playing.pk).version
     factories.report(playing, 1, seated_players(playing, 1)[0])
     assert Event.objects.get(pk=playing.pk).version > before
+
+
+# --- what a report costs -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])
+def test_a_report_costs_the_same_at_any_size(
+    client, organizer, players, tables, django_assert_max_num_queries
+):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=players, tables=tables)
+    )
+    first, second = seated_players(event, 3)[:2]
+    client.get(page_url(event, 3))
+    client.post(report_url(event, 3), {**form_fields(body(client.get(page_url(event, 3)))), "winner": first.pk}, **HTMX)
+    fields = form_fields(body(client.get(page_url(event, 3))))
+
+    with django_assert_max_num_queries(99) as counted:
+        response = client.post(report_url(event, 3), {**fields, "winner": second.pk}, **HTMX)
+
+    assert "Game 2 recorded" in body(response)
+    print("QUERIES", players, len(counted.captured_queries))

@@ -35,7 +35,7 @@ from tables.corrections import (
     drop_late_report,
     settle_game,
 )
-from tables.models import Game, GameReport, ReportState, Table
+from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, Table
 from tables.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
@@ -472,7 +472,7 @@ def report_drop(request: HttpRequest, pk: int, report_id: int) -> HttpResponse:
 
     def drop() -> str:
         drop_late_report(report=report, by=request.user)
-        return _("The late report from table %(table)s was dropped.") % {
+        return _("The report from table %(table)s was dropped.") % {
             "table": report.table.number
         }
 
@@ -617,7 +617,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "reopen": False,
             "late_count": GameReport.objects.filter(
-                table__event=event, state=ReportState.LATE
+                table__event=event, state__in=KEPT_FOR_THE_ORGANIZER
             ).count(),
             "site_messages": list(get_messages(request)),
         },
