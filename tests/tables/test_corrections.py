@@ -12,7 +12,7 @@ from tables.corrections import (
     drop_late_report,
     settle_game,
 )
-from tables.models import Game, GameCorrection, GameStatus, ReportState
+from tables.models import CorrectionAction, Game, GameCorrection, GameStatus, ReportState
 from tests import factories
 from tests.factories import report, seated_players
 from tournament.common.errors import Refused
@@ -123,3 +123,51 @@ def test_a_game_deleted_meanwhile_cannot_be_settled_or_deleted_again(closed, org
     with pytest.raises(Refused, match="deleted in the meantime"):
         delete_game(game=shown, by=organizer)
     assert GameCorrection.objects.count() == 1
+
+
+# --- held reports (a phone that reported at another table this round) ---------------------
+
+
+@pytest.fixture
+def held(organizer):
+    """Round 1 open; a phone reported at table 1, then game 1 at table 2: held."""
+    playing = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    report(playing, 1, seated_players(playing, 1)[0], phone="roaming")
+    result = report(playing, 2, seated_players(playing, 2)[0], game_number=1, phone="roaming")
+    assert result.report.state == ReportState.HELD
+    return result.report
+
+
+def test_accepting_a_held_report_counts_its_game_once_and_logs_it(held, organizer):
+    game = accept_late_report(report=held, by=organizer)
+
+    assert (game.table.number, game.number, game.winner) == (2, 1, held.winner)
+    held.refresh_from_db()
+    assert (held.state, held.game) == (ReportState.ACCEPTED, game)
+    assert held.round.games_won_by_table()[2][held.winner.name] == 1
+    logged = GameCorrection.objects.get(table__number=2)
+    assert logged.action == CorrectionAction.ACCEPTED_HELD
+    assert logged.get_action_display() == "Accepted a held report"
+    with pytest.raises(Refused, match="already been handled"):
+        drop_late_report(report=held, by=organizer)
+
+
+def test_dropping_a_held_report_keeps_it_out_and_logs_it(held, organizer):
+    drop_late_report(report=held, by=organizer)
+
+    held.refresh_from_db()
+    assert held.state == ReportState.DROPPED
+    assert not Game.objects.filter(table__number=2).exists()
+    logged = GameCorrection.objects.get(table__number=2)
+    assert logged.action == CorrectionAction.DROPPED_HELD
+    assert logged.before == {"winner": held.winner.name}
+    with pytest.raises(Refused, match="already been handled"):
+        accept_late_report(report=held, by=organizer)
+
+
+def test_a_held_report_left_until_the_close_is_still_the_organizers_to_handle(held, organizer):
+    close_round(round_=held.round, by=organizer)
+
+    game = accept_late_report(report=held, by=organizer)
+
+    assert game.status == GameStatus.SETTLED

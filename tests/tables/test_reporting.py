@@ -8,14 +8,17 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError
+from django.db.models import F
 
 from tables import reporting
+from tables.corrections import accept_late_report
 from tables.models import Game, GameReport, GameStatus, ReportState
 from tables.reporting import Outcome, report_game
 from tests import factories
 from tests.factories import report, seated_players, table
 from tournament.common.errors import Refused
-from tournament.rounds import close_round
+from tournament.models import Seat
+from tournament.rounds import advance_phase, close_round
 
 pytestmark = pytest.mark.django_db
 
@@ -580,3 +583,132 @@ def test_a_late_report_retried_is_stored_once(closed):
     again = report(closed, 1, bob, key="late", round_number=1)
     assert again.outcome == Outcome.REPEATED
     assert GameReport.objects.filter(state=ReportState.LATE).count() == 1
+
+
+# --- one phone, its reports (held reports, duplicates) -------------------------------------
+
+
+def test_two_reports_of_a_game_from_the_same_phone_never_confirm_it(playing):
+    alice = seated_players(playing, 1)[0]
+    first = report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
+
+    again = report(playing, 1, alice, key="k2", game_number=1, phone="phone-a")
+
+    assert again.outcome == Outcome.DUPLICATE
+    assert again.report == first.report  # the phone's first report, nothing new stored
+    assert GameReport.objects.count() == 1
+    assert Game.objects.get().status == GameStatus.UNCONFIRMED
+
+
+def test_another_phone_still_confirms_a_game(playing):
+    alice = seated_players(playing, 1)[0]
+    report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
+
+    result = report(playing, 1, alice, key="k2", game_number=1, phone="phone-b")
+
+    assert result.outcome == Outcome.CONFIRMED
+    assert Game.objects.get().status == GameStatus.CONFIRMED
+    assert list(GameReport.objects.values_list("phone", flat=True)) == ["phone-a", "phone-b"]
+
+
+def test_the_same_phone_naming_another_winner_for_its_game_makes_a_dispute(playing):
+    alice, bob = seated_players(playing, 1)[:2]
+    report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
+
+    result = report(playing, 1, bob, key="k2", game_number=1, phone="phone-a")
+
+    assert result.outcome == Outcome.DISPUTED
+    assert Game.objects.get().status == GameStatus.DISPUTED
+
+
+def test_a_retry_of_a_duplicate_is_still_the_same_answer(playing):
+    alice = seated_players(playing, 1)[0]
+    report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
+
+    retried = report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
+
+    assert retried.outcome == Outcome.REPEATED
+    assert GameReport.objects.count() == 1
+
+
+def test_a_tap_from_the_phone_that_reported_the_latest_game_is_never_its_confirmation(playing):
+    """Without the my-games cookie (previous_key), the phone id alone keeps a phone from
+    confirming its own game by the phantom-game rule."""
+    alice = seated_players(playing, 1)[0]
+    report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
+    GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=10))
+
+    result = report(playing, 1, alice, key="k2", game_number=2, tapped=True, phone="phone-a")
+
+    assert result.outcome == Outcome.RECORDED
+    assert result.game.number == 2
+    assert Game.objects.get(number=1).status == GameStatus.UNCONFIRMED
+
+
+def test_a_phone_that_reported_at_another_table_this_round_is_held(playing):
+    at_one, at_two = seated_players(playing, 1)[0], seated_players(playing, 2)[0]
+    report(playing, 1, at_one, key="k1", phone="roaming")
+
+    result = report(playing, 2, at_two, key="k2", game_number=1, phone="roaming")
+
+    assert result.outcome == Outcome.HELD
+    assert result.game is None
+    assert result.report.state == ReportState.HELD
+    assert result.report.other_table_number == 1
+    assert result.report.hold_note == "This phone reported at table 1 this round."
+    assert not Game.objects.filter(table__number=2).exists()  # nothing counted there
+    # Retried with the same key: the same held report, nothing new.
+    retried = report(playing, 2, at_two, key="k2", game_number=1, phone="roaming")
+    assert (retried.outcome, retried.report) == (Outcome.REPEATED, result.report)
+
+
+def test_a_held_report_never_confirms_the_other_tables_game(playing):
+    at_two = seated_players(playing, 2)[0]
+    report(playing, 1, seated_players(playing, 1)[0], phone="roaming")
+    report(playing, 2, at_two, game_number=1, phone="phone-at-two")
+
+    result = report(playing, 2, at_two, game_number=1, phone="roaming")
+
+    assert result.outcome == Outcome.HELD
+    assert Game.objects.get(table__number=2).status == GameStatus.UNCONFIRMED
+
+
+def test_a_phone_at_one_table_per_round_is_never_held(playing, organizer):
+    """A player who moved between rounds reports at the new table: not held."""
+    mover = seated_players(playing, 1)[0]
+    report(playing, 1, mover, phone="mover")
+    factories.close_current_round(playing, organizer)
+    playing = advance_phase(event=playing)
+    assert playing.round_number == 2
+    new_table = Seat.objects.get(round__number=2, round__event=playing, player=mover).table
+
+    result = report(playing, new_table.number, mover, phone="mover")
+
+    assert result.outcome == Outcome.RECORDED
+
+
+def test_a_report_without_a_phone_id_is_judged_as_before(playing):
+    alice = seated_players(playing, 1)[0]
+    report(playing, 1, alice, key="k1", game_number=1)
+
+    result = report(playing, 1, alice, key="k2", game_number=1)
+
+    assert result.outcome == Outcome.CONFIRMED
+
+
+def test_once_the_organizer_accepts_a_held_report_the_phone_counts_at_that_table(
+    playing, organizer
+):
+    at_two = seated_players(playing, 2)
+    report(playing, 1, seated_players(playing, 1)[0], phone="borrowed")
+    held = report(playing, 2, at_two[0], game_number=1, phone="borrowed").report
+    accept_late_report(report=held, by=organizer)
+
+    result = report(playing, 2, at_two[1], phone="borrowed")
+
+    assert result.outcome == Outcome.RECORDED
+    assert result.game.number == 2
+    # Back at table 1, after its reports at table 2, it is held: only table 2 was vouched.
+    assert report(playing, 1, seated_players(playing, 1)[1], phone="borrowed").outcome == (
+        Outcome.HELD
+    )

@@ -550,6 +550,35 @@ def test_late_reports_are_accepted_or_dropped(signed_in, playing, organizer):
     assert not signed_in.get(url("event", playing.pk)).context["c"].late_reports
 
 
+def test_held_reports_show_with_their_note_and_are_accepted_or_dropped(
+    signed_in, playing, organizer
+):
+    """A phone that reported at table 1 reports at table 2 and 3: both held, shown with
+    the note beside the late reports, each handled from the console."""
+    factories.report(playing, 1, at_table(playing, 1)[0], phone="roaming")
+    two, three = at_table(playing, 2)[0], at_table(playing, 3)[0]
+    factories.report(playing, 2, two, game_number=1, phone="roaming")
+    factories.report(playing, 3, three, game_number=1, phone="roaming")
+
+    page = signed_in.get(url("event", playing.pk))
+    held = page.context["c"].late_reports
+    text = html.unescape(page.content.decode())
+    assert [report.state for report in held] == [ReportState.HELD] * 2
+    assert "2 reports to check" in text
+    assert "This phone reported at table 1 this round." in text
+    assert "This phone reported at table 2 this round." in text
+    close_page = html.unescape(signed_in.get(url("close_round", playing.pk, 1)).content.decode())
+    assert "2 reports are held for you: they count only once you accept them." in close_page
+
+    said = messages_after(signed_in, signed_in.post(url("report_accept", playing.pk, held[0].pk)))
+    assert said[0].startswith(f"Accepted: game 1 of round 1 at table 2, won by {two.name}.")
+    said = messages_after(signed_in, signed_in.post(url("report_drop", playing.pk, held[1].pk)))
+    assert said == ["The report from table 3 was dropped."]
+    assert Game.objects.get(table__number=2).winner == two
+    assert not Game.objects.filter(table__number=3).exists()
+    assert not signed_in.get(url("event", playing.pk)).context["c"].late_reports
+
+
 # --- the end -----------------------------------------------------------------------------
 
 
