@@ -172,10 +172,9 @@ def _take_kept_report(report: GameReport, *, to: ReportState) -> ReportState:
     Conditional, so two organizers' clicks at once cannot both handle it.
     """
     state = GameReport.objects.filter(pk=report.pk).values_list("state", flat=True).first()
-    if (
-        state not in KEPT_FOR_THE_ORGANIZER
-        or not GameReport.objects.filter(pk=report.pk, state=state).update(state=to)
-    ):
+    if state not in KEPT_FOR_THE_ORGANIZER or not GameReport.objects.filter(
+        pk=report.pk, state=state
+    ).update(state=to):
         raise Refused(_("This report has already been handled."))
     return ReportState(state)
 

@@ -279,9 +279,7 @@ def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     return _render_screen(request, table, LIVE_PARTIAL)
 
 
-def _reported(
-    request: HttpRequest, table: Table, result: ReportResult, phone: str
-) -> HttpResponse:
+def _reported(request: HttpRequest, table: Table, result: ReportResult, phone: str) -> HttpResponse:
     kind, message = outcome_notice(result)
     if request.htmx:
         # The report changed the table's version (maybe the phase too since the page was

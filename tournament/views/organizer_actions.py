@@ -472,9 +472,7 @@ def report_drop(request: HttpRequest, pk: int, report_id: int) -> HttpResponse:
 
     def drop() -> str:
         drop_late_report(report=report, by=request.user)
-        return _("The report from table %(table)s was dropped.") % {
-            "table": report.table.number
-        }
+        return _("The report from table %(table)s was dropped.") % {"table": report.table.number}
 
     return run_action(request, drop, default=console_url(event, "late"))
 
