@@ -224,3 +224,30 @@ def test_a_paper_only_kit_has_tally_sheets_and_no_phone_qr(signed_in, organizer)
     page = signed_in.get(reverse("kit:event_kit", args=[event.pk])).content.decode()
     assert page.count('class="sheet tally-sheet"') == 2
     assert "tent-scan" not in page
+
+
+def test_the_settings_paper_only_box_saves_and_the_kit_then_has_tally_sheets_not_qr_codes(
+    signed_in, organizer, settings
+):
+    settings.PUBLIC_URL = "http://cards.example:8000"
+    event = factories.seated_event(owner=organizer, players=NAMES, tables=2, name="Paper day")
+    kit_url = reverse("kit:event_kit", args=[event.pk])
+    before = signed_in.get(kit_url).content.decode()
+    assert before.count("tent-scan") == 4  # a phone QR code on both halves of 2 tent cards
+    assert "tally-sheet" not in before
+    settings_url = reverse("organizer:event_settings", args=[event.pk])
+    form = signed_in.get(settings_url).context["form"]
+    assert form["paper_only"].value() is False
+
+    response = signed_in.post(
+        settings_url, {**{f: form[f].value() for f in form.fields}, "paper_only": "on"}
+    )
+
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.paper_only is True
+    assert signed_in.get(settings_url).context["form"]["paper_only"].value() is True
+    after = signed_in.get(kit_url).content.decode()
+    assert "tent-scan" not in after
+    assert after.count('class="sheet tally-sheet"') == 2
+    assert "Paper only: the tent cards carry no phone QR code" in after
