@@ -1,6 +1,7 @@
-"""A round typed in from paper tally sheets, keyboard only, then closed: the moves are
-those the same games reported by phone give. And the printed tally sheet (A4) and the
-entry form, as screenshots for a person to look at."""
+"""A round typed in from paper tally sheets and closed, keyboard only from the first row
+to the close's confirmation: the moves are those the same games reported by phone give.
+And the printed tally sheet (A4 and US Letter) and the entry form, as screenshots for a
+person to look at."""
 
 from __future__ import annotations
 
@@ -42,6 +43,16 @@ def typed(game, names: list[str]) -> str:
     return codes[game.name]
 
 
+def tab_to(page, text: str, *, presses: int = 200) -> None:
+    """Press Tab until the focused element says ``text``, as a keyboard user would."""
+    for _press in range(presses):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => document.activeElement?.innerText || ''")
+        if text in " ".join(focused.split()):
+            return
+    raise AssertionError(f"{text!r} cannot be reached with Tab")
+
+
 def test_a_round_from_paper_by_keyboard_moves_players_as_phones_would(live_server, new_context):
     user, _ = ensure_organizer()
     paper = factories.start_rounds(
@@ -78,9 +89,13 @@ def test_a_round_from_paper_by_keyboard_moves_players_as_phones_would(live_serve
         page.keyboard.press("Enter")
         expect(page.get_by_text(f"Table {number}, round 1: {len(games)} game")).to_be_visible()
 
+    # Closed from the keyboard too: Tab to the console's link, then to the confirmation.
     page.goto(live_server.url + reverse("organizer:event", args=[paper.pk]))
-    page.get_by_role("link", name="Check results and close round 1").first.click()
-    page.get_by_role("button", name="Confirm: close round 1 and seat round 2").click()
+    tab_to(page, "Check results and close round 1")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Close round 1: check, then confirm")).to_be_visible()
+    tab_to(page, "Confirm: close round 1 and seat round 2")
+    page.keyboard.press("Enter")
     expect(page.get_by_text("Round 1 closed")).to_be_visible()
 
     assert factories.seats_of(paper, 2) == factories.seats_of(phones, 2)
@@ -122,6 +137,18 @@ def test_screenshots_of_the_tally_sheet_on_a4_and_the_entry_form(live_server, ne
             ["pdftoppm", "-png", "-r", "60", str(pdf), str(folder / "tally-a4")], check=True
         )
         assert (folder / "tally-a4-1.png").exists()
+
+    # US Letter: the same sheet, on the paper size a US room prints on.
+    page.goto(
+        live_server.url + reverse("kit:tally_sheets", args=[event.pk]) + "?round=1&paper=letter"
+    )
+    pdf = folder / "tally-letter.pdf"
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    if shutil.which("pdftoppm"):
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "60", str(pdf), str(folder / "tally-letter")], check=True
+        )
+        assert (folder / "tally-letter-1.png").exists()
 
     names = factories.seated_names(event, 1)
     page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
