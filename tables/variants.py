@@ -630,6 +630,9 @@ def add_clauses(
         one meets tables without it; in particular neighbours are never both no-trump
         (the neighbour rule's "another trump" holds with "none" as a trump);
       * at most ``max_disruptive_tables`` tables carry a disruptive clause;
+      * the plan never has fewer distinct variants than before: a table whose variant is
+        its own never becomes another's twin (a no-trump table easily could: there is
+        one no-trump variant per direction and clauses);
       * each clause gets ``clause_targets`` tables when such tables are free, spread along
         the plan from a seeded starting point, preferring tables whose neighbours have no
         new clause yet and a result no other table plays.
@@ -655,6 +658,7 @@ def add_clauses(
                 and _fits(plan[i], clause)
                 and taken.get(i - 1) != clause
                 and taken.get(i + 1) != clause
+                and not (plan.count(plan[i]) == 1 and plan[i].with_clause(clause) in plan)
             ]
             if not free:
                 break
