@@ -994,3 +994,77 @@ def _leaves_fresh_anytime(uses: Counter[Variant], before: Variant) -> bool:
         uses[v] == fewest and v.ace_high != before.ace_high and v.trump != before.trump
         for v in anytime
     )
+
+
+# --- explaining the clauses -------------------------------------------------------------
+
+
+def clause_summary(
+    variants: Sequence[Variant],
+    clauses: Iterable[str],
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
+    translate: Translate = untranslated,
+) -> list[str]:
+    """The console's account of the new clauses in a plan, one sentence each.
+
+    For each chosen clause, which tables play it (or why none does), then how much of the
+    disruptive quota is used. Clauses on tables but not chosen (set by hand) are listed
+    too. Empty for a classic plan without new clauses.
+    """
+    plan = list(variants)
+    chosen = _checked_clauses(clauses)
+    shown = [c for c in NEW_CLAUSES if c in chosen or any(c in v.clauses for v in plan)]
+    lines: list[str] = []
+    for clause in shown:
+        tables = [i + 1 for i, v in enumerate(plan) if clause in v.clauses]
+        if tables:
+            lines.append(
+                translated(
+                    translate,
+                    gettext_noop("%(clause)s: tables %(tables)s."),
+                    clause=clause_meaning(clause, translate),
+                    tables=", ".join(map(str, tables)),
+                )
+            )
+        elif clause in DISRUPTIVE_CLAUSES and not max_disruptive_tables(
+            len(plan), disruptive_share
+        ):
+            lines.append(
+                translated(
+                    translate,
+                    gettext_noop(
+                        "%(clause)s: no table, since the disruptive share (%(share)s) of "
+                        "%(count)s tables rounds down to none."
+                    ),
+                    clause=clause_meaning(clause, translate),
+                    share=f"{float(_checked_share(disruptive_share)):.0%}",
+                    count=len(plan),
+                )
+            )
+        else:
+            lines.append(
+                translated(
+                    translate,
+                    gettext_noop("%(clause)s: no table yet."),
+                    clause=clause_meaning(clause, translate),
+                )
+            )
+    if chosen & DISRUPTIVE_CLAUSES:
+        lines.append(
+            translated(
+                translate,
+                gettext_noop(
+                    "Disruptive clauses at %(used)s of at most %(limit)s tables (share "
+                    "%(share)s); gentle ones at one table in four, never at two "
+                    "neighbours."
+                ),
+                used=sum(v.disruptive for v in plan),
+                limit=max_disruptive_tables(len(plan), disruptive_share),
+                share=f"{float(_checked_share(disruptive_share)):.0%}",
+            )
+        )
+    elif chosen:
+        lines.append(
+            translate(gettext_noop("Gentle clauses at one table in four, never at two neighbours."))
+        )
+    return lines

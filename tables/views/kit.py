@@ -106,12 +106,16 @@ def kit_tables(event: Event, base_url: str, tables: Iterable[Table]) -> list[Kit
     return kit
 
 
-def event_guide(event: Event) -> PlayersGuide:
+def event_guide(event: Event, tables: Iterable[Table] = ()) -> PlayersGuide:
+    """The event's players' guide; ``tables`` are its tables, already loaded."""
     return players_guide(
         study_minutes=event.study_minutes,
         practice_minutes=event.practice_minutes,
         round_minutes=event.round_minutes,
         translate=_,
+        # The same page at every table: it leaves the winner to the sheets as soon as one
+        # table of the event wins a game with the fewest tricks.
+        winner_by_sheet=event.winner_by_sheet or any(table.fewest_wins for table in tables),
     )
 
 
@@ -144,7 +148,7 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
             "paper": paper,
             "papers": PAPERS.values(),
             "kit": kit_tables(event, base_url, chosen),
-            "guide": event_guide(event),
+            "guide": event_guide(event, tables),
             "base_url": base_url,
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
             "only": only,

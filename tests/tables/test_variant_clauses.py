@@ -17,6 +17,7 @@ from tables.variants import (
     Suit,
     Variant,
     check_variants,
+    clause_summary,
     clause_targets,
     difference_clauses,
     draw_variants,
@@ -207,3 +208,51 @@ def test_a_ten_table_disruptive_event():
     assert sum(v.fewest_wins for v in plan) == 1
     assert sum(v.must_overtake for v in plan) == 1
     assert sum(v.trump_anytime for v in plan) == 2
+
+
+# --- the console's account --------------------------------------------------------------
+
+
+def test_clause_summary_names_the_tables_and_the_quota():
+    plan = [
+        Variant.from_code("high-hearts-fewest"),
+        Variant.from_code("low-clubs"),
+        Variant.from_code("high-notrump"),
+        Variant.from_code("low-spades"),
+        Variant.from_code("high-diamonds"),
+    ]
+    assert clause_summary(plan, ["fewest", "overtake", "notrump"], 0.2) == [
+        "No trump: only the suit that was led can win a trick: tables 3.",
+        "Must play higher: beat the best card of the suit so far if you can: no table yet.",
+        "Fewest tricks wins the game: tables 1.",
+        "Disruptive clauses at 1 of at most 1 tables (share 20%); gentle ones at one table "
+        "in four, never at two neighbours.",
+    ]
+
+
+def test_clause_summary_says_why_a_disruptive_clause_has_no_table():
+    plan = draw_variants(4, 1, clauses=["fewest"], disruptive_share=0.2)
+    assert clause_summary(plan, ["fewest"], 0.2)[0] == (
+        "Fewest tricks wins the game: no table, since the disruptive share (20%) of 4 "
+        "tables rounds down to none."
+    )
+
+
+def test_a_classic_plan_has_no_summary():
+    assert clause_summary(draw_variants(10, 3), []) == []
+
+
+def test_clause_summary_strings_are_marked():
+    from tests.tables.test_rule_sheets import recorder
+
+    seen, record = recorder()
+    plan = draw_variants(10, 3, clauses=NEW_CLAUSES)
+    clause_summary(plan, NEW_CLAUSES, 0.2, record)
+    clause_summary(plan, ["notrump"], 0.2, record)
+    clause_summary(draw_variants(3, 1), ["fewest"], 0.2, record)
+    clause_summary(draw_variants(10, 3), ["fewest"], 0.2, record)
+    assert {
+        "%(clause)s: tables %(tables)s.",
+        "%(clause)s: no table yet.",
+        "Gentle clauses at one table in four, never at two neighbours.",
+    } <= seen

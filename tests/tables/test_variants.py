@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tables.variants import (
     ALL_VARIANTS,
     EVERY_VARIANT,
+    NEW_CLAUSES,
     Clause,
     Suit,
     Variant,
@@ -22,6 +23,7 @@ from tables.variants import (
     classic_variants,
     clause_meaning,
     clause_name,
+    clause_summary,
     direction_label,
     draw_variants,
     max_anytime_tables,
@@ -747,6 +749,11 @@ def test_translated_strings_are_exactly_the_marked_ones():
     for clause in Clause:
         clause_name(clause, record)
         clause_meaning(clause, record)
+    every_clause = draw_variants(10, 3, clauses=NEW_CLAUSES)
+    clause_summary(every_clause, NEW_CLAUSES, 0.2, record)
+    clause_summary(every_clause, ["notrump"], 0.2, record)
+    clause_summary(draw_variants(3, 1), ["fewest"], 0.2, record)
+    clause_summary(draw_variants(10, 3), ["fewest"], 0.2, record)
 
     # Every message passed to translate is marked for makemessages, and nothing marked is dead.
     assert seen == marked_messages(MODULE_PATH)
