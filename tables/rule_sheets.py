@@ -300,14 +300,6 @@ def _following_text(variant: Variant, translate: Translate) -> str:
                 "none may you play a weaker card of the suit."
             ),
         )
-        if not variant.no_trump:
-            text += " " + translated(
-                translate,
-                gettext_noop(
-                    "Likewise, if you play a trump after another trump in the same trick, "
-                    "it must beat that trump if you hold one that does."
-                ),
-            )
     return text
 
 
@@ -321,6 +313,14 @@ def _trumps_text(variant: Variant, translate: Translate) -> str:
             ),
         )
     text = _trump_suit_text(variant, translate)
+    if variant.must_overtake:
+        text += " " + translated(
+            translate,
+            gettext_noop(
+                "Play higher with trumps too: if you play a trump after another trump in the "
+                "same trick, it must beat that trump if you hold one that does."
+            ),
+        )
     if variant.trumps_broken:
         text += " " + translated(
             translate,

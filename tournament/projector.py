@@ -289,6 +289,16 @@ class RuleCard:
     red: bool
     trump_anytime: bool
     lines: tuple[str, ...] = ()
+    no_trump: bool = False
+
+    @property
+    def extras(self) -> tuple[str, ...]:
+        """The lines after direction and trump: one per clause (trump any time, trumps
+        broken, must play higher, fewest tricks wins)."""
+        return self.lines[2:]
+
+
+NO_TRUMP_SYMBOL = "∅"
 
 
 @dataclass(frozen=True)
@@ -309,8 +319,13 @@ class RulePage:
 
     @property
     def has_anytime(self) -> bool:
-        """Some card says "trump any time": every card keeps a line for it."""
+        """Some card says "trump any time"."""
         return any(card.trump_anytime for card in self.cards)
+
+    @property
+    def has_extras(self) -> bool:
+        """Some card has a clause line: every card keeps a line for them."""
+        return any(card.extras for card in self.cards)
 
 
 # The cards share the area under the title, about 173 x 88 rem of a 16:9 screen. A card a
@@ -360,10 +375,12 @@ def revealed_rules(event: Event, *, every: bool = True) -> list[RulePage]:
                 direction=direction_label(variant, _),
                 ace_high=variant.ace_high,
                 suit=suit_name(variant.trump, _),
-                symbol=variant.trump.symbol,
-                red=variant.trump in (Suit.HEARTS, Suit.DIAMONDS),
+                # A no-trump table shows an empty set where the trump's symbol would be.
+                symbol=NO_TRUMP_SYMBOL if variant.no_trump else variant.trump.symbol,
+                red=not variant.no_trump and variant.trump in (Suit.HEARTS, Suit.DIAMONDS),
                 trump_anytime=variant.trump_anytime,
                 lines=tuple(rule_lines(variant, _)),
+                no_trump=variant.no_trump,
             )
         )
     if not cards:
