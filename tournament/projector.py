@@ -53,7 +53,7 @@ from tables.models import Game, Table
 from tables.variants import Suit, direction_label, rule_lines, suit_name, variant_label
 from tournament import charts
 from tournament.board_layout import Board, Group, LadderRow, StandingRow, lay_out
-from tournament.clash import ClashKind
+from tournament.clash import legend_kinds
 from tournament.common.i18n import gettext_noop
 from tournament.common.polling import clock_text
 from tournament.debrief import Slide, build_debrief, debrief_progress
@@ -490,7 +490,6 @@ def build_screen(event: Event, view: View = View.STAGE, highlight: str | None = 
 # players that every path in colour would be a tangle.
 HIGHLIGHT_CLIMBERS = 6
 MANY_PATHS = 40
-_KIND_LEGEND = [ClashKind.DIRECTION, ClashKind.TRUMP]
 
 
 def highlight_count(value: str | None, players: int) -> int:
@@ -553,7 +552,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         kind = ScreenKind.FLOW
     legend = [
         LegendEntry(ReasonMark(charts.KIND_SYMBOLS[k], str(k)), _(charts.CLASH_TITLES[k]))
-        for k in _KIND_LEGEND
+        for k in legend_kinds(data.cells.values())
     ]
     return Screen(
         kind,
