@@ -294,10 +294,8 @@ def _following_text(variant: Variant, translate: Translate) -> str:
         text += " " + translated(
             translate,
             gettext_noop(
-                "You must also play higher if you can: when you follow suit, play a card "
-                "that beats every card of that suit already in the trick, if you hold one "
-                '("beats" in this game\'s order, see Winning a trick). Only if you hold '
-                "none may you play a weaker card of the suit."
+                "You must also play higher if you can: when you follow suit, beat every card "
+                "of that suit already in the trick if you hold a card that does."
             ),
         )
     return text
@@ -317,8 +315,7 @@ def _trumps_text(variant: Variant, translate: Translate) -> str:
         text += " " + translated(
             translate,
             gettext_noop(
-                "Play higher with trumps too: if you play a trump after another trump in the "
-                "same trick, it must beat that trump if you hold one that does."
+                "Play higher with trumps too: a trump played after another must beat it if you can."
             ),
         )
     if variant.trumps_broken:

@@ -405,7 +405,7 @@ def rule_lines(variant: Variant, translate: Translate = untranslated) -> list[st
     """The reveal's lines, one per way tables differ: direction, trump, then each clause.
 
     E.g. ["Ace low: the lowest card wins (the ace beats the 2)", "Trump: hearts"]; a
-    no-trump table says so instead of naming a suit, and every clause adds its meaning.
+    no-trump table says "Trump: none", and every clause adds its meaning.
     """
     if variant.ace_high:
         direction = gettext_noop("Ace high: the highest card wins (the ace beats the 7)")
@@ -413,6 +413,8 @@ def rule_lines(variant: Variant, translate: Translate = untranslated) -> list[st
         direction = gettext_noop("Ace low: the lowest card wins (the ace beats the 2)")
     lines = [translate(direction)]
     if variant.no_trump:
+        # A short trump line, so every card's lines sit alike; the meaning follows.
+        lines.append(translate(gettext_noop("Trump: none")))
         lines.append(clause_meaning(Clause.NO_TRUMP, translate))
     else:
         lines.append(

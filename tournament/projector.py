@@ -327,6 +327,11 @@ class RulePage:
         """Some card has a clause line: every card keeps a line for them."""
         return any(card.extras for card in self.cards)
 
+    @property
+    def many_extras(self) -> bool:
+        """Some card has two clause lines or more: the page gives them more room."""
+        return any(len(card.extras) > 1 for card in self.cards)
+
 
 # The cards share the area under the title, about 173 x 88 rem of a 16:9 screen. A card a
 # little wider than high reads best; a grid with empty cells looks unfinished, so a cell

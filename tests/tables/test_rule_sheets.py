@@ -402,7 +402,7 @@ def test_only_overtake_sheets_make_players_play_higher(variant):
     following = section_text(sheet, "Following suit")
     assert ("You must also play higher if you can" in following) == variant.must_overtake
     # A trump must beat a trump only where trumps exist.
-    assert ("it must beat that trump" in section_text(sheet, "Trumps")) == (
+    assert ("Play higher with trumps too" in section_text(sheet, "Trumps")) == (
         variant.must_overtake and not variant.no_trump
     )
 

@@ -103,6 +103,7 @@ def test_labels_and_reveal_lines_name_every_clause():
     assert variant_label(variant) == "Ace low · no trump · must play higher · fewest tricks wins"
     assert rule_lines(variant) == [
         "Ace low: the lowest card wins (the ace beats the 2)",
+        "Trump: none",
         "No trump: only the suit that was led can win a trick",
         "Must play higher: beat the best card of the suit so far if you can",
         "Fewest tricks wins the game",

@@ -304,7 +304,7 @@ def test_the_reveal_of_a_mixed_event_gives_each_clause_its_one_line_meaning(clie
     page = html.unescape(client.get(screen_url(event)).content.decode())
 
     assert page.count('<p class="rule-extra">') == 4, "the lines sit at the same heights"
-    assert page.count('class="rule-clause"') == 3
+    assert page.count('class="rule-clause"') == 4
     for line in (
         "Fewest tricks wins the game",
         "No trump: only the suit that was led can win a trick",
