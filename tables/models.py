@@ -4,7 +4,8 @@ Terms:
     table     a numbered card table of an event (1..N; higher is better). Its phone
               link carries a secret token, which the organizer can rotate.
     variant   the table's hidden rules: ace high or low, trump suit, whether a trump
-              may be played at any time (see tables.variants).
+              may be played at any time, and the newer clauses (no trump, trumps
+              broken, must play higher, fewest tricks wins; see tables.variants).
     game      one hand played at a table in a round, numbered 1, 2, ... in the order
               reported. Its winner is the player with most tricks (tables.scoring).
     report    one phone's (or the organizer's) statement of a game's result. The first
@@ -44,6 +45,16 @@ from django.utils.translation import gettext_lazy as _
 
 from tables.variants import Suit, Variant, check_variants
 from tournament.models import Event, Player, Round, looks_like_token, new_secret_token
+
+# The Table fields that hold a variant, for bulk updates (with "trump").
+VARIANT_FIELDS: tuple[str, ...] = (
+    "ace_high",
+    "trump_anytime",
+    "no_trump",
+    "trumps_broken",
+    "must_overtake",
+    "fewest_wins",
+)
 
 
 class TableQuerySet(models.QuerySet["Table"]):
@@ -101,6 +112,12 @@ class Table(models.Model):
         default=Suit.HEARTS.value,
     )
     trump_anytime = models.BooleanField(_("trump may be played at any time"), default=False)
+    # The clauses beyond the classic three (tables.variants); a no-trump table's ``trump``
+    # is a placeholder.
+    no_trump = models.BooleanField(_("no trump"), default=False)
+    trumps_broken = models.BooleanField(_("trumps led only once broken"), default=False)
+    must_overtake = models.BooleanField(_("must play higher"), default=False)
+    fewest_wins = models.BooleanField(_("fewest tricks wins"), default=False)
     variant_set_by_hand = models.BooleanField(default=False)
     # One table's rules shown at the debrief; Event.rules_revealed shows them all.
     revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
@@ -132,13 +149,19 @@ class Table(models.Model):
     @property
     def variant(self) -> Variant:
         return Variant(
-            ace_high=self.ace_high, trump=Suit(self.trump), trump_anytime=self.trump_anytime
+            ace_high=self.ace_high,
+            trump=Suit(self.trump),
+            trump_anytime=self.trump_anytime,
+            no_trump=self.no_trump,
+            trumps_broken=self.trumps_broken,
+            must_overtake=self.must_overtake,
+            fewest_wins=self.fewest_wins,
         )
 
     def set_variant(self, variant: Variant) -> None:
-        self.ace_high = variant.ace_high
+        for field in VARIANT_FIELDS:
+            setattr(self, field, getattr(variant, field))
         self.trump = variant.trump.value
-        self.trump_anytime = variant.trump_anytime
 
     def rotate_token(self) -> None:
         self.token = new_secret_token()
@@ -156,11 +179,15 @@ class Table(models.Model):
         return self.printed_at is not None and self.printed_signature != self.print_signature
 
 
-def variant_warnings(tables: Iterable[Table], anytime_share: float) -> list[str]:
-    """Translated problems with an event's variants (neighbours alike, too many anytime),
-    from its tables in any order."""
+def variant_warnings(
+    tables: Iterable[Table], anytime_share: float, disruptive_share: float = 1.0
+) -> list[str]:
+    """Translated problems with an event's variants (neighbours alike, too many anytime or
+    disruptive tables), from its tables in any order."""
     variants = [table.variant for table in sorted(tables, key=lambda table: table.number)]
-    return check_variants(variants, anytime_share, translate=gettext)
+    return check_variants(
+        variants, anytime_share, translate=gettext, disruptive_share=disruptive_share
+    )
 
 
 class GameStatus(models.TextChoices):

@@ -88,8 +88,15 @@ def players_guide(
     practice_minutes: int,
     round_minutes: int,
     translate: Translate = untranslated,
+    winner_by_sheet: bool = False,
 ) -> PlayersGuide:
-    """The guide in the product's own words, timed with the event's clock settings."""
+    """The guide in the product's own words, timed with the event's clock settings.
+
+    With ``winner_by_sheet`` (an event where some table wins a game with the fewest tricks)
+    "Who wins a game" points to the rule sheet instead of saying "the most tricks". The
+    guide stays on the table for visitors to read, so it must be the same at every table of
+    the event: a per-table sentence would give a fewest-wins table away.
+    """
     for name, minutes in (
         ("study_minutes", study_minutes),
         ("practice_minutes", practice_minutes),
@@ -158,6 +165,12 @@ def players_guide(
             GAME,
             gettext_noop("Who wins a game"),
             gettext_noop(
+                "The player your rule sheet names, counting the tricks each player took. When "
+                "time is called in the middle of a game, finish the trick on the table: the "
+                "tricks so far decide that game, the same way."
+            )
+            if winner_by_sheet
+            else gettext_noop(
                 "The player who takes the most tricks. When time is called in the middle of a "
                 "game, finish the trick on the table: the most tricks so far wins that game."
             ),

@@ -134,9 +134,15 @@ def _refuse_unless_playing(round_: Round | None, round_number: int) -> Round:
 
 
 def _winner_from_tricks(
-    tricks: Mapping[Player, int], seated: Mapping[int, Player], *, finished: bool
+    tricks: Mapping[Player, int],
+    seated: Mapping[int, Player],
+    *,
+    finished: bool,
+    fewest_wins: bool = False,
 ) -> Player:
-    """The player with most tricks, once the counts fit the table's deal (tables.scoring)."""
+    """The player with most tricks (the fewest at a fewest-wins table), once the counts fit
+    the table's deal (tables.scoring). The phone never says which: the table's rule is
+    applied here, so nothing on the phone gives a variant away."""
     counts = {player.name: count for player, count in tricks.items()}
     problems = check_tricks(
         counts,
@@ -148,7 +154,7 @@ def _winner_from_tricks(
     if problems:
         raise Refused(" ".join(problems))
     by_name = {player.name: player for player in tricks}
-    return by_name[game_winner(counts)]
+    return by_name[game_winner(counts, fewest_wins=fewest_wins)]
 
 
 def report_game(
@@ -168,9 +174,10 @@ def report_game(
 ) -> ReportResult:
     """Store one report of a game at a table, given either the winner or tricks per player.
 
-    With tricks, the winner is the player with most tricks so far (ties broken
-    alphabetically), which is how a game cut off by the clock is decided; such a game
-    counts as unfinished unless ``finished`` says otherwise.
+    With tricks, the winner is the player with most tricks so far (the fewest at a
+    fewest-wins table; ties broken alphabetically either way), which is how a game cut
+    off by the clock is decided; such a game counts as unfinished unless ``finished``
+    says otherwise.
 
     ``game_number`` is the "Game k" the phone offered; without it the report is the next
     game. A number beyond the next one (a stale page after the organizer deleted a game)
@@ -266,7 +273,9 @@ def _report_game(
         if not named or any(p.pk not in seated for p in named):
             raise Refused(_("That player is not seated at this table in this round."))
         if tricks is not None:
-            winner = _winner_from_tricks(tricks, seated, finished=finished)
+            winner = _winner_from_tricks(
+                tricks, seated, finished=finished, fewest_wins=table.fewest_wins
+            )
         # This phone's reports in the round, at any table: one query, none without a phone.
         mine = _phone_reports(phone, round_)
 

@@ -24,12 +24,19 @@ Terms:
     tie         two or more players with the most tricks: the game goes to the one whose
                 first name comes first in the alphabet, accents and capitals ignored
                 (tournament.ordering.rank_players, as for every tie).
-    variant     the hidden rules a table plays: direction, trump, trump-anytime (see
-                tables.variants, which also draws them).
+    variant     the hidden rules a table plays: direction, trump, and its clauses (trump-
+                anytime, no trump, trumps broken, must play higher, fewest wins; see
+                tables.variants, which also draws them). Each clause changes the sections it
+                touches and nothing else, and the sheet states it as the plain rule, never as
+                a twist: a fewest-wins sheet says "the player with the fewest tricks wins".
+    broken      trumps are *broken* once someone has played a trump to a trick of another
+                suit; a sheet with that clause forbids leading a trump before then (unless
+                the leader holds nothing else).
     table       a numbered card table of an event; a higher number is a better table.
     seat        a player's place at a table for one round; the seated players get the deal.
     round       a timed period of play; a game unfinished when it ends is won on tricks so far.
-    game        one deal of Five Tricks, won by the player with the most tricks.
+    game        one deal of Five Tricks, won by the player with the most tricks (the fewest
+                at a fewest-wins table).
     move up / move down
                 after a round a table's winners go to the next higher table and its losers
                 to the next lower one, where another sheet applies (see tournament.movement).
@@ -228,7 +235,22 @@ def _ranks_text(variant: Variant, translate: Translate) -> str:
 
 def _winning_text(variant: Variant, translate: Translate) -> str:
     order = _ranks_text(variant, translate)
-    if variant.ace_high:
+    if variant.no_trump and variant.ace_high:
+        message = gettext_noop(
+            "When everyone has played, the highest card of the suit that was led wins the "
+            "trick. A card of any other suit cannot win. The ace is the highest card, above "
+            "the 7. From strongest to weakest: %(order)s. The player who wins the trick "
+            "takes it and keeps it face down in front of them."
+        )
+    elif variant.no_trump:
+        message = gettext_noop(
+            "When everyone has played, the lowest card of the suit that was led wins the "
+            "trick. A card of any other suit cannot win. The ace is the lowest card, below "
+            "the 2, so the ace beats every other card of its suit. From strongest to "
+            "weakest: %(order)s. The player who wins the trick takes it and keeps it face "
+            "down in front of them."
+        )
+    elif variant.ace_high:
         message = gettext_noop(
             "When everyone has played, the highest card of the suit that was led wins the "
             "trick, unless a trump was played. A card of any other suit cannot win. The ace "
@@ -254,16 +276,61 @@ def _following_text(variant: Variant, translate: Translate) -> str:
             "trump at any time instead. If you have no card of the suit that was led, you "
             "may play any card."
         )
+    elif variant.trumps_broken:
+        message = gettext_noop(
+            "The leader may lead any suit except trumps, until trumps are broken (see "
+            "Trumps). Everyone else must follow suit, which means playing a card of the "
+            "suit that was led. Only if you have no card of that suit may you play a card "
+            "of another suit."
+        )
     else:
         message = gettext_noop(
             "The leader may lead any suit. Everyone else must follow suit, which means "
             "playing a card of the suit that was led. Only if you have no card of that suit "
             "may you play a card of another suit."
         )
-    return translated(translate, message)
+    text = translated(translate, message)
+    if variant.must_overtake:
+        text += " " + translated(
+            translate,
+            gettext_noop(
+                "You must also play higher if you can: when you follow suit, beat every card "
+                "of that suit already in the trick if you hold a card that does."
+            ),
+        )
+    return text
 
 
 def _trumps_text(variant: Variant, translate: Translate) -> str:
+    if variant.no_trump:
+        return translated(
+            translate,
+            gettext_noop(
+                "There is no trump suit in this game. Every suit is equal: a card that does "
+                "not follow the suit that was led never wins the trick, whatever its rank."
+            ),
+        )
+    text = _trump_suit_text(variant, translate)
+    if variant.must_overtake:
+        text += " " + translated(
+            translate,
+            gettext_noop(
+                "Play higher with trumps too: a trump played after another must beat it if you can."
+            ),
+        )
+    if variant.trumps_broken:
+        text += " " + translated(
+            translate,
+            gettext_noop(
+                "Trumps may not be led until they are broken: until someone has played a "
+                "trump to a trick of another suit, in this game. After that anyone may lead "
+                "a trump. A leader who holds nothing but trumps may lead one anyway."
+            ),
+        )
+    return text
+
+
+def _trump_suit_text(variant: Variant, translate: Translate) -> str:
     values = {"suit": suit_name(variant.trump, translate), "symbol": variant.trump.symbol}
     if variant.trump_anytime:
         when = gettext_noop(
@@ -290,6 +357,36 @@ def _trumps_text(variant: Variant, translate: Translate) -> str:
             "played, the lowest trump wins. When %(suit)s are led, follow suit as usual."
         )
     return f"{translated(translate, when, **values)} {translated(translate, strength, **values)}"
+
+
+def _end_text(variant: Variant, translate: Translate) -> str:
+    if variant.fewest_wins:
+        message = gettext_noop(
+            "The player with the fewest tricks wins the game; a player who took no trick "
+            "at all can win. If players tie for the fewest tricks, the first name in "
+            "alphabetical order wins; accents and capitals do not count."
+        )
+    else:
+        message = gettext_noop(
+            "The player with the most tricks wins the game. If players tie for the most "
+            "tricks, the first name in alphabetical order wins; accents and capitals do "
+            "not count."
+        )
+    return translated(translate, message)
+
+
+def _scoring_text(variant: Variant, translate: Translate) -> str:
+    if variant.fewest_wins:
+        message = gettext_noop(
+            "Each game has one winner. If the round ends before a game is finished, the "
+            "player with the fewest tricks so far wins that game; ties as above."
+        )
+    else:
+        message = gettext_noop(
+            "Each game has one winner. If the round ends before a game is finished, the "
+            "player with the most tricks so far wins that game; ties as above."
+        )
+    return translated(translate, message)
 
 
 def _dealing_text(translate: Translate) -> str:
@@ -366,25 +463,8 @@ def rule_sheet(
                 )
             ),
         ),
-        section(
-            gettext_noop("End of the game"),
-            plain(
-                gettext_noop(
-                    "The player with the most tricks wins the game. If players tie for the "
-                    "most tricks, the first name in alphabetical order wins; accents and "
-                    "capitals do not count."
-                )
-            ),
-        ),
-        section(
-            gettext_noop("Scoring in the tournament"),
-            plain(
-                gettext_noop(
-                    "Each game has one winner. If the round ends before a game is finished, "
-                    "the player with the most tricks so far wins that game; ties as above."
-                )
-            ),
-        ),
+        section(gettext_noop("End of the game"), _end_text(variant, translate)),
+        section(gettext_noop("Scoring in the tournament"), _scoring_text(variant, translate)),
     )
     return RuleSheet(
         title=plain(gettext_noop("Five Tricks")),

@@ -16,6 +16,10 @@ Terms:
              The last trick may be short: players without a card sit it out.
     winner   the player with the most tricks; ties are broken by the same order that ranks a
              table (tournament.ordering.rank_players), so an unfinished game also has one.
+             At a *fewest wins* table (tables.variants, misère) it is the player with the
+             fewest tricks, finished or cut off by the clock; a tie for the fewest goes by
+             the same alphabetical rule (accents and capitals ignored), so one tie rule
+             serves the whole tournament. A player who took no trick can win there.
     move up / move down
              what a round's games decide afterwards (see tournament.movement).
 
@@ -36,14 +40,17 @@ def _negative_players(tricks: Mapping[str, int]) -> list[str]:
     return sorted((player for player, count in tricks.items() if count < 0), key=name_key)
 
 
-def game_winner(tricks: Mapping[str, int]) -> str:
-    """Return the winner of one game, finished or not, from the tricks each player took."""
+def game_winner(tricks: Mapping[str, int], *, fewest_wins: bool = False) -> str:
+    """Return the winner of one game, finished or not, from the tricks each player took:
+    the most tricks, or with ``fewest_wins`` the fewest; ties alphabetically."""
     if not tricks:
         raise ValueError("a game needs at least one player to have a winner")
     negative = _negative_players(tricks)
     if negative:
         names = ", ".join(repr(player) for player in negative)
         raise ValueError(f"negative trick count for {names}")
+    if fewest_wins:
+        return min(tricks, key=lambda player: (tricks[player], name_key(player)))
     return rank_players(tricks)[0]
 
 

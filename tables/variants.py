@@ -18,6 +18,28 @@ Terms:
                    played by someone who has no card of the suit that was led. It is the most
                    disruptive difference, so only a share of the tables get it (at most one in
                    five by default, see ``max_anytime_tables``).
+    clause         one way a table's rules can differ besides direction and trump. The
+                   classic one is trump-anytime; the others come from the other card games
+                   of the source documents:
+                     *no trump* (Slim Tricks' "sang", Sinker): no suit beats another, the
+                       led suit's best card takes every trick. Gentle.
+                     *trumps broken* (Spades): a trump may not be led until a trump has
+                       been played to an earlier trick. Gentle (subtle).
+                     *must overtake* (solo Spades): a player must beat the best card of the
+                       suit played so far when they can. Disruptive (very visible).
+                     *fewest wins* (Slim Tricks' misère, Sinker's low bids): the player with
+                       the fewest tricks wins the game. Disruptive, the richest to debrief.
+    combination    only clauses that make a playable sheet go together: *no trump* excludes
+                   trump-anytime and trumps-broken (there is no trump to play or lead), and
+                   trump-anytime excludes trumps-broken (one sheet would say a trump may be
+                   played at any time and that it may not be led yet: players could not tell
+                   which wins). ``Variant`` refuses the others.
+    difference set which clauses an event's draw may use (``DifferenceSet``): classic (trump-
+                   anytime only, the default), classic + gentle, classic + disruptive, or a
+                   custom checklist. ``difference_clauses`` turns one into clauses.
+    disruptive share the most tables that may carry a disruptive new clause (fewest wins or
+                   must overtake), as a share of the tables: floor(tables x share). Trump-
+                   anytime keeps its own share, as before.
     plan           the variants of all tables of an event, table 1 first.
     neighbour rule neighbouring tables differ in direction and in trump suit, so a player
                    who moves meets the clash on the first trick and again at the first
@@ -41,8 +63,8 @@ import math
 import operator
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
@@ -52,6 +74,58 @@ DECK_SIZE = 28
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7")
 MAX_CARDS_PER_PLAYER = 7
 DEFAULT_ANYTIME_SHARE = 0.2
+DEFAULT_DISRUPTIVE_SHARE = 0.2
+
+
+class Clause(StrEnum):
+    """A rule a variant may add. The values are the variant code's suffixes (and "notrump"
+    stands in the trump's place)."""
+
+    TRUMP_ANYTIME = "anytime"
+    NO_TRUMP = "notrump"
+    TRUMPS_BROKEN = "broken"
+    MUST_OVERTAKE = "overtake"
+    FEWEST_WINS = "fewest"
+
+
+# The clauses beyond the classic three, and how hard each hits a table.
+GENTLE_CLAUSES: frozenset[Clause] = frozenset({Clause.NO_TRUMP, Clause.TRUMPS_BROKEN})
+DISRUPTIVE_CLAUSES: frozenset[Clause] = frozenset({Clause.FEWEST_WINS, Clause.MUST_OVERTAKE})
+NEW_CLAUSES: tuple[Clause, ...] = (
+    Clause.NO_TRUMP,
+    Clause.TRUMPS_BROKEN,
+    Clause.MUST_OVERTAKE,
+    Clause.FEWEST_WINS,
+)
+# Pairs that cannot share a rule sheet (see "combination" above).
+EXCLUDED_PAIRS: tuple[frozenset[Clause], ...] = (
+    frozenset({Clause.NO_TRUMP, Clause.TRUMP_ANYTIME}),
+    frozenset({Clause.NO_TRUMP, Clause.TRUMPS_BROKEN}),
+    frozenset({Clause.TRUMP_ANYTIME, Clause.TRUMPS_BROKEN}),
+)
+
+
+class DifferenceSet(StrEnum):
+    CLASSIC = "classic"
+    GENTLE = "gentle"
+    DISRUPTIVE = "disruptive"
+    CUSTOM = "custom"
+
+
+def difference_clauses(difference_set: str, custom: Iterable[str] = ()) -> frozenset[Clause]:
+    """The new clauses an event's draw may use: none for classic, the gentle or disruptive
+    pair for those sets, and the checked ones (from ``NEW_CLAUSES``) for custom."""
+    chosen = DifferenceSet(difference_set)
+    if chosen is DifferenceSet.GENTLE:
+        return GENTLE_CLAUSES
+    if chosen is DifferenceSet.DISRUPTIVE:
+        return DISRUPTIVE_CLAUSES
+    if chosen is DifferenceSet.CUSTOM:
+        clauses = frozenset(Clause(value) for value in custom)
+        if not clauses <= set(NEW_CLAUSES):
+            raise ValueError(f"not a new clause: {sorted(clauses - set(NEW_CLAUSES))}")
+        return clauses
+    return frozenset()
 
 
 def translated(translate: Translate, message: str, **values: object) -> str:
@@ -95,25 +169,68 @@ _ANYTIME = "anytime"
 
 @dataclass(frozen=True, order=True)
 class Variant:
-    """One table's hidden rules. Ordering is by direction, then trump, then anytime."""
+    """One table's hidden rules. Ordering is by direction, trump, anytime, then the new
+    clauses. A no-trump variant keeps ``trump`` at hearts, a placeholder nobody reads, so
+    two no-trump variants with the same clauses are equal."""
 
     ace_high: bool
     trump: Suit
     trump_anytime: bool = False
+    no_trump: bool = False
+    trumps_broken: bool = False
+    must_overtake: bool = False
+    fewest_wins: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.ace_high, bool) or not isinstance(self.trump_anytime, bool):
-            raise TypeError("ace_high and trump_anytime must be bools")
+        flags = (
+            self.ace_high,
+            self.trump_anytime,
+            self.no_trump,
+            self.trumps_broken,
+            self.must_overtake,
+            self.fewest_wins,
+        )
+        if not all(isinstance(flag, bool) for flag in flags):
+            raise TypeError("a variant's direction and clauses must be bools")
+        clauses = self.clauses
+        for pair in EXCLUDED_PAIRS:
+            if pair <= clauses:
+                names = " and ".join(sorted(pair))
+                raise ValueError(f"a variant cannot combine {names}")
         # Accept the stored string ("hearts") so a database value round-trips, but keep the
         # field a Suit so comparisons and symbols always work.
-        object.__setattr__(self, "trump", Suit(self.trump))
+        trump = Suit.HEARTS if self.no_trump else Suit(self.trump)
+        object.__setattr__(self, "trump", trump)
+
+    @property
+    def clauses(self) -> frozenset[Clause]:
+        """The clauses this variant adds to direction and trump."""
+        flags = {
+            Clause.TRUMP_ANYTIME: self.trump_anytime,
+            Clause.NO_TRUMP: self.no_trump,
+            Clause.TRUMPS_BROKEN: self.trumps_broken,
+            Clause.MUST_OVERTAKE: self.must_overtake,
+            Clause.FEWEST_WINS: self.fewest_wins,
+        }
+        return frozenset(clause for clause, on in flags.items() if on)
+
+    @property
+    def trump_key(self) -> Suit | None:
+        """The trump suit, or None at a no-trump table: what neighbours must not share."""
+        return None if self.no_trump else self.trump
+
+    @property
+    def disruptive(self) -> bool:
+        """Whether the variant carries a disruptive new clause (capped per event)."""
+        return bool(self.clauses & DISRUPTIVE_CLAUSES)
 
     @property
     def code(self) -> str:
-        """A short, stable name such as "high-hearts" or "low-clubs-anytime"."""
-        parts = [_HIGH if self.ace_high else _LOW, self.trump.value]
-        if self.trump_anytime:
-            parts.append(_ANYTIME)
+        """A short, stable name such as "high-hearts", "low-clubs-anytime" or
+        "low-notrump-fewest"; the classic variants keep their codes."""
+        parts = [_HIGH if self.ace_high else _LOW]
+        parts.append(Clause.NO_TRUMP.value if self.no_trump else self.trump.value)
+        parts.extend(clause.value for clause in _SUFFIXES if clause in self.clauses)
         return "-".join(parts)
 
     @classmethod
@@ -122,15 +239,34 @@ class Variant:
         if not isinstance(code, str):
             raise ValueError(f"a variant code must be a string, got {code!r}")
         parts = code.split("-")
+        trumps = {suit.value for suit in Suit} | {Clause.NO_TRUMP.value}
+        order = [clause.value for clause in _SUFFIXES]
+        suffixes = parts[2:]
         valid = (
-            len(parts) in (2, 3)
+            len(parts) >= 2
             and parts[0] in (_HIGH, _LOW)
-            and parts[1] in {suit.value for suit in Suit}
-            and (len(parts) == 2 or parts[2] == _ANYTIME)
+            and parts[1] in trumps
+            and all(suffix in order for suffix in suffixes)
+            # In the one order ``code`` writes them, each once.
+            and [order.index(suffix) for suffix in suffixes]
+            == sorted({order.index(suffix) for suffix in suffixes})
         )
         if not valid:
             raise ValueError(f"not a variant code: {code!r}")
-        return cls(ace_high=parts[0] == _HIGH, trump=Suit(parts[1]), trump_anytime=len(parts) == 3)
+        no_trump = parts[1] == Clause.NO_TRUMP.value
+        try:
+            return cls(
+                ace_high=parts[0] == _HIGH,
+                trump=Suit.HEARTS if no_trump else Suit(parts[1]),
+                no_trump=no_trump,
+                **{_FIELD_BY_CLAUSE[Clause(suffix)]: True for suffix in suffixes},
+            )
+        except ValueError as error:
+            raise ValueError(f"not a variant code: {code!r} ({error})") from None
+
+    def with_clause(self, clause: Clause) -> Variant:
+        """This variant with one more clause (ValueError if they cannot combine)."""
+        return replace(self, **{_FIELD_BY_CLAUSE[clause]: True})
 
     @property
     def winning_card_order(self) -> list[str]:
@@ -141,12 +277,54 @@ class Variant:
         return [RANKS[0], *numbers]
 
 
+# The order of the code's suffixes after the trump; fixed, so a code names one variant.
+_SUFFIXES: tuple[Clause, ...] = (
+    Clause.TRUMP_ANYTIME,
+    Clause.TRUMPS_BROKEN,
+    Clause.MUST_OVERTAKE,
+    Clause.FEWEST_WINS,
+)
+_FIELD_BY_CLAUSE: dict[Clause, str] = {
+    Clause.TRUMP_ANYTIME: "trump_anytime",
+    Clause.NO_TRUMP: "no_trump",
+    Clause.TRUMPS_BROKEN: "trumps_broken",
+    Clause.MUST_OVERTAKE: "must_overtake",
+    Clause.FEWEST_WINS: "fewest_wins",
+}
+
+
 # Plain variants first: they are the base game, and a plan uses them most.
 ALL_VARIANTS: tuple[Variant, ...] = tuple(
     Variant(ace_high=ace_high, trump=suit, trump_anytime=anytime)
     for anytime in (False, True)
     for ace_high in (True, False)
     for suit in Suit
+)
+# Every playable variant, the classic ones first: what the organizer may set by hand.
+EVERY_VARIANT: tuple[Variant, ...] = ALL_VARIANTS + tuple(
+    variant
+    for fewest in (False, True)
+    for overtake in (False, True)
+    for no_trump, broken, anytime in (
+        (True, False, False),
+        (False, True, False),
+        (False, False, False),
+        (False, False, True),
+    )
+    for ace_high in (True, False)
+    for suit in ((Suit.HEARTS,) if no_trump else tuple(Suit))
+    if (
+        variant := Variant(
+            ace_high=ace_high,
+            trump=suit,
+            trump_anytime=anytime,
+            no_trump=no_trump,
+            trumps_broken=broken,
+            must_overtake=overtake,
+            fewest_wins=fewest,
+        )
+    )
+    not in ALL_VARIANTS
 )
 _PLAIN_VARIANT_COUNT = sum(not variant.trump_anytime for variant in ALL_VARIANTS)
 _ANYTIME_VARIANT_COUNT = len(ALL_VARIANTS) - _PLAIN_VARIANT_COUNT
@@ -167,42 +345,88 @@ def direction_label(variant: Variant, translate: Translate = untranslated) -> st
     return translate(gettext_noop("Ace low"))
 
 
+# Each new clause's short name for the organizer's labels, and its one-line meaning for
+# the reveal (and the debrief): what a player from another table needs to hear.
+_CLAUSE_NAMES: dict[Clause, str] = {
+    Clause.TRUMP_ANYTIME: gettext_noop("trump any time"),
+    Clause.NO_TRUMP: gettext_noop("no trump"),
+    Clause.TRUMPS_BROKEN: gettext_noop("trumps led only once broken"),
+    Clause.MUST_OVERTAKE: gettext_noop("must play higher"),
+    Clause.FEWEST_WINS: gettext_noop("fewest tricks wins"),
+}
+_CLAUSE_MEANINGS: dict[Clause, str] = {
+    Clause.TRUMP_ANYTIME: gettext_noop("Trumps may be played at any time"),
+    Clause.NO_TRUMP: gettext_noop("No trump: only the suit that was led can win a trick"),
+    Clause.TRUMPS_BROKEN: gettext_noop("Trumps may not be led until someone has trumped a trick"),
+    Clause.MUST_OVERTAKE: gettext_noop(
+        "Must play higher: beat the best card of the suit so far if you can"
+    ),
+    Clause.FEWEST_WINS: gettext_noop("Fewest tricks wins the game"),
+}
+
+
+def clause_name(clause: Clause, translate: Translate = untranslated) -> str:
+    """A clause's short name, e.g. "fewest tricks wins"."""
+    return translate(_CLAUSE_NAMES[Clause(clause)])
+
+
+def clause_meaning(clause: Clause, translate: Translate = untranslated) -> str:
+    """A clause's one-line meaning, as the reveal shows it."""
+    return translate(_CLAUSE_MEANINGS[Clause(clause)])
+
+
 def variant_label(variant: Variant, translate: Translate = untranslated) -> str:
-    """A one-line description for the organizer, e.g. "Ace high · ♥ hearts trump"."""
-    values = {
-        "direction": direction_label(variant, translate),
-        "symbol": variant.trump.symbol,
-        "suit": suit_name(variant.trump, translate),
-    }
-    if variant.trump_anytime:
-        return translated(
-            translate,
-            gettext_noop("%(direction)s · %(symbol)s %(suit)s trump · trump any time"),
-            **values,
-        )
-    return translated(
-        translate, gettext_noop("%(direction)s · %(symbol)s %(suit)s trump"), **values
-    )
+    """A one-line description for the organizer, e.g. "Ace high · ♥ hearts trump", with
+    each clause after it ("Ace low · no trump · fewest tricks wins")."""
+    direction = direction_label(variant, translate)
+    if variant.no_trump:
+        label = f"{direction} · {clause_name(Clause.NO_TRUMP, translate)}"
+    else:
+        values = {
+            "direction": direction,
+            "symbol": variant.trump.symbol,
+            "suit": suit_name(variant.trump, translate),
+        }
+        if variant.trump_anytime:
+            label = translated(
+                translate,
+                gettext_noop("%(direction)s · %(symbol)s %(suit)s trump · trump any time"),
+                **values,
+            )
+        else:
+            label = translated(
+                translate, gettext_noop("%(direction)s · %(symbol)s %(suit)s trump"), **values
+            )
+    extras = [clause for clause in _SUFFIXES[1:] if clause in variant.clauses]
+    return " · ".join([label, *(clause_name(clause, translate) for clause in extras)])
 
 
 def rule_lines(variant: Variant, translate: Translate = untranslated) -> list[str]:
-    """The reveal's lines, one per way tables differ: direction, trump, trump any time.
+    """The reveal's lines, one per way tables differ: direction, trump, then each clause.
 
     E.g. ["Ace low: the lowest card wins (the ace beats the 2)", "Trump: hearts"]; a
-    table where a trump may be played at any time gets a third line.
+    no-trump table says "Trump: none", and every clause adds its meaning.
     """
     if variant.ace_high:
         direction = gettext_noop("Ace high: the highest card wins (the ace beats the 7)")
     else:
         direction = gettext_noop("Ace low: the lowest card wins (the ace beats the 2)")
-    lines = [
-        translate(direction),
-        translated(
-            translate, gettext_noop("Trump: %(suit)s"), suit=suit_name(variant.trump, translate)
-        ),
-    ]
-    if variant.trump_anytime:
-        lines.append(translate(gettext_noop("Trumps may be played at any time")))
+    lines = [translate(direction)]
+    if variant.no_trump:
+        # A short trump line, so every card's lines sit alike; the meaning follows.
+        lines.append(translate(gettext_noop("Trump: none")))
+        lines.append(clause_meaning(Clause.NO_TRUMP, translate))
+    else:
+        lines.append(
+            translated(
+                translate,
+                gettext_noop("Trump: %(suit)s"),
+                suit=suit_name(variant.trump, translate),
+            )
+        )
+    lines.extend(
+        clause_meaning(clause, translate) for clause in _SUFFIXES if clause in variant.clauses
+    )
     return lines
 
 
@@ -291,7 +515,12 @@ def _anytime_positions(table_count: int, count: int, rng: random.Random) -> set[
 
 
 def draw_variants(
-    table_count: int, seed: int, anytime_share: float = DEFAULT_ANYTIME_SHARE
+    table_count: int,
+    seed: int,
+    anytime_share: float = DEFAULT_ANYTIME_SHARE,
+    *,
+    clauses: Iterable[str] = (),
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
 ) -> list[Variant]:
     """Draw a variant for each table (index 0 is table 1); the same seed gives the same plan.
 
@@ -312,9 +541,15 @@ def draw_variants(
     the trump of the table after. A pair then comes back exactly every 8 tables. Anytime
     tables are chosen on top of that cycle (``_anytime_positions``).
 
+    With ``clauses`` (new clauses from ``difference_clauses``), they are laid on top of
+    that plan by ``add_clauses``, from the same seed; without them the plan is exactly the
+    classic draw.
+
     Hand edits may break the neighbour rule (``redraw_variant`` keeps it whenever the
     neighbours leave a variant that can); ``check_variants`` says where.
     """
+    chosen = _checked_clauses(clauses)
+    disruptive = _checked_share(disruptive_share)
     n = _checked_count(table_count)
     share = _checked_share(anytime_share)
     if n == 0:
@@ -327,13 +562,127 @@ def draw_variants(
     offset = rng.choice((2, 3))
     cycle = _cycle(first_high, suits, offset)
     anytime = _anytime_positions(n, _anytime_tables_to_draw(n, share), rng)
-    return [Variant(*cycle[i % _CYCLE], trump_anytime=i in anytime) for i in range(n)]
+    plan = [Variant(*cycle[i % _CYCLE], trump_anytime=i in anytime) for i in range(n)]
+    return add_clauses(plan, seed, clauses=chosen, disruptive_share=float(disruptive))
+
+
+def _checked_clauses(clauses: Iterable[str]) -> frozenset[Clause]:
+    chosen = frozenset(Clause(clause) for clause in clauses)
+    if not chosen <= set(NEW_CLAUSES):
+        raise ValueError(f"only new clauses can be drawn, not {sorted(chosen - set(NEW_CLAUSES))}")
+    return chosen
+
+
+def max_disruptive_tables(
+    table_count: int, disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE
+) -> int:
+    """How many tables may carry a disruptive new clause: floor(table_count * share)."""
+    return math.floor(_checked_count(table_count) * _checked_share(disruptive_share))
+
+
+def clause_targets(
+    table_count: int,
+    clauses: Iterable[str],
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
+) -> dict[Clause, int]:
+    """How many tables the draw gives each new clause, before placement limits.
+
+    A gentle clause goes to one table in four (at least one from 2 tables on: with one
+    table nobody ever meets it). The disruptive quota, ``max_disruptive_tables``, is
+    shared evenly by the disruptive clauses chosen, fewest-wins first.
+    """
+    n = _checked_count(table_count)
+    chosen = _checked_clauses(clauses)
+    if n < 2:
+        return {clause: 0 for clause in NEW_CLAUSES if clause in chosen}
+    targets = {
+        clause: max(1, n // 4) for clause in NEW_CLAUSES if clause in GENTLE_CLAUSES & chosen
+    }
+    disruptive = [
+        clause for clause in (Clause.FEWEST_WINS, Clause.MUST_OVERTAKE) if clause in chosen
+    ]
+    if disruptive:
+        each, extra = divmod(max_disruptive_tables(n, disruptive_share), len(disruptive))
+        for position, clause in enumerate(disruptive):
+            targets[clause] = each + (position < extra)
+    return targets
+
+
+def _fits(variant: Variant, clause: Clause) -> bool:
+    try:
+        variant.with_clause(clause)
+    except ValueError:
+        return False
+    return True
+
+
+def add_clauses(
+    variants: Sequence[Variant],
+    seed: int,
+    *,
+    clauses: Iterable[str],
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
+) -> list[Variant]:
+    """``variants`` with new clauses laid on some tables; the same inputs, the same plan.
+
+    Guarantees, on top of the plan's own:
+      * a table gets at most one new clause, and only one it can combine with (no trump
+        and trumps-broken go to tables without trump-anytime);
+      * no two neighbouring tables get the same new clause, so whoever moves away from
+        one meets tables without it; in particular neighbours are never both no-trump
+        (the neighbour rule's "another trump" holds with "none" as a trump);
+      * at most ``max_disruptive_tables`` tables carry a disruptive clause;
+      * the plan never has fewer distinct variants than before: a table whose variant is
+        its own never becomes another's twin (a no-trump table easily could: there is
+        one no-trump variant per direction and clauses);
+      * each clause gets ``clause_targets`` tables when such tables are free, spread along
+        the plan from a seeded starting point, preferring tables whose neighbours have no
+        new clause yet and a result no other table plays.
+    The clauses are placed rarest first: fewest wins, must overtake, no trump, trumps broken.
+    """
+    plan = list(variants)
+    chosen = _checked_clauses(clauses)
+    targets = clause_targets(len(plan), chosen, disruptive_share)
+    # A string seed: this stream never disturbs the classic draw's, so the classic plan
+    # underneath stays the same whatever clauses are chosen.
+    rng = random.Random(f"clauses:{seed}")
+    taken: dict[int, Clause] = {}
+    order = (Clause.FEWEST_WINS, Clause.MUST_OVERTAKE, Clause.NO_TRUMP, Clause.TRUMPS_BROKEN)
+    for clause in order:
+        count = targets.get(clause, 0)
+        phase = rng.random()
+        for pick in range(count):
+            target = (pick + phase) * len(plan) / count
+            free = [
+                i
+                for i in range(len(plan))
+                if i not in taken
+                and _fits(plan[i], clause)
+                and taken.get(i - 1) != clause
+                and taken.get(i + 1) != clause
+                and not (plan.count(plan[i]) == 1 and plan[i].with_clause(clause) in plan)
+            ]
+            if not free:
+                break
+
+            def preference(i: int, clause: Clause = clause, target: float = target) -> tuple:
+                result = plan[i].with_clause(clause)
+                return (
+                    result in plan,
+                    i - 1 in taken or i + 1 in taken,
+                    abs(i + 0.5 - target),
+                )
+
+            best = min(free, key=preference)
+            plan[best] = plan[best].with_clause(clause)
+            taken[best] = clause
+    return plan
 
 
 def _clashes(variant: Variant, neighbours: Sequence[Variant]) -> int:
     """How often ``variant`` shares a direction or a trump with these neighbours."""
     return sum(
-        (other.ace_high == variant.ace_high) + (other.trump == variant.trump)
+        (other.ace_high == variant.ace_high) + (other.trump_key == variant.trump_key)
         for other in neighbours
     )
 
@@ -390,13 +739,31 @@ def _neighbour_problem(
         )
         return message, {"variant": variant_label(first, translate)}
     same_direction = first.ace_high == second.ace_high
-    same_trump = first.trump == second.trump
-    if same_direction and same_trump:
-        message = gettext_noop(
-            "Tables %(first)s and %(second)s are neighbours with the same direction and "
-            "trump (%(direction)s, %(symbol)s %(suit)s): only trumping any time tells "
-            "them apart."
-        )
+    same_trump = first.trump_key == second.trump_key
+    if same_trump and first.no_trump:
+        if same_direction:
+            message = gettext_noop(
+                "Tables %(first)s and %(second)s are neighbours with the same direction "
+                "(%(direction)s) and no trump: only their other rules tell them apart."
+            )
+        else:
+            message = gettext_noop(
+                "Tables %(first)s and %(second)s are neighbours that both play without a "
+                "trump: players moving between them meet no clash over trumping."
+            )
+    elif same_direction and same_trump:
+        if first.clauses - {Clause.TRUMP_ANYTIME} or second.clauses - {Clause.TRUMP_ANYTIME}:
+            message = gettext_noop(
+                "Tables %(first)s and %(second)s are neighbours with the same direction and "
+                "trump (%(direction)s, %(symbol)s %(suit)s): only their other rules tell "
+                "them apart."
+            )
+        else:
+            message = gettext_noop(
+                "Tables %(first)s and %(second)s are neighbours with the same direction and "
+                "trump (%(direction)s, %(symbol)s %(suit)s): only trumping any time tells "
+                "them apart."
+            )
     elif same_direction:
         message = gettext_noop(
             "Tables %(first)s and %(second)s are neighbours with the same direction "
@@ -423,6 +790,8 @@ def check_variants(
     variants: Sequence[Variant],
     anytime_share: float = DEFAULT_ANYTIME_SHARE,
     translate: Translate = untranslated,
+    *,
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
 ) -> list[str]:
     """Problems with a plan (e.g. one edited by hand), as short messages; empty when fine.
 
@@ -480,6 +849,23 @@ def check_variants(
                     tables=", ".join(map(str, classic_anytime)),
                 )
             )
+
+    disruptive_limit = max_disruptive_tables(len(plan), disruptive_share)
+    disruptive_tables = [i + 1 for i, v in enumerate(plan) if v.disruptive]
+    if len(disruptive_tables) > disruptive_limit:
+        problems.append(
+            translated(
+                translate,
+                gettext_noop(
+                    "At most %(limit)s tables should play fewest-tricks-wins or must-play-"
+                    "higher (share %(share)s of %(count)s tables), but tables %(tables)s do."
+                ),
+                limit=disruptive_limit,
+                share=f"{float(_checked_share(disruptive_share)):.0%}",
+                count=len(plan),
+                tables=", ".join(map(str, disruptive_tables)),
+            )
+        )
 
     available = _distinct_available(len(plan), share)
     distinct = len(set(plan))
@@ -610,3 +996,77 @@ def _leaves_fresh_anytime(uses: Counter[Variant], before: Variant) -> bool:
         uses[v] == fewest and v.ace_high != before.ace_high and v.trump != before.trump
         for v in anytime
     )
+
+
+# --- explaining the clauses -------------------------------------------------------------
+
+
+def clause_summary(
+    variants: Sequence[Variant],
+    clauses: Iterable[str],
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
+    translate: Translate = untranslated,
+) -> list[str]:
+    """The console's account of the new clauses in a plan, one sentence each.
+
+    For each chosen clause, which tables play it (or why none does), then how much of the
+    disruptive quota is used. Clauses on tables but not chosen (set by hand) are listed
+    too. Empty for a classic plan without new clauses.
+    """
+    plan = list(variants)
+    chosen = _checked_clauses(clauses)
+    shown = [c for c in NEW_CLAUSES if c in chosen or any(c in v.clauses for v in plan)]
+    lines: list[str] = []
+    for clause in shown:
+        tables = [i + 1 for i, v in enumerate(plan) if clause in v.clauses]
+        if tables:
+            lines.append(
+                translated(
+                    translate,
+                    gettext_noop("%(clause)s: tables %(tables)s."),
+                    clause=clause_meaning(clause, translate),
+                    tables=", ".join(map(str, tables)),
+                )
+            )
+        elif clause in DISRUPTIVE_CLAUSES and not max_disruptive_tables(
+            len(plan), disruptive_share
+        ):
+            lines.append(
+                translated(
+                    translate,
+                    gettext_noop(
+                        "%(clause)s: no table, since the disruptive share (%(share)s) of "
+                        "%(count)s tables rounds down to none."
+                    ),
+                    clause=clause_meaning(clause, translate),
+                    share=f"{float(_checked_share(disruptive_share)):.0%}",
+                    count=len(plan),
+                )
+            )
+        else:
+            lines.append(
+                translated(
+                    translate,
+                    gettext_noop("%(clause)s: no table yet."),
+                    clause=clause_meaning(clause, translate),
+                )
+            )
+    if chosen & DISRUPTIVE_CLAUSES:
+        lines.append(
+            translated(
+                translate,
+                gettext_noop(
+                    "Disruptive clauses at %(used)s of at most %(limit)s tables (share "
+                    "%(share)s); gentle ones at one table in four, never at two "
+                    "neighbours."
+                ),
+                used=sum(v.disruptive for v in plan),
+                limit=max_disruptive_tables(len(plan), disruptive_share),
+                share=f"{float(_checked_share(disruptive_share)):.0%}",
+            )
+        )
+    elif chosen:
+        lines.append(
+            translate(gettext_noop("Gentle clauses at one table in four, never at two neighbours."))
+        )
+    return lines

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tables.variants import translated
-from tournament.clash import ClashKind
+from tournament.clash import ClashKind, differences_text
 from tournament.common.i18n import Translate, gettext_noop, untranslated
 
 WIDTH = 1600
@@ -39,7 +39,13 @@ INK = "#111"
 GREY = "#9a9a9a"
 DISPUTE = "#b3261e"
 # Symbols beside colour so a black-and-white print still tells the kinds apart.
-KIND_SYMBOLS = {ClashKind.DIRECTION: "⇅", ClashKind.TRUMP: "✦", ClashKind.NONE: ""}
+KIND_SYMBOLS = {
+    ClashKind.DIRECTION: "⇅",
+    ClashKind.TRUMP: "✦",
+    ClashKind.NONE: "",
+    ClashKind.WINNING: "⇄",
+    ClashKind.PLAY: "▲",
+}
 # Bold paths cycle through these strong colours and dash patterns: the dashes tell the
 # paths apart on paper.
 PALETTE = ("#1f4e9c", "#b3261e", "#1b7a3a", "#7a3a9a", "#a65f00", "#006d77", "#5c5c00", "#222")
@@ -52,7 +58,10 @@ CLASH_TITLES = {
     ClashKind.DIRECTION: gettext_noop("ace-high and ace-low players met"),
     ClashKind.TRUMP: gettext_noop("only the trump rules differed"),
     ClashKind.NONE: gettext_noop("everyone had studied the same rules"),
+    ClashKind.WINNING: gettext_noop("most-tricks and fewest-tricks players met"),
+    ClashKind.PLAY: gettext_noop("only must-play-higher differed"),
 }
+DIFFERED_TITLE = gettext_noop("differed: %(differences)s")
 FLOW_TITLE = gettext_noop("%(count)s from table %(source)s to table %(target)s")
 
 
@@ -118,6 +127,7 @@ def _label_margin(labels: Sequence[str], font: float, least: float, gap: float) 
 class GridCell:
     disputes: int
     kind: ClashKind = ClashKind.NONE
+    differences: tuple[str, ...] = ()
 
 
 def grid_svg(
@@ -215,6 +225,13 @@ def grid_svg(
             )
             if show_kinds:
                 words += " · " + translate(CLASH_TITLES[cell.kind])
+                # Every difference that met, when there is more than the kind says.
+                if len(cell.differences) > 1:
+                    words += " · " + translated(
+                        translate,
+                        DIFFERED_TITLE,
+                        differences=differences_text(cell.differences, translate),
+                    )
             ET.SubElement(group, "title").text = _clean(words)
             middle = y + row_height / 2 + font * 0.35
             if show_kinds and KIND_SYMBOLS[cell.kind]:

@@ -43,7 +43,7 @@ from tables.models import (
     Table,
     variant_warnings,
 )
-from tables.variants import variant_label
+from tables.variants import clause_summary, variant_label
 from tournament.close_preview import ClosePreview, preview_close
 from tournament.debrief import DebriefProgress, debrief_progress
 from tournament.models import (
@@ -247,7 +247,21 @@ class Console:
     # --- variants ---
     @property
     def variant_warnings(self) -> list[str]:
-        return variant_warnings(self.tables, self.event.trump_anytime_share) if self.tables else []
+        return (
+            variant_warnings(
+                self.tables, self.event.trump_anytime_share, self.event.disruptive_share
+            )
+            if self.tables
+            else []
+        )
+
+    @property
+    def clause_summary(self) -> list[str]:
+        """Where the draw put the event's new clauses, and why (tables.variants)."""
+        if not self.tables:
+            return []
+        plan = [table.variant for table in sorted(self.tables, key=lambda t: t.number)]
+        return clause_summary(plan, self.event.draw_clauses, self.event.disruptive_share, _)
 
     @property
     def reprint_numbers(self) -> list[int]:

@@ -32,7 +32,7 @@ from django.utils.translation import ngettext
 
 from tables.models import CorrectionAction, Game, GameCorrection, GameReport, GameStatus, Table
 from tournament.charts import GridCell, PlayerPath
-from tournament.clash import TableRound, clash_kind, clash_sentence
+from tournament.clash import TableRound, clash_differences, clash_kind, clash_sentence
 from tournament.debrief_questions import LONG_QUESTION, STAGE_TITLES, Stage, running_order
 from tournament.models import (
     SCREENS_BEFORE_STAGE,
@@ -58,7 +58,10 @@ class Debrief:
         return clash_sentence(self.cells.values(), _, ngettext)
 
     def grid_cells(self) -> dict[tuple[int, int], GridCell]:
-        return {key: GridCell(cell.disputes, cell.kind) for key, cell in self.cells.items()}
+        return {
+            key: GridCell(cell.disputes, cell.kind, cell.differences)
+            for key, cell in self.cells.items()
+        }
 
     @property
     def total_disputes(self) -> int:
@@ -113,6 +116,7 @@ def build_debrief(event: Event) -> Debrief:
             number,
             clash_kind(variants[home[p]] for p in players if p in home),
             disputes[(table, number)],
+            clash_differences(variants[home[p]] for p in players if p in home),
         )
         for (table, number), players in seated.items()
     }

@@ -44,7 +44,7 @@ from tables.models import (
 )
 from tables.variants import rule_lines, variant_label
 from tournament import charts
-from tournament.clash import ClashKind
+from tournament.clash import legend_kinds
 from tournament.debrief import build_debrief, disputed_games
 from tournament.models import Event, Phase, RoundStatus
 from tournament.ordering import name_key
@@ -322,7 +322,7 @@ def build_report(event: Event) -> DebriefReport:
         charts=report_charts,
         kind_legend=[
             (charts.KIND_SYMBOLS[kind], _(charts.CLASH_TITLES[kind]))
-            for kind in (ClashKind.DIRECTION, ClashKind.TRUMP)
+            for kind in legend_kinds(data.cells.values())
         ],
         disputes=dispute_lines(event, disputed_games(event)),
         ladder=ladder_lines(event, data.paths, data.rounds),

@@ -21,7 +21,15 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.variants import ALL_VARIANTS, Variant, variant_label
+from tables.variants import (
+    ALL_VARIANTS,
+    EVERY_VARIANT,
+    NEW_CLAUSES,
+    DifferenceSet,
+    Variant,
+    clause_meaning,
+    variant_label,
+)
 from tournament import signin
 from tournament.debrief_questions import QUESTION_MAX_LENGTH, tidy_question
 from tournament.models import (
@@ -56,8 +64,11 @@ class EventForm(forms.ModelForm):
             "study_minutes",
             "practice_minutes",
             "paper_only",
+            "difference_set",
+            "disruptive_share",
         ]
         widgets = {
+            "disruptive_share": forms.NumberInput(attrs={"min": 0, "max": 1, "step": 0.05}),
             "name": forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
             "rounds_planned": forms.NumberInput(attrs={"min": 1, "max": 20}),
             "round_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
@@ -69,7 +80,53 @@ class EventForm(forms.ModelForm):
             "round_minutes": gettext_lazy("Round (minutes)"),
             "study_minutes": gettext_lazy("Study (minutes)"),
             "practice_minutes": gettext_lazy("Practice (minutes)"),
+            "difference_set": gettext_lazy("Hidden differences"),
+            "disruptive_share": gettext_lazy("Disruptive tables, at most (share)"),
         }
+        help_texts = {
+            "difference_set": gettext_lazy("Used by the next draw of the variants."),
+            "disruptive_share": gettext_lazy(
+                "Fewest tricks wins and must play higher go to at most this share of the "
+                "tables, e.g. 0.2 for one in five."
+            ),
+        }
+
+    custom_clauses = forms.MultipleChoiceField(
+        label=gettext_lazy("Clauses of a custom set"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["custom_clauses"].choices = [
+            (clause.value, clause_meaning(clause, _)) for clause in NEW_CLAUSES
+        ]
+        if not self.is_bound:
+            self.initial["custom_clauses"] = list(self.instance.custom_clauses or [])
+        # A form that leaves them out (an older page, a script) keeps the event's choice.
+        self.fields["difference_set"].required = False
+        self.fields["disruptive_share"].required = False
+
+    def clean_difference_set(self) -> str:
+        return self.cleaned_data.get("difference_set") or self.instance.difference_set
+
+    def clean_disruptive_share(self) -> float:
+        share = self.cleaned_data.get("disruptive_share")
+        return self.instance.disruptive_share if share is None else share
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        chosen = cleaned.get("custom_clauses") or []
+        if cleaned.get("difference_set") == DifferenceSet.CUSTOM and not chosen:
+            self.add_error(
+                "custom_clauses", _("Tick at least one clause for a custom set of differences.")
+            )
+        return cleaned
+
+    def save(self, commit: bool = True) -> Event:
+        self.instance.custom_clauses = list(self.cleaned_data.get("custom_clauses") or [])
+        return super().save(commit)
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -274,7 +331,9 @@ class MovePlayerForm(forms.Form):
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    return [(v.code, variant_label(v, _)) for v in sorted(ALL_VARIANTS)]
+    # The classic ones first, as the organizer knows them, then every clause combination.
+    variants = [*sorted(ALL_VARIANTS), *EVERY_VARIANT[len(ALL_VARIANTS) :]]
+    return [(v.code, variant_label(v, _)) for v in variants]
 
 
 class SetVariantForm(forms.Form):

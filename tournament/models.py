@@ -39,6 +39,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tables.variants import DEFAULT_DISRUPTIVE_SHARE, NEW_CLAUSES, Clause, DifferenceSet
+from tables.variants import difference_clauses as tables_difference_clauses
 from tournament.debrief_questions import (
     QUESTION_MAX_LENGTH,
     STAGE_TITLES,
@@ -163,6 +165,18 @@ class EventQuerySet(models.QuerySet["Event"]):
         )
 
 
+class DifferenceSetChoice(models.TextChoices):
+    """The organizer's choice of hidden differences (tables.variants.DifferenceSet)."""
+
+    CLASSIC = DifferenceSet.CLASSIC.value, _("Classic: direction, trump, trump any time")
+    GENTLE = DifferenceSet.GENTLE.value, _("Classic + gentle: no trump, trumps led once broken")
+    DISRUPTIVE = (
+        DifferenceSet.DISRUPTIVE.value,
+        _("Classic + disruptive: fewest tricks wins, must play higher"),
+    )
+    CUSTOM = DifferenceSet.CUSTOM.value, _("Custom: choose the clauses")
+
+
 class Event(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -199,6 +213,25 @@ class Event(models.Model):
         _("share of tables that may trump at any time"),
         default=0.2,
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+    )
+    # Which clauses beyond the classic three the variant draw may use (tables.variants).
+    difference_set = models.CharField(
+        _("differences between tables"),
+        max_length=12,
+        choices=DifferenceSetChoice,
+        default=DifferenceSetChoice.CLASSIC,
+    )
+    custom_clauses = models.JSONField(
+        _("clauses of a custom set"),
+        default=list,
+        blank=True,
+        help_text=_("The new clauses a custom set draws from, by code (tables.variants)."),
+    )
+    disruptive_share = models.FloatField(
+        _("share of tables with a disruptive clause"),
+        default=DEFAULT_DISRUPTIVE_SHARE,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+        help_text=_("Fewest tricks wins, must play higher: at most this share of the tables."),
     )
     phase = models.CharField(_("phase"), max_length=16, choices=Phase, default=Phase.SETUP)
     round_number = models.PositiveSmallIntegerField(
@@ -279,6 +312,10 @@ class Event(models.Model):
                 condition=Q(trump_anytime_share__gte=0) & Q(trump_anytime_share__lte=1),
                 name="event_anytime_share_is_a_fraction",
             ),
+            models.CheckConstraint(
+                condition=Q(disruptive_share__gte=0) & Q(disruptive_share__lte=1),
+                name="event_disruptive_share_is_a_fraction",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -302,6 +339,20 @@ class Event(models.Model):
             Phase.PRACTICE: self.practice_minutes,
             Phase.ROUND: self.round_minutes,
         }.get(phase or self.phase)
+
+    @property
+    def draw_clauses(self) -> frozenset[Clause]:
+        """The new clauses this event's draw may use; unknown stored codes are ignored."""
+        known = {clause.value for clause in NEW_CLAUSES}
+        custom = [code for code in self.custom_clauses or [] if code in known]
+        return tables_difference_clauses(self.difference_set, custom)
+
+    @property
+    def winner_by_sheet(self) -> bool:
+        """Whether some table of this event may win a game with the fewest tricks: then the
+        pages every table shares (players' guide, projector) leave the winner to the
+        sheets, so they give no table away."""
+        return Clause.FEWEST_WINS in self.draw_clauses
 
     @property
     def has_clock(self) -> bool:

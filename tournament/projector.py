@@ -53,7 +53,7 @@ from tables.models import Game, Table
 from tables.variants import Suit, direction_label, rule_lines, suit_name, variant_label
 from tournament import charts
 from tournament.board_layout import Board, Group, LadderRow, StandingRow, lay_out
-from tournament.clash import ClashKind
+from tournament.clash import legend_kinds
 from tournament.common.i18n import gettext_noop
 from tournament.common.polling import clock_text
 from tournament.debrief import Slide, build_debrief, debrief_progress
@@ -289,6 +289,16 @@ class RuleCard:
     red: bool
     trump_anytime: bool
     lines: tuple[str, ...] = ()
+    no_trump: bool = False
+
+    @property
+    def extras(self) -> tuple[str, ...]:
+        """The lines after direction and trump: one per clause (trump any time, trumps
+        broken, must play higher, fewest tricks wins)."""
+        return self.lines[2:]
+
+
+NO_TRUMP_SYMBOL = "∅"
 
 
 @dataclass(frozen=True)
@@ -309,8 +319,18 @@ class RulePage:
 
     @property
     def has_anytime(self) -> bool:
-        """Some card says "trump any time": every card keeps a line for it."""
+        """Some card says "trump any time"."""
         return any(card.trump_anytime for card in self.cards)
+
+    @property
+    def has_extras(self) -> bool:
+        """Some card has a clause line: every card keeps a line for them."""
+        return any(card.extras for card in self.cards)
+
+    @property
+    def many_extras(self) -> bool:
+        """Some card has two clause lines or more: the page gives them more room."""
+        return any(len(card.extras) > 1 for card in self.cards)
 
 
 # The cards share the area under the title, about 173 x 88 rem of a 16:9 screen. A card a
@@ -360,10 +380,12 @@ def revealed_rules(event: Event, *, every: bool = True) -> list[RulePage]:
                 direction=direction_label(variant, _),
                 ace_high=variant.ace_high,
                 suit=suit_name(variant.trump, _),
-                symbol=variant.trump.symbol,
-                red=variant.trump in (Suit.HEARTS, Suit.DIAMONDS),
+                # A no-trump table shows an empty set where the trump's symbol would be.
+                symbol=NO_TRUMP_SYMBOL if variant.no_trump else variant.trump.symbol,
+                red=not variant.no_trump and variant.trump in (Suit.HEARTS, Suit.DIAMONDS),
                 trump_anytime=variant.trump_anytime,
                 lines=tuple(rule_lines(variant, _)),
+                no_trump=variant.no_trump,
             )
         )
     if not cards:
@@ -473,7 +495,6 @@ def build_screen(event: Event, view: View = View.STAGE, highlight: str | None = 
 # players that every path in colour would be a tangle.
 HIGHLIGHT_CLIMBERS = 6
 MANY_PATHS = 40
-_KIND_LEGEND = [ClashKind.DIRECTION, ClashKind.TRUMP]
 
 
 def highlight_count(value: str | None, players: int) -> int:
@@ -536,7 +557,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         kind = ScreenKind.FLOW
     legend = [
         LegendEntry(ReasonMark(charts.KIND_SYMBOLS[k], str(k)), _(charts.CLASH_TITLES[k]))
-        for k in _KIND_LEGEND
+        for k in legend_kinds(data.cells.values())
     ]
     return Screen(
         kind,

@@ -42,10 +42,11 @@ from tables.models import (
     ReportState,
     Table,
 )
-from tables.variants import Suit
+from tables.variants import DEFAULT_DISRUPTIVE_SHARE, NEW_CLAUSES, Suit, Variant
 from tournament.common.errors import Refused
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
+    DifferenceSetChoice,
     Event,
     Phase,
     Player,
@@ -82,6 +83,9 @@ def _problem(where: str, problem: str) -> RecordProblem:
 def _is_whole(value: Any) -> bool:
     # JSON's true and false arrive as bool, which Python counts as int.
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+_CLAUSE_FIELDS = ("no_trump", "trumps_broken", "must_overtake", "fewest_wins")
 
 
 class _Fields:
@@ -140,6 +144,22 @@ class _Fields:
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise _problem(self.at(key), _("expected a number from 0 to 1."))
         return float(value)
+
+    def optional(self, key: str, read: Callable[[str], Any], default: Any) -> Any:
+        """``read(key)`` when the field is there, else ``default``: the fields added after
+        version 1 (the variant clauses, the difference set) read as their classic values
+        from an older file."""
+        return read(key) if key in self.data else default
+
+    def clause_codes(self, key: str) -> list[str]:
+        value = self.raw(key)
+        known = [clause.value for clause in NEW_CLAUSES]
+        if not isinstance(value, list) or any(code not in known for code in value):
+            raise _problem(
+                self.at(key),
+                _("expected a list of clauses from: %(allowed)s.") % {"allowed": ", ".join(known)},
+            )
+        return list(dict.fromkeys(value))
 
     def flag(self, key: str) -> bool:
         value = self.raw(key)
@@ -252,6 +272,15 @@ def check_record(record: Any) -> _Checked:
         "study_minutes": event_fields.whole("study_minutes", minimum=1, maximum=60),
         "practice_minutes": event_fields.whole("practice_minutes", minimum=1, maximum=60),
         "trump_anytime_share": event_fields.fraction("trump_anytime_share"),
+        "difference_set": event_fields.optional(
+            "difference_set",
+            lambda key: event_fields.choice(key, DifferenceSetChoice.values),
+            DifferenceSetChoice.CLASSIC.value,
+        ),
+        "custom_clauses": event_fields.optional("custom_clauses", event_fields.clause_codes, []),
+        "disruptive_share": event_fields.optional(
+            "disruptive_share", event_fields.fraction, DEFAULT_DISRUPTIVE_SHARE
+        ),
         "phase": event_fields.choice("phase", Phase.values),
         "round_number": event_fields.whole("round_number", maximum=rounds_planned),
         "clock_ends_at": event_fields.moment("clock_ends_at"),
@@ -312,13 +341,29 @@ class _Reader:
                 item.at("number"), _("table %(number)s is there twice.") % {"number": number}
             )
         self.tables.add(number)
-        return {
+        row = {
             "number": number,
             "ace_high": item.flag("ace_high"),
             "trump": item.choice("trump", [suit.value for suit in Suit]),
             "trump_anytime": item.flag("trump_anytime"),
+            # Added with the clauses beyond the classic three: absent means classic.
+            **{key: item.optional(key, item.flag, False) for key in _CLAUSE_FIELDS},
             "variant_set_by_hand": item.flag("variant_set_by_hand"),
         }
+        try:
+            Variant(
+                **{key: row[key] for key in ("ace_high", "trump", "trump_anytime", *_CLAUSE_FIELDS)}
+            )
+        except ValueError:
+            raise _problem(
+                item.at("number"),
+                _(
+                    "table %(number)s has rules that cannot go together (no trump with a "
+                    "trump rule, or trump any time with trumps led once broken)."
+                )
+                % {"number": number},
+            ) from None
+        return row
 
     def player(self, item: _Fields, key: str, *, null: bool = False) -> str | None:
         name = item.raw(key)

@@ -94,7 +94,16 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
     names = {player["id"]: player["name"] for player in players}
     tables = list(
         event.tables.values(
-            "id", "number", "ace_high", "trump", "trump_anytime", "variant_set_by_hand"
+            "id",
+            "number",
+            "ace_high",
+            "trump",
+            "trump_anytime",
+            "no_trump",
+            "trumps_broken",
+            "must_overtake",
+            "fewest_wins",
+            "variant_set_by_hand",
         ).order_by("number")
     )
     numbers = {table["id"]: table["number"] for table in tables}
@@ -236,6 +245,9 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
             "study_minutes": event.study_minutes,
             "practice_minutes": event.practice_minutes,
             "trump_anytime_share": event.trump_anytime_share,
+            "difference_set": event.difference_set,
+            "custom_clauses": list(event.custom_clauses or []),
+            "disruptive_share": event.disruptive_share,
             "phase": event.phase,
             "round_number": event.round_number,
             "clock_ends_at": iso(event.clock_ends_at),

@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-from tables.models import Table, variant_warnings
+from tables.models import VARIANT_FIELDS, Table, variant_warnings
 from tables.variants import Variant, classic_variants, draw_variants, redraw_variant
 from tournament.common.errors import Refused
 from tournament.models import (
@@ -108,7 +108,13 @@ def seat_players(*, event: Event, table_count: int, reshuffle: bool = False) -> 
     existing = list(event.tables.order_by("number"))
     if len(existing) != table_count:
         event.tables.all().delete()
-        variants = draw_variants(table_count, event.seed, event.trump_anytime_share)
+        variants = draw_variants(
+            table_count,
+            event.seed,
+            event.trump_anytime_share,
+            clauses=event.draw_clauses,
+            disruptive_share=event.disruptive_share,
+        )
         tables = []
         for number, variant in enumerate(variants, start=1):
             table = Table(event=event, number=number)
@@ -443,7 +449,7 @@ def _refuse_after_study_unless_confirmed(event: Event, confirmed: bool) -> None:
 def _save_variants(event: Event, tables: list[Table], by_hand: bool = False) -> None:
     for table in tables:
         table.variant_set_by_hand = by_hand
-    Table.objects.bulk_update(tables, ["ace_high", "trump", "trump_anytime", "variant_set_by_hand"])
+    Table.objects.bulk_update(tables, [*VARIANT_FIELDS, "trump", "variant_set_by_hand"])
     Event.objects.bump_version(event.pk)
 
 
@@ -452,7 +458,13 @@ def redraw_variants(*, event: Event, confirmed: bool = False) -> list[Table]:
     """Draw every table's variant again, with a fresh seed."""
     _refuse_after_study_unless_confirmed(event, confirmed)
     tables = list(event.tables.order_by("number"))
-    variants = draw_variants(len(tables), secrets.randbelow(1_000_000), event.trump_anytime_share)
+    variants = draw_variants(
+        len(tables),
+        secrets.randbelow(1_000_000),
+        event.trump_anytime_share,
+        clauses=event.draw_clauses,
+        disruptive_share=event.disruptive_share,
+    )
     for table, variant in zip(tables, variants, strict=True):
         table.set_variant(variant)
     _save_variants(event, tables)
@@ -493,7 +505,7 @@ def set_table_variant(*, table: Table, variant: Variant, confirmed: bool = False
     _refuse_after_study_unless_confirmed(event, confirmed)
     table.set_variant(variant)
     _save_variants(event, [table], by_hand=True)
-    return variant_warnings(event.tables.all(), event.trump_anytime_share)
+    return variant_warnings(event.tables.all(), event.trump_anytime_share, event.disruptive_share)
 
 
 # --- table links -------------------------------------------------------------------

@@ -153,12 +153,16 @@ def tally_sheets_for(
     return sheets
 
 
-def event_guide(event: Event) -> PlayersGuide:
+def event_guide(event: Event, tables: Iterable[Table] = ()) -> PlayersGuide:
+    """The event's players' guide; ``tables`` are its tables, already loaded."""
     return players_guide(
         study_minutes=event.study_minutes,
         practice_minutes=event.practice_minutes,
         round_minutes=event.round_minutes,
         translate=_,
+        # The same page at every table: it leaves the winner to the sheets as soon as one
+        # table of the event wins a game with the fewest tricks.
+        winner_by_sheet=event.winner_by_sheet or any(table.fewest_wins for table in tables),
     )
 
 
@@ -194,7 +198,7 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
             "papers": PAPERS.values(),
             "kit": kit,
             "pages": [(item, tally.get(item.table.number)) for item in kit],
-            "guide": event_guide(event),
+            "guide": event_guide(event, tables),
             "base_url": base_url,
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
             "only": only,

@@ -161,6 +161,9 @@ def test_translated_strings_are_exactly_the_marked_ones():
         return message
 
     guide(record)
+    players_guide(
+        study_minutes=5, practice_minutes=3, round_minutes=6, translate=record, winner_by_sheet=True
+    )
     assert seen == marked_messages(MODULE_PATH)
 
 
@@ -183,3 +186,24 @@ SOURCE_WORDING = [
 def test_the_guide_uses_its_own_words():
     page = text(guide()).lower()
     assert [phrase for phrase in SOURCE_WORDING if phrase.lower() in page] == []
+
+
+def sheet_guide() -> PlayersGuide:
+    return players_guide(study_minutes=5, practice_minutes=3, round_minutes=6, winner_by_sheet=True)
+
+
+def test_at_an_event_with_fewest_wins_tables_the_guide_leaves_the_winner_to_the_sheet():
+    game = section_text(sheet_guide(), "game")
+    assert "The player your rule sheet names" in game
+    assert "most tricks" not in game
+    assert "fewest" not in game
+    assert "When time is called in the middle of a game" in game
+    # Everything else is the classic guide.
+    others = [s for s in sheet_guide().sections if s.key != "game"]
+    assert others == [s for s in guide().sections if s.key != "game"]
+
+
+def test_the_sheet_guide_still_states_no_rules_of_play():
+    page = text(sheet_guide()).lower()
+    assert [word for word in VARIANT_WORDS if re.search(word, page)] == []
+    assert "differ" not in page

@@ -460,6 +460,31 @@ def test_tied_tricks_go_to_the_name_first_in_the_alphabet(organizer):
     assert result.game.winner == by_name["émile"]
 
 
+def test_at_a_fewest_wins_table_tricks_give_a_cut_off_game_to_the_fewest(playing):
+    playing.tables.filter(number=1).update(fewest_wins=True)
+    players = seated_players(playing, 1)
+    tricks = {players[0]: 1, players[1]: 3, players[2]: 0, players[3]: 2}
+
+    result = _tricks(playing, tricks)
+
+    assert result.game.winner == players[2]
+    assert result.game.finished is False
+
+
+def test_at_a_fewest_wins_table_a_tie_for_the_fewest_goes_alphabetically(organizer):
+    event = factories.seated_event(
+        owner=organizer, players=["Zoë", "émile", "Bruno", "Yann"], tables=1
+    )
+    event = factories.start_rounds(event)
+    event.tables.update(fewest_wins=True)
+    by_name = {p.name: p for p in seated_players(event, 1)}
+
+    tricks = {by_name["Zoë"]: 0, by_name["émile"]: 0, by_name["Bruno"]: 4, by_name["Yann"]: 3}
+    result = _tricks(event, tricks, finished=True)
+
+    assert result.game.winner == by_name["émile"]
+
+
 def test_tricks_can_describe_a_finished_game(playing):
     players = seated_players(playing, 1)
     result = _tricks(playing, {players[0]: 7, players[1]: 0}, finished=True)

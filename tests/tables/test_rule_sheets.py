@@ -9,7 +9,7 @@ import pytest
 
 from tables.deal import hand_sizes, tricks_per_game
 from tables.rule_sheets import RuleSheet, rule_sheet
-from tables.variants import ALL_VARIANTS, Suit, Variant
+from tables.variants import ALL_VARIANTS, EVERY_VARIANT, Suit, Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_PATH = ROOT / "tables" / "rule_sheets.py"
@@ -297,7 +297,7 @@ def test_sheet_explains_tournament_scoring():
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
 def test_every_sheet_string_goes_through_translate(variant, players):
     # Only translated text and interpolated numbers and symbols may reach the sheet, so an
     # upper-casing translation leaves no lower-case letter anywhere.
@@ -317,7 +317,7 @@ def test_translate_is_applied_at_call_time():
 
 def test_translated_strings_are_exactly_the_marked_ones():
     seen, record = recorder()
-    for variant in ALL_VARIANTS:
+    for variant in EVERY_VARIANT:
         for players in PLAYER_COUNTS:
             rule_sheet(variant, players, record)
 
@@ -341,7 +341,78 @@ SOURCE_WORDING = [
 ]
 
 
-@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
 def test_sheet_uses_its_own_words(variant):
     text = sheet_text(rule_sheet(variant, 5)).lower()
     assert [phrase for phrase in SOURCE_WORDING if phrase.lower() in text] == []
+
+
+# --- the clauses beyond the classic three -----------------------------------------------
+
+NEW_CLAUSE_VARIANTS = [variant for variant in EVERY_VARIANT if variant not in ALL_VARIANTS]
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_every_sheet_has_every_part_and_states_its_winner(variant):
+    sheet = rule_sheet(variant)
+    assert [section.heading for section in sheet.sections] == EXPECTED_HEADINGS
+    assert all(section.text for section in sheet.sections)
+    end = section_text(sheet, "End of the game")
+    scoring = section_text(sheet, "Scoring in the tournament")
+    if variant.fewest_wins:
+        assert "The player with the fewest tricks wins the game" in end
+        assert "the fewest tricks so far wins that game" in scoring
+        assert "most tricks" not in sheet_text(sheet)
+    else:
+        assert "The player with the most tricks wins the game" in end
+        assert "fewest" not in sheet_text(sheet)
+    assert "first name in alphabetical order wins" in end
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_a_no_trump_sheet_names_no_suit_and_no_trump_can_win(variant):
+    sheet = rule_sheet(variant)
+    text = sheet_text(sheet)
+    trumps = section_text(sheet, "Trumps")
+    if variant.no_trump:
+        assert "There is no trump suit in this game" in trumps
+        assert "unless a trump was played" not in text
+        assert "The trump suit is" not in text
+        for suit in Suit:
+            assert suit.value not in text.lower()
+            assert suit.symbol not in text
+    else:
+        assert f"The trump suit is {variant.trump.value}" in trumps
+        assert "no trump suit" not in text
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_only_broken_sheets_forbid_leading_trumps(variant):
+    sheet = rule_sheet(variant)
+    forbids = "Trumps may not be led until they are broken" in section_text(sheet, "Trumps")
+    assert forbids == variant.trumps_broken
+    following = section_text(sheet, "Following suit")
+    assert ("any suit except trumps, until trumps are broken" in following) == variant.trumps_broken
+    assert ("broken" in sheet_text(sheet)) == variant.trumps_broken
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_only_overtake_sheets_make_players_play_higher(variant):
+    sheet = rule_sheet(variant)
+    following = section_text(sheet, "Following suit")
+    assert ("You must also play higher if you can" in following) == variant.must_overtake
+    # A trump must beat a trump only where trumps exist.
+    assert ("Play higher with trumps too" in section_text(sheet, "Trumps")) == (
+        variant.must_overtake and not variant.no_trump
+    )
+
+
+@pytest.mark.parametrize("variant", NEW_CLAUSE_VARIANTS, ids=code_of)
+def test_clause_sheets_keep_the_direction_words_of_their_variant(variant):
+    text = sheet_text(rule_sheet(variant))
+    if variant.ace_high:
+        assert "The ace is the highest card, above the 7" in text
+        assert "lowest" not in text
+    else:
+        assert "The ace is the lowest card, below the 2" in text
+        assert "highest" not in text

@@ -251,3 +251,30 @@ def test_any_split_of_a_finished_games_tricks_is_accepted_and_no_other_total(gam
     leader = max(tricks, key=tricks.__getitem__)
     tricks[leader] += 1 if more else -1
     assert check_tricks(tricks, players=players, finished=True) != []
+
+
+# --- game_winner at a fewest-wins (misère) table ----------------------------------------
+
+
+def test_fewest_tricks_win_a_finished_game_at_a_fewest_wins_table():
+    assert game_winner({"Al": 4, "Bo": 1, "Cy": 2}, fewest_wins=True) == "Bo"
+    # The same counts at an ordinary table give the game to the most.
+    assert game_winner({"Al": 4, "Bo": 1, "Cy": 2}) == "Al"
+
+
+def test_a_player_without_a_trick_wins_at_a_fewest_wins_table():
+    assert game_winner({"Al": 3, "Bo": 0, "Cy": 1}, fewest_wins=True) == "Bo"
+
+
+def test_an_unfinished_game_goes_to_the_fewest_so_far():
+    assert game_winner({"Al": 1, "Bo": 2, "Cy": 1, "Di": 0}, fewest_wins=True) == "Di"
+
+
+def test_a_tie_for_the_fewest_goes_alphabetically_ignoring_accents_and_case():
+    assert game_winner({"Zed": 1, "eve": 1, "Émile": 1, "Al": 3}, fewest_wins=True) == "Émile"
+    assert game_winner({"zoë": 0, "Zoe": 0}, fewest_wins=True) == "Zoe"
+
+
+def test_negative_tricks_are_an_error_at_a_fewest_wins_table_too():
+    with pytest.raises(ValueError, match="Bo"):
+        game_winner({"Al": 2, "Bo": -1}, fewest_wins=True)

@@ -14,10 +14,16 @@ from hypothesis import strategies as st
 
 from tables.variants import (
     ALL_VARIANTS,
+    EVERY_VARIANT,
+    NEW_CLAUSES,
+    Clause,
     Suit,
     Variant,
     check_variants,
     classic_variants,
+    clause_meaning,
+    clause_name,
+    clause_summary,
     direction_label,
     draw_variants,
     max_anytime_tables,
@@ -721,9 +727,15 @@ def test_classic_set_rejects_bad_input(tables, share):
 
 def test_translated_strings_are_exactly_the_marked_ones():
     seen, record = recorder()
-    for variant in ALL_VARIANTS:
+    for variant in EVERY_VARIANT:
         variant_label(variant, record)
         rule_lines(variant, record)
+    # Neighbours both without a trump (same and different direction), alike but for a new
+    # clause, and too many disruptive tables.
+    check_variants([v("high-notrump"), v("high-notrump-fewest")], translate=record)
+    check_variants([v("high-notrump"), v("low-notrump")], translate=record)
+    check_variants([v("high-clubs"), v("high-clubs-overtake")], translate=record)
+    check_variants([v("high-clubs-fewest"), v("low-hearts")], 0.2, translate=record)
     bad_plain = [v("high-hearts"), v("high-hearts"), v("low-hearts-anytime")]
     check_variants(bad_plain, 0, translate=record)
     check_variants([v("high-hearts"), v("low-hearts")] * 5, 0, translate=record)
@@ -734,6 +746,14 @@ def test_translated_strings_are_exactly_the_marked_ones():
     check_variants(classic_variants(9), translate=record)
     for suit in Suit:
         suit_name(suit, record)
+    for clause in Clause:
+        clause_name(clause, record)
+        clause_meaning(clause, record)
+    every_clause = draw_variants(10, 3, clauses=NEW_CLAUSES)
+    clause_summary(every_clause, NEW_CLAUSES, 0.2, record)
+    clause_summary(every_clause, ["notrump"], 0.2, record)
+    clause_summary(draw_variants(3, 1), ["fewest"], 0.2, record)
+    clause_summary(draw_variants(10, 3), ["fewest"], 0.2, record)
 
     # Every message passed to translate is marked for makemessages, and nothing marked is dead.
     assert seen == marked_messages(MODULE_PATH)

@@ -677,7 +677,23 @@ def test_the_tricks_page_says_how_long_a_game_is_here_and_who_wins_a_tie(client,
     html = body(client.get(tricks_url(playing, 1)))
 
     assert "A finished game at a table of 4 has 7 tricks." in html
-    assert "ties go to the first name in alphabetical order" in html
+    assert "a tie goes to the first name in alphabetical order" in html
+
+
+def test_the_tricks_page_is_worded_alike_at_a_fewest_wins_table(client, playing):
+    # Rules are secret after study: the phone asks for tricks and never says which count
+    # wins, so a fewest-wins table's page is the same as any other's.
+    ordinary = body(client.get(tricks_url(playing, 1)))
+    playing.tables.filter(number=1).update(fewest_wins=True)
+    misere = body(client.get(tricks_url(playing, 1)))
+
+    def without_token(html: str) -> str:
+        # The tokens and the client key are fresh on every page.
+        return re.sub(r'"X-CSRFToken": "\w+"|value="[\w-]{20,}"', "", html)
+
+    assert without_token(misere) == without_token(ordinary)
+    assert "most tricks" not in misere.lower()
+    assert "fewest" not in misere.lower()
 
 
 def test_five_players_may_enter_the_six_tricks_of_the_whole_deck(client, organizer):

@@ -8,7 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.variants import ALL_VARIANTS, Suit, Variant, rule_lines
-from tournament.clash import ClashKind, TableRound, clash_counts, clash_kind, clash_sentence
+from tournament.clash import (
+    ClashKind,
+    Difference,
+    TableRound,
+    clash_counts,
+    clash_differences,
+    clash_kind,
+    clash_sentence,
+    differences_text,
+    legend_kinds,
+)
 
 # No example database: it would leave a .hypothesis directory in the work tree.
 PROPERTY = settings(database=None, max_examples=100, deadline=None)
@@ -142,4 +152,71 @@ def test_the_reveal_says_each_difference_in_one_line():
     assert rule_lines(HIGH_CLUBS) == [
         "Ace high: the highest card wins (the ace beats the 7)",
         "Trump: clubs",
+    ]
+
+
+# --- the clauses beyond the classic three -----------------------------------------------
+
+FEWEST = Variant.from_code("low-clubs-fewest")
+NO_TRUMP = Variant.from_code("high-notrump")
+BROKEN = Variant.from_code("high-hearts-broken")
+OVERTAKE = Variant.from_code("high-hearts-overtake")
+
+
+def test_most_and_fewest_tricks_meeting_is_the_biggest_clash():
+    # Even with the direction differing too: what winning means comes first.
+    assert clash_kind([HIGH_HEARTS, FEWEST]) == ClashKind.WINNING
+    assert clash_kind([FEWEST, FEWEST]) == ClashKind.NONE
+
+
+def test_no_trump_and_trumps_broken_are_trump_clashes():
+    assert clash_kind([HIGH_HEARTS, NO_TRUMP]) == ClashKind.TRUMP
+    assert clash_kind([HIGH_HEARTS, BROKEN]) == ClashKind.TRUMP
+
+
+def test_must_play_higher_alone_is_a_play_clash():
+    assert clash_kind([HIGH_HEARTS, OVERTAKE]) == ClashKind.PLAY
+    assert clash_kind([LOW_HEARTS, OVERTAKE]) == ClashKind.DIRECTION
+
+
+@given(st.lists(st.sampled_from(ALL_VARIANTS), max_size=6))
+@PROPERTY
+def test_classic_rules_only_ever_make_the_classic_kinds(rules):
+    assert clash_kind(rules) in (ClashKind.DIRECTION, ClashKind.TRUMP, ClashKind.NONE)
+
+
+def test_the_differences_name_every_way_the_rules_differ():
+    assert clash_differences([HIGH_HEARTS, FEWEST]) == (
+        Difference.WINNING,
+        Difference.DIRECTION,
+        Difference.TRUMP,
+    )
+    assert clash_differences([HIGH_HEARTS, HIGH_HEARTS_ANYTIME, OVERTAKE]) == (
+        Difference.ANYTIME,
+        Difference.OVERTAKE,
+    )
+    assert clash_differences([NO_TRUMP, NO_TRUMP]) == ()
+    text = differences_text(clash_differences([HIGH_HEARTS, FEWEST]))
+    assert text == "most or fewest tricks wins, ace-high or ace-low, trump suit"
+
+
+def test_the_sentence_speaks_of_the_new_kinds_first():
+    cells = [cell(ClashKind.WINNING, 1), cell(ClashKind.WINNING, 0), cell(ClashKind.DIRECTION, 1)]
+    assert clash_sentence(cells) == (
+        "Where players who win with the most tricks met players who win with the fewest, "
+        "disputes came at 1 of 2 table-rounds. Disputes came at 1 of 1 table-round where "
+        "ace-high and ace-low players met."
+    )
+    assert clash_sentence([cell(ClashKind.PLAY, 0)]) == (
+        "Where only the must-play-higher rule differed: disputes at 0 of 1."
+    )
+
+
+def test_the_legend_adds_a_new_kind_only_where_it_met():
+    classic = [cell(ClashKind.DIRECTION, 0), cell(ClashKind.NONE, 0)]
+    assert legend_kinds(classic) == [ClashKind.DIRECTION, ClashKind.TRUMP]
+    assert legend_kinds([*classic, cell(ClashKind.WINNING, 0)]) == [
+        ClashKind.WINNING,
+        ClashKind.DIRECTION,
+        ClashKind.TRUMP,
     ]

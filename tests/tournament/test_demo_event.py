@@ -128,3 +128,16 @@ def test_the_rehearsal_leaves_a_backup_of_every_round_close(tmp_path):
             "SELECT status FROM tournament_round WHERE number = ?", [number]
         ).fetchall() == [("closed",)]
         database.close()
+
+
+def test_a_rehearsal_with_disruptive_differences_has_a_fewest_wins_table():
+    run(players=40, rounds=2, seed=3, differences="disruptive")
+    event = Event.objects.get()
+    assert event.difference_set == "disruptive"
+    assert event.tables.filter(fewest_wins=True).count() == 1
+    assert event.tables.filter(must_overtake=True).count() == 1
+    # Games cut off by the clock at the fewest-wins table went to the fewest tricks.
+    misere = Game.objects.filter(table__fewest_wins=True, tricks__isnull=False)
+    for game in misere:
+        fewest = min(game.tricks.values())
+        assert game.tricks[str(game.winner_id)] == fewest

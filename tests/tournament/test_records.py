@@ -20,6 +20,7 @@ from django.urls import reverse
 from tables.corrections import add_game, delete_game, settle_game
 from tables.models import Game, GameCorrection, GameReport, Table
 from tables.reporting import report_game
+from tables.variants import Variant
 from tests import factories
 from tournament.models import Event, Phase, Player, Round, Seat
 from tournament.record_import import RecordProblem, import_event
@@ -116,6 +117,47 @@ def test_a_rehearsal_exported_imported_and_exported_again_is_the_same_record(org
     assert imported.event.name == event.name
     assert imported.unknown_users == []
     assert without_export_time(again) == without_export_time(first)
+
+
+def test_the_clauses_and_the_difference_set_round_trip(organizer):
+    event = rehearsal()
+    Event.objects.filter(pk=event.pk).update(
+        difference_set="custom", custom_clauses=["fewest", "broken"], disruptive_share=0.3
+    )
+    codes = ["high-hearts-fewest", "low-notrump-overtake", "high-clubs-broken"]
+    for table, code in zip(event.tables.order_by("number"), codes, strict=False):
+        table.set_variant(Variant.from_code(code))
+        table.save()
+    first = export_event(event)
+
+    imported = import_event(record=through_json(first), owner=organizer).event
+
+    assert without_export_time(export_event(imported)) == without_export_time(first)
+    assert imported.draw_clauses == {"fewest", "broken"}
+    assert imported.disruptive_share == 0.3
+    variants = [t.variant.code for t in imported.tables.order_by("number")]
+    assert variants[: len(codes)] == codes
+
+
+def test_a_record_from_before_the_clauses_imports_as_classic(organizer):
+    record = valid_record()
+    for key in ("difference_set", "custom_clauses", "disruptive_share"):
+        del record["event"][key]
+    for table in record["tables"]:
+        for key in ("no_trump", "trumps_broken", "must_overtake", "fewest_wins"):
+            del table[key]
+
+    imported = import_event(record=record, owner=organizer).event
+
+    assert (imported.difference_set, imported.custom_clauses) == ("classic", [])
+    assert imported.disruptive_share == 0.2
+    assert not imported.tables.filter(fewest_wins=True).exists()
+    tables = imported.tables.order_by("number")
+    assert [(t.ace_high, t.trump, t.trump_anytime) for t in tables] == [
+        (t["ace_high"], t["trump"], t["trump_anytime"])
+        for t in sorted(record["tables"], key=lambda t: t["number"])
+    ]
+    assert all(t.variant.clauses <= {"anytime"} for t in tables)
 
 
 def test_an_import_gets_fresh_links_and_its_owner(organizer):
@@ -231,6 +273,11 @@ def _same_name_spelled_twice(record: dict) -> None:
     record["players"].append({"name": name.upper(), "status": "present"})
 
 
+def _no_trump_with_trump_any_time(record: dict) -> None:
+    table = next(t for t in record["tables"] if t["number"] == 1)
+    table.update(no_trump=True, trump_anytime=True)
+
+
 def _report_of_a_missing_game(record: dict) -> None:
     record["rounds"][0]["reports"][0]["game"] = 99
 
@@ -253,6 +300,11 @@ def _report_of_a_missing_game(record: dict) -> None:
         (_two_players_with_one_name, "on the roster twice"),
         (_same_name_spelled_twice, "are the same name"),
         (_report_of_a_missing_game, "has no game 99"),
+        (_set("tables.0.no_trump", "yes"), "tables[0].no_trump: expected true or false"),
+        (_no_trump_with_trump_any_time, "table 1 has rules that cannot go together"),
+        (_set("event.difference_set", "wild"), "event.difference_set"),
+        (_set("event.custom_clauses", ["misere"]), "event.custom_clauses"),
+        (_set("event.disruptive_share", 2), "event.disruptive_share"),
     ],
 )
 def test_a_broken_record_is_refused_with_its_place_and_writes_nothing(organizer, change, says):

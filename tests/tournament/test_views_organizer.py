@@ -596,3 +596,61 @@ def test_the_console_says_why_nine_classic_tables_break_the_anytime_limit(signed
     assert any("tables 8, 9 allow it" in warning for warning in warnings)
     assert any("reproduces the source's rule sheets as printed" in w for w in warnings)
     assert "trump-any-time sheets" in page.content.decode()
+
+
+# --- hidden differences beyond the classic three ------------------------------------------
+
+SETTINGS = {
+    "name": "Friday workshop",
+    "rounds_planned": 4,
+    "round_minutes": 5,
+    "study_minutes": 5,
+    "practice_minutes": 3,
+}
+
+
+def test_the_settings_choose_a_difference_set_and_the_disruptive_share(signed_in, organizer):
+    event = factories.make_event(owner=organizer)
+    assert event.difference_set == "classic"
+    page = signed_in.get(url("event_settings", event.pk)).content.decode()
+    assert "Hidden differences" in page
+    assert "Fewest tricks wins the game" in page  # a custom set's checklist
+
+    data = SETTINGS | {"difference_set": "disruptive", "disruptive_share": "0.3"}
+    signed_in.post(url("event_settings", event.pk), data)
+    event.refresh_from_db()
+    assert (event.difference_set, event.disruptive_share) == ("disruptive", 0.3)
+    assert event.draw_clauses == {"fewest", "overtake"}
+
+
+def test_a_custom_set_takes_its_checklist_and_needs_one_tick(signed_in, organizer):
+    event = factories.make_event(owner=organizer)
+    response = signed_in.post(
+        url("event_settings", event.pk), SETTINGS | {"difference_set": "custom"}
+    )
+    assert response.status_code == 400
+    assert "Tick at least one clause" in response.content.decode()
+
+    data = SETTINGS | {"difference_set": "custom", "custom_clauses": ["fewest", "notrump"]}
+    signed_in.post(url("event_settings", event.pk), data)
+    event.refresh_from_db()
+    assert event.draw_clauses == {"fewest", "notrump"}
+
+
+def test_the_redraw_uses_the_events_difference_set_and_the_console_says_where(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=40, tables=10)
+    Event.objects.filter(pk=event.pk).update(difference_set="disruptive", disruptive_share=0.2)
+    page = follow(signed_in, signed_in.post(url("variants_redraw", event.pk)))
+    tables = list(event.tables.order_by("number"))
+    fewest = [t.number for t in tables if t.fewest_wins]
+    overtake = [t.number for t in tables if t.must_overtake]
+    assert len(fewest) == len(overtake) == 1
+    html = page.content.decode()
+    assert f"Fewest tricks wins the game: tables {fewest[0]}." in html
+    assert "Disruptive clauses at 2 of at most 2 tables (share 20%)" in html
+
+
+def test_a_variant_with_new_clauses_can_be_set_by_hand(signed_in, organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=3)
+    signed_in.post(url("table_variant", event.pk), {"table": 2, "variant": "low-notrump-fewest"})
+    assert factories.table(event, 2).variant.code == "low-notrump-fewest"

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tables.variants import rule_lines
+from tables.variants import Variant, rule_lines
 from tests import factories
 from tournament.common.polling import poll_trigger
 from tournament.debrief_bank import edit_question, set_paths_highlight, show_question
@@ -27,7 +27,9 @@ FULL_RENDER_QUERIES = 5
 TIME_UP = "Time is up: finish the trick in play, then report."
 # Words and symbols that would give a table's variant away.
 VARIANT_GIVEAWAY = re.compile(
-    r"ace\s+high|ace\s+low|hearts|diamonds|clubs|spades|trump|[♥♦♣♠]", re.IGNORECASE
+    r"ace\s+high|ace\s+low|hearts|diamonds|clubs|spades|trump|[♥♦♣♠∅]|fewest\s+tricks"
+    r"|play\s+higher",
+    re.IGNORECASE,
 )
 
 
@@ -285,9 +287,33 @@ def test_every_rule_card_keeps_a_line_for_trump_any_time_when_one_has_it(client,
 
     assert page.count('class="rule-card') == 4
     assert page.count('<p class="rule-extra">') == 4, "the lines sit at the same heights"
-    assert page.count('class="rule-anytime"') == 1
-    assert "has-anytime" in page
+    assert page.count('class="rule-clause"') == 1
+    assert "has-extras" in page
     assert "--columns: 2; --rows: 2;" in page, "four cards fill the screen two by two"
+
+
+def test_the_reveal_of_a_mixed_event_gives_each_clause_its_one_line_meaning(client, organizer):
+    event = factories.seated_event(owner=organizer, players=12, tables=4, rounds_planned=1)
+    codes = ["high-hearts-fewest", "low-notrump", "high-clubs-broken", "low-spades-overtake"]
+    for table, code in zip(event.tables.order_by("number"), codes, strict=True):
+        table.set_variant(Variant.from_code(code))
+        table.save()
+    event = factories.close_current_round(factories.start_rounds(event), organizer)
+    event = reveal_rules(event=start_debrief(event=event))
+
+    page = html.unescape(client.get(screen_url(event)).content.decode())
+
+    assert page.count('<p class="rule-extra">') == 4, "the lines sit at the same heights"
+    assert page.count('class="rule-clause"') == 4
+    for line in (
+        "Fewest tricks wins the game",
+        "No trump: only the suit that was led can win a trick",
+        "Trumps may not be led until someone has trumped a trick",
+        "Must play higher: beat the best card of the suit so far if you can",
+    ):
+        assert line in page
+    assert "is-no-trump" in page
+    assert "∅" in page
 
 
 def test_rule_cards_without_trump_any_time_keep_no_empty_line(client, organizer):

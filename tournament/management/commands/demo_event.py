@@ -23,7 +23,7 @@ from tables.corrections import settle_game
 from tables.deal import tricks_per_game
 from tables.models import GameStatus, ReportSource, Table
 from tables.reporting import Outcome, report_game
-from tournament.models import Event, Phase, Player, PlayerStatus, Round
+from tournament.models import DifferenceSetChoice, Event, Phase, Player, PlayerStatus, Round
 from tournament.rounds import advance_phase, close_round
 from tournament.seating import add_players, seat_players, set_player_status
 from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer
@@ -56,6 +56,12 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument(
+            "--differences",
+            choices=[choice for choice in DifferenceSetChoice.values if choice != "custom"],
+            default=DifferenceSetChoice.CLASSIC.value,
+            help="Which hidden differences the tables draw from (tables.variants).",
+        )
+        parser.add_argument(
             "--owner",
             default=DEFAULT_ORGANIZER,
             help="Username of the organizer (created if missing).",
@@ -70,7 +76,14 @@ class Command(BaseCommand):
         if not 0 <= seed < 1_000_000:
             raise CommandError("--seed must be between 0 and 999999.")
         owner, _created = ensure_organizer(options["owner"])
-        rehearsal = Rehearsal(owner=owner, players=players, rounds=rounds, seed=seed, out=self)
+        rehearsal = Rehearsal(
+            owner=owner,
+            players=players,
+            rounds=rounds,
+            seed=seed,
+            out=self,
+            differences=options["differences"],
+        )
         event = rehearsal.run()
         self.stdout.write(
             self.style.SUCCESS(
@@ -81,8 +94,18 @@ class Command(BaseCommand):
 
 
 class Rehearsal:
-    def __init__(self, *, owner, players: int, rounds: int, seed: int, out: Command) -> None:
+    def __init__(
+        self,
+        *,
+        owner,
+        players: int,
+        rounds: int,
+        seed: int,
+        out: Command,
+        differences: str = DifferenceSetChoice.CLASSIC.value,
+    ) -> None:
         self.owner = owner
+        self.differences = differences
         self.player_count = players
         self.rounds = rounds
         self.seed = seed
@@ -101,6 +124,7 @@ class Rehearsal:
                 name=f"Rehearsal · {self.player_count} players · seed {self.seed}",
                 seed=self.seed,
                 rounds_planned=self.rounds,
+                difference_set=self.differences,
             )
             add_players(event=event, names=rehearsal_names(self.player_count, self.seed))
             plan = suggest_table_plan(self.player_count)
