@@ -19,6 +19,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.browser.conftest import PROJECTOR
+from tournament.debrief_bank import show_question
 from tournament.models import DebriefStep, Event
 from tournament.rounds import reveal_rules, start_debrief, step_debrief
 
@@ -51,7 +52,10 @@ def test_every_debrief_screen_before_and_after_the_reveal(live_server, new_conte
         if revealed:
             reveal_rules(event=event)
         for step in DebriefStep:
-            step_debrief(event=event, to_step=step)
+            if step == DebriefStep.QUESTION:
+                show_question(event=event, question_id=event.debrief_questions.first().pk)
+            else:
+                step_debrief(event=event, to_step=step)
             name = f"{step.value}-{step.name.lower()}-{'revealed' if revealed else 'hidden'}"
             for size, page in pages.items():
                 page.goto(url)
