@@ -59,6 +59,8 @@ LAYER_BY_MODULE = {
     "tournament.backups": BRIDGES,
     "tournament.finishing": BRIDGES,
     "tournament.debrief_bank": BRIDGES,
+    "tournament.cofacilitators": BRIDGES,
+    "tournament.notes": BRIDGES,
     "tournament.console": READ_MODELS,
     "tournament.records": READ_MODELS,
     "tournament.projector": READ_MODELS,

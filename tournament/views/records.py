@@ -52,7 +52,7 @@ def _download(content: str, *, content_type: str, filename: str) -> HttpResponse
 @login_required
 @never_cache
 def event_json(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="organize")
     return _download(
         json.dumps(export_event(event), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
@@ -64,7 +64,7 @@ def event_json(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @never_cache
 def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="organize")
     return _download(
         results_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
