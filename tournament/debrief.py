@@ -286,10 +286,10 @@ class TableTimeline:
 def table_timelines(
     event: Event, data: Debrief | None = None, *, chosen_only: bool = False
 ) -> list[TableTimeline]:
-    """Each table's timeline, top table first: the rule differences that met there and its
-    disputed games, round by round, with the observers' notes in between.
+    """The timeline of each table with a note, top table first: the rule differences that
+    met there and its disputed games, round by round, with the observers' notes between.
 
-    chosen_only: only the notes the organizer chose for the projector, and only the tables
+    chosen_only: only the notes the organizer chose for the projector, so only the tables
     that have one (what the projector may show). One query beyond build_debrief's.
     """
     data = data or build_debrief(event)
@@ -302,7 +302,7 @@ def table_timelines(
         entries[note.table_number].append(TimelineEntry(note.round_number, "note", text, note))
     with_notes = set(entries)
     for (table, number), cell in data.cells.items():
-        if chosen_only and table not in with_notes:
+        if table not in with_notes:
             continue
         if cell.kind != ClashKind.NONE:
             entries[table].append(TimelineEntry(number, "clash", _(CLASH_TITLES[cell.kind])))

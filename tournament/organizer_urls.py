@@ -158,5 +158,6 @@ urlpatterns = [
     # records: downloads and backups
     path(f"{event}records/event.json", records.event_json, name="event_json"),
     path(f"{event}records/results.csv", records.event_results_csv, name="results_csv"),
+    path(f"{event}records/notes.csv", records.event_notes_csv, name="notes_csv"),
     path(f"{event}records/back-up/", records.back_up_now, name="back_up_now"),
 ]
