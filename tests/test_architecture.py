@@ -67,6 +67,7 @@ LAYER_BY_MODULE = {
     "tournament.close_preview": READ_MODELS,
     "tournament.debrief": READ_MODELS,
     "tournament.debrief_report": READ_MODELS,
+    "tournament.radar": READ_MODELS,
     "tables.screens": READ_MODELS,
     "tournament.forms": FORMS,
     "tables.forms": FORMS,

@@ -13,6 +13,7 @@ from tournament.views import (
     organizer_notes,
     organizer_paper,
     organizer_questions,
+    organizer_radar,
     organizer_team,
     records,
 )
@@ -40,6 +41,8 @@ urlpatterns = [
         organizer_team.team_revoke,
         name="team_revoke",
     ),
+    path(f"{event}radar/", organizer_radar.radar_panel, name="radar"),
+    path(f"{event}radar/settings/", organizer_radar.radar_settings, name="radar_settings"),
     path(f"{event}notes/", organizer_notes.notes_page, name="notes"),
     path(f"{event}notes/add/", organizer_notes.note_add, name="note_add"),
     path(f"{event}notes/<int:note_id>/", organizer_notes.note_edit, name="note_edit"),

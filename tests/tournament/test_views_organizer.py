@@ -497,8 +497,9 @@ def big_event(organizer, players: int, tables: int) -> Event:
     return event
 
 
-# The observers' notes are one query of the console's read model.
-CONSOLE_QUERIES = 14
+# The observers' notes are one query of the console's read model; during a round the
+# radar (tournament.radar) adds its own few, whatever the size.
+CONSOLE_QUERIES = 19
 # A poll after one report: the session and user, the event, and the console's read model
 # (the one version lookup of the ETag included); it renders one card whatever the size.
 CONSOLE_POLL_QUERIES = 13

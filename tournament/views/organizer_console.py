@@ -46,9 +46,10 @@ from tournament.forms import (
     SetVariantForm,
     TablePlanForm,
 )
-from tournament.models import Event, Player, Round, RoundStatus
+from tournament.models import Event, Phase, Player, Round, RoundStatus
 from tournament.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.views.organizer import owned_event, visible_version
+from tournament.views.organizer_radar import radar_context
 from tournament.views.records import records_panel
 
 CORRECTIONS_PAGE_LIMIT = 1000
@@ -160,6 +161,7 @@ def console_context(
         # Lazy: read (five queries) only at the debrief, where the notes panel shows it.
         "timelines": SimpleLazyObject(partial(table_timelines, event)),
         **clock_context(event),
+        **(radar_context(event) if event.phase == Phase.ROUND else {}),
         "projector_url": optional_url("projector:screen", event.projector_token),
         "kit_url": optional_url("kit:event_kit", event.pk),
         "best_table_size": BEST_TABLE_SIZE,
