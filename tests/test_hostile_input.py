@@ -33,7 +33,14 @@ from hypothesis import strategies as st
 
 from tables.models import Game, GameReport
 from tests import factories
-from tournament.models import DebriefQuestion, Phase
+from tournament.models import (
+    CoFacilitator,
+    CoRole,
+    DebriefQuestion,
+    NoteTag,
+    ObserverNote,
+    Phase,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 # Django's own admin has its own guards; the bench view exists only under `make bench`.
@@ -159,6 +166,10 @@ def arguments(event, converters: list[str]) -> dict[str, object]:
     late = GameReport.objects.filter(round__event=event).first()
     player = event.players.first()
     question = DebriefQuestion.objects.filter(event=event).first()
+    invitation = CoFacilitator.objects.create(event=event, name="Sam", role=CoRole.ASSISTANT)
+    note = ObserverNote.objects.create(
+        event=event, table_number=1, round_number=event.round_number, tag=NoteTag.LAUGHTER
+    )
     values = {
         "pk": event.pk,
         "number": 1,
@@ -170,6 +181,8 @@ def arguments(event, converters: list[str]) -> dict[str, object]:
         "action": "pause",
         "uidb64": "MQ",
         "question_id": question.pk,
+        "invitation_id": invitation.pk,
+        "note_id": note.pk,
         "round_number": max(event.round_number, 1),
     }
     missing = set(converters) - set(values)

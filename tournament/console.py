@@ -49,6 +49,7 @@ from tournament.debrief import DebriefProgress, debrief_progress
 from tournament.models import (
     DebriefStep,
     Event,
+    ObserverNote,
     PathsHighlight,
     Phase,
     Player,
@@ -157,6 +158,15 @@ class Console:
     corrections_total: int
     undo_blocker: str | None
     last_closed: Round | None
+    notes: list[ObserverNote] = field(default_factory=list)  # by table, then time
+
+    @property
+    def notes_by_table(self) -> list[tuple[int, list[ObserverNote]]]:
+        """The observers' notes, top table first, each table's newest first."""
+        grouped: dict[int, list[ObserverNote]] = {}
+        for note in self.notes:
+            grouped.setdefault(note.table_number, []).insert(0, note)
+        return sorted(grouped.items(), reverse=True)
 
     @property
     def held_count(self) -> int:
@@ -413,6 +423,7 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
             next_round_has_games=following_has_games,
         ),
         last_closed=last_closed,
+        notes=list(ObserverNote.objects.filter(event=event)),
     )
 
 

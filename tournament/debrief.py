@@ -31,14 +31,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import CorrectionAction, Game, GameCorrection, GameReport, GameStatus, Table
-from tournament.charts import GridCell, PlayerPath
-from tournament.clash import TableRound, clash_differences, clash_kind, clash_sentence
+from tournament.charts import CLASH_TITLES, GridCell, PlayerPath
+from tournament.clash import (
+    ClashKind,
+    TableRound,
+    clash_differences,
+    clash_kind,
+    clash_sentence,
+)
 from tournament.debrief_questions import LONG_QUESTION, STAGE_TITLES, Stage, running_order
 from tournament.models import (
     SCREENS_BEFORE_STAGE,
     DebriefQuestion,
     DebriefStep,
     Event,
+    ObserverNote,
     RoundStatus,
     Seat,
 )
@@ -255,3 +262,66 @@ def debrief_progress(event: Event) -> DebriefProgress:
             None,
         )
     return DebriefProgress(slides, current)
+
+
+# --- a table's timeline: what observers noted, beside its disputes and clashes ---------
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One line of a table's timeline: a clash or disputes in a round, or a note."""
+
+    round: int
+    kind: str  # "clash", "dispute" or "note"
+    text: str
+    note: ObserverNote | None = None
+
+    @property
+    def order(self) -> tuple:
+        rank = {"clash": 0, "dispute": 1, "note": 2}[self.kind]
+        at = self.note.created_at.timestamp() if self.note else 0.0
+        return (self.round, rank, at, self.note.pk if self.note else 0)
+
+
+@dataclass(frozen=True)
+class TableTimeline:
+    table: int
+    entries: list[TimelineEntry]
+
+    @property
+    def notes(self) -> list[ObserverNote]:
+        return [entry.note for entry in self.entries if entry.note is not None]
+
+
+def table_timelines(
+    event: Event, data: Debrief | None = None, *, chosen_only: bool = False
+) -> list[TableTimeline]:
+    """The timeline of each table with a note, top table first: the rule differences that
+    met there and its disputed games, round by round, with the observers' notes between.
+
+    chosen_only: only the notes the organizer chose for the projector, so only the tables
+    that have one (what the projector may show). One query beyond build_debrief's.
+    """
+    data = data or build_debrief(event)
+    notes = ObserverNote.objects.filter(event=event)
+    if chosen_only:
+        notes = notes.filter(on_projector=True)
+    entries: dict[int, list[TimelineEntry]] = defaultdict(list)
+    for note in notes:
+        text = note.get_tag_display() + (f" — {note.text}" if note.text else "")
+        entries[note.table_number].append(TimelineEntry(note.round_number, "note", text, note))
+    with_notes = set(entries)
+    for (table, number), cell in data.cells.items():
+        if table not in with_notes:
+            continue
+        if cell.kind != ClashKind.NONE:
+            entries[table].append(TimelineEntry(number, "clash", _(CLASH_TITLES[cell.kind])))
+        if cell.disputes:
+            text = ngettext(
+                "%(count)s disputed game", "%(count)s disputed games", cell.disputes
+            ) % {"count": cell.disputes}
+            entries[table].append(TimelineEntry(number, "dispute", text))
+    return [
+        TableTimeline(table, sorted(lines, key=lambda entry: entry.order))
+        for table, lines in sorted(entries.items(), reverse=True)
+    ]

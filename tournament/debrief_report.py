@@ -25,7 +25,7 @@ and the last round's winners.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
@@ -45,7 +45,7 @@ from tables.models import (
 from tables.variants import rule_lines, variant_label
 from tournament import charts
 from tournament.clash import legend_kinds
-from tournament.debrief import build_debrief, disputed_games
+from tournament.debrief import TableTimeline, build_debrief, disputed_games, table_timelines
 from tournament.models import Event, Phase, RoundStatus
 from tournament.ordering import name_key
 from tournament.projector import highlight_count
@@ -106,6 +106,8 @@ class DebriefReport:
     disputes: list[DisputeLine]
     ladder: list[LadderLine]
     ladder_round: int | None
+    # Every observer's note, chosen for the projector or not: this is the organizer's paper.
+    timelines: list[TableTimeline] = field(default_factory=list)
 
     @property
     def final(self) -> bool:
@@ -327,4 +329,5 @@ def build_report(event: Event) -> DebriefReport:
         disputes=dispute_lines(event, disputed_games(event)),
         ladder=ladder_lines(event, data.paths, data.rounds),
         ladder_round=data.rounds[-1] if data.rounds else None,
+        timelines=table_timelines(event, data),
     )

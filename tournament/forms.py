@@ -409,3 +409,11 @@ class DebriefQuestionForm(forms.Form):
                 % {"limit": QUESTION_MAX_LENGTH, "count": len(text)}
             )
         return text
+
+
+class RadarForm(forms.ModelForm):
+    """The radar's thresholds (tournament.radar), set by the organizer on the console."""
+
+    class Meta:
+        model = Event
+        fields = ["radar_quiet_minutes", "radar_newcomer_minutes", "radar_disputes", "radar_streak"]

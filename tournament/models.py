@@ -130,9 +130,18 @@ PHASE_TITLES = {
 
 class EventQuerySet(models.QuerySet["Event"]):
     def visible_to(self, user) -> EventQuerySet:
+        """The events this user organizes (a superuser: every event)."""
         if user.is_superuser:
             return self
         return self.filter(owner=user)
+
+    def reachable_by(self, user) -> EventQuerySet:
+        """The events this user organizes, and the one they co-facilitate while their
+        invitation is not revoked (checked on every request, so revoking works at once)."""
+        if user.is_superuser:
+            return self
+        helping = CoFacilitator.objects.active().filter(user=user).values("event_id")
+        return self.filter(Q(owner=user) | Q(pk__in=helping))
 
     def for_players_token(self, token: str) -> EventQuerySet:
         """The event a players link names: none for a token that we cannot have made."""
@@ -293,6 +302,34 @@ class Event(models.Model):
         help_text=_("When the organizer finished the event; it is read-only since."),
     )
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+    # The console's radar (tournament.radar): when a table needs the facilitator.
+    radar_quiet_minutes = models.PositiveSmallIntegerField(
+        _("radar: minutes without a report"),
+        default=4,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text=_("A table with no report for this long during a round is flagged."),
+    )
+    radar_disputes = models.PositiveSmallIntegerField(
+        _("radar: disputes at one table"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text=_("A table with this many unsettled disputes in the round is flagged."),
+    )
+    radar_streak = models.PositiveSmallIntegerField(
+        _("radar: games won in a row by one player"),
+        default=3,
+        validators=[MinValueValidator(2), MaxValueValidator(20)],
+        help_text=_("A table where one player won every game, and at least this many, is flagged."),
+    )
+    radar_newcomer_minutes = models.PositiveSmallIntegerField(
+        _("radar: minutes of silence after newcomers arrived"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text=_(
+            "A table that received moving players and has reported nothing this long "
+            "into the round is flagged."
+        ),
+    )
 
     objects = EventQuerySet.as_manager()
 
@@ -780,3 +817,119 @@ class DebriefQuestion(models.Model):
     @property
     def stage_title(self) -> str:
         return gettext(STAGE_TITLES[Stage(self.stage)])
+
+
+# --- co-facilitators and their notes ---------------------------------------------------
+
+
+class CoRole(models.TextChoices):
+    """What a co-facilitator may do (see tournament.access for the capabilities)."""
+
+    OBSERVER = "observer", _("observer")
+    ASSISTANT = "assistant", _("assistant")
+
+
+COFACILITATOR_NAME_MAX_LENGTH = 40
+
+
+class CoFacilitatorQuerySet(models.QuerySet["CoFacilitator"]):
+    def active(self) -> CoFacilitatorQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class CoFacilitator(models.Model):
+    """An invitation to help run one event, and (once its link is used) the account it
+    signed in: a user without a password, bound to this one invitation. Revoking sets
+    revoked_at; every console request checks it (EventQuerySet.reachable_by)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="cofacilitators")
+    name = models.CharField(_("name"), max_length=COFACILITATOR_NAME_MAX_LENGTH)
+    role = models.CharField(_("role"), max_length=10, choices=CoRole, default=CoRole.OBSERVER)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="cofacilitation",
+    )
+    created_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    redeemed_at = models.DateTimeField(_("joined"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    objects = CoFacilitatorQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        verbose_name = _("co-facilitator")
+        verbose_name_plural = _("co-facilitators")
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="cofacilitator_named"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_role_display()})"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    @property
+    def is_redeemed(self) -> bool:
+        return self.redeemed_at is not None
+
+
+class NoteTag(models.TextChoices):
+    """What an observer saw at a table: the large buttons of the notes page."""
+
+    CONFUSION = "confusion", _("Confusion")
+    GESTURES = "gestures", _("Gestures or drawing")
+    RULE_IMPOSED = "rule_imposed", _("A rule imposed")
+    DISPUTE = "dispute", _("A dispute")
+    ADAPTING = "adapting", _("Someone adapting")
+    DOMINATING = "dominating", _("Someone dominating")
+    WITHDRAWING = "withdrawing", _("Someone withdrawing")
+    LAUGHTER = "laughter", _("Laughter")
+
+
+NOTE_TEXT_MAX_LENGTH = 200
+
+
+class ObserverNote(models.Model):
+    """What a facilitator saw at a table: a tag and an optional short text, stamped with
+    the table, the round and the time. Kept by numbers (not rows) so that a note outlives
+    a re-planned table and travels in the exports as it was written."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="notes")
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    round_number = models.PositiveSmallIntegerField(
+        _("round"), help_text=_("0: before round 1 (study or practice).")
+    )
+    tag = models.CharField(_("what"), max_length=16, choices=NoteTag)
+    text = models.CharField(_("note"), max_length=NOTE_TEXT_MAX_LENGTH, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # As shown when written: the author's account may be gone by the report.
+    author_name = models.CharField(_("by"), max_length=150, blank=True)
+    created_at = models.DateTimeField(_("written"), default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    on_projector = models.BooleanField(
+        _("shown on the projector"),
+        default=False,
+        help_text=_("Chosen by the organizer for the debrief; never shown otherwise."),
+    )
+
+    class Meta:
+        ordering = ["event", "table_number", "created_at", "pk"]
+        verbose_name = _("observer's note")
+        verbose_name_plural = _("observers' notes")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(tag__in=[tag.value for tag in NoteTag]), name="note_tag_known"
+            ),
+            models.CheckConstraint(condition=Q(table_number__gte=1), name="note_table_numbered"),
+        ]
+        indexes = [models.Index(fields=["event", "created_at"], name="note_event_time")]
+
+    def __str__(self) -> str:
+        return f"T{self.table_number} R{self.round_number} {self.tag}"

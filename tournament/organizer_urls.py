@@ -10,8 +10,11 @@ from tournament.views import (
     organizer,
     organizer_actions,
     organizer_console,
+    organizer_notes,
     organizer_paper,
     organizer_questions,
+    organizer_radar,
+    organizer_team,
     records,
 )
 
@@ -23,6 +26,7 @@ urlpatterns = [
     path("sign-in/", auth_views.LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("sign-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("sign-in/<uidb64>/<token>/", auth.sign_in_link, name="sign_in_link"),
+    path("join/<str:token>/", organizer_team.join, name="join"),
     path("", organizer.event_list, name="events"),
     path("new/", organizer.event_new, name="event_new"),
     path(event, organizer_console.event_console, name="event"),
@@ -30,6 +34,20 @@ urlpatterns = [
     path(f"{event}settings/", organizer.event_settings, name="event_settings"),
     path(f"{event}delete/", organizer.event_delete, name="event_delete"),
     path(f"{event}archive/", organizer.event_archive, name="event_archive"),
+    path(f"{event}team/", organizer_team.team_page, name="team"),
+    path(f"{event}team/invite/", organizer_team.team_invite, name="team_invite"),
+    path(
+        f"{event}team/<int:invitation_id>/revoke/",
+        organizer_team.team_revoke,
+        name="team_revoke",
+    ),
+    path(f"{event}radar/", organizer_radar.radar_panel, name="radar"),
+    path(f"{event}radar/settings/", organizer_radar.radar_settings, name="radar_settings"),
+    path(f"{event}notes/", organizer_notes.notes_page, name="notes"),
+    path(f"{event}notes/add/", organizer_notes.note_add, name="note_add"),
+    path(f"{event}notes/<int:note_id>/", organizer_notes.note_edit, name="note_edit"),
+    path(f"{event}notes/<int:note_id>/delete/", organizer_notes.note_delete, name="note_delete"),
+    path(f"{event}notes/<int:note_id>/choose/", organizer_notes.note_choose, name="note_choose"),
     path(f"{event}finish/", organizer_actions.finish, name="finish"),
     path(f"{event}reopen/", organizer_actions.reopen, name="reopen"),
     path(f"{event}report/", debrief_report.event_report, name="debrief_report"),
@@ -143,5 +161,6 @@ urlpatterns = [
     # records: downloads and backups
     path(f"{event}records/event.json", records.event_json, name="event_json"),
     path(f"{event}records/results.csv", records.event_results_csv, name="results_csv"),
+    path(f"{event}records/notes.csv", records.event_notes_csv, name="notes_csv"),
     path(f"{event}records/back-up/", records.back_up_now, name="back_up_now"),
 ]

@@ -56,7 +56,13 @@ from tournament.board_layout import Board, Group, LadderRow, StandingRow, lay_ou
 from tournament.clash import legend_kinds
 from tournament.common.i18n import gettext_noop
 from tournament.common.polling import clock_text
-from tournament.debrief import Slide, build_debrief, debrief_progress
+from tournament.debrief import (
+    Slide,
+    TableTimeline,
+    build_debrief,
+    debrief_progress,
+    table_timelines,
+)
 from tournament.models import DebriefStep, Event, Phase, Round, Seat, SeatReason
 from tournament.ordering import name_key, rank_players
 
@@ -444,6 +450,9 @@ class Screen:
     sentence: str = ""
     kind_legend: list[LegendEntry] = field(default_factory=list)
     question: Slide | None = None  # the debrief question shown; None when it is gone
+    # The observers' notes the organizer chose, each table's beside its disputes and
+    # clashes (tournament.debrief.table_timelines); a note not chosen never shows here.
+    timelines: list[TableTimeline] = field(default_factory=list)
 
     @property
     def time_up(self) -> bool:
@@ -521,6 +530,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         pages = revealed_rules(event, every=event.rules_revealed)
         return Screen(ScreenKind.RULES, event, view, rule_pages=pages, debrief_step=step)
     data = build_debrief(event)
+    timelines: list[TableTimeline] = []
     if step in (DebriefStep.DISPUTES, DebriefStep.CLASHES):
         # One grid; the clash screen adds which rules met to the disputes.
         clashes = step == DebriefStep.CLASHES
@@ -535,6 +545,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
             translate=_,
         )
         kind = ScreenKind.CLASHES if clashes else ScreenKind.DISPUTES
+        timelines = table_timelines(event, data, chosen_only=True)
     elif step == DebriefStep.PATHS:
         count = highlight_count(highlight or event.paths_highlight, len(data.paths))
         chart = charts.paths_svg(
@@ -567,4 +578,5 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         chart=mark_safe(chart),  # ElementTree escaped every name and word in it
         sentence=data.sentence if kind == ScreenKind.CLASHES else "",
         kind_legend=legend,
+        timelines=timelines,
     )

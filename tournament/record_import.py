@@ -45,9 +45,12 @@ from tables.models import (
 from tables.variants import DEFAULT_DISRUPTIVE_SHARE, NEW_CLAUSES, Suit, Variant
 from tournament.common.errors import Refused
 from tournament.models import (
+    NOTE_TEXT_MAX_LENGTH,
     PLAYER_NAME_MAX_LENGTH,
     DifferenceSetChoice,
     Event,
+    NoteTag,
+    ObserverNote,
     Phase,
     Player,
     PlayerStatus,
@@ -243,6 +246,7 @@ class _Checked:
     players: list[dict[str, Any]]
     tables: list[dict[str, Any]]
     rounds: list[_Round]
+    notes: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def usernames(self) -> set[str]:
@@ -297,12 +301,18 @@ def check_record(record: Any) -> _Checked:
             _("the event is at round %(number)s, which the file does not have.")
             % {"number": event["round_number"]},
         )
+    # Records written before the observers' notes have none.
+    notes = [
+        reader.note_row(item, rounds_planned)
+        for item in (top.objects("notes") if "notes" in record else [])
+    ]
     return _Checked(
         event=event,
         created_at=event_fields.moment("created_at"),
         players=players,
         tables=tables,
         rounds=rounds,
+        notes=notes,
     )
 
 
@@ -500,6 +510,17 @@ class _Reader:
             "received_at": report.moment("received_at", null=False),
         }
 
+    def note_row(self, note: _Fields, rounds_planned: int) -> dict[str, Any]:
+        return {
+            "table_number": self.table(note, "table"),
+            "round_number": note.whole("round", maximum=rounds_planned),
+            "tag": note.choice("tag", NoteTag.values),
+            "text": note.text("text", max_length=NOTE_TEXT_MAX_LENGTH, blank=True),
+            "author_name": note.text("by", max_length=USERNAME_MAX_LENGTH, blank=True),
+            "created_at": note.moment("at", null=False),
+            "on_projector": note.flag("on_projector"),
+        }
+
     def correction_row(self, correction: _Fields, games: set[tuple[int, int]]) -> dict[str, Any]:
         table = self.table(correction, "table")
         return {
@@ -659,6 +680,8 @@ def _create(checked: _Checked, owner: AbstractBaseUser) -> ImportedEvent:
     Game.objects.bulk_update(games, ["reported_at", "updated_at"])
     GameReport.objects.bulk_update(reports, ["received_at"])
     GameCorrection.objects.bulk_update(corrections, ["changed_at"])
+
+    ObserverNote.objects.bulk_create(ObserverNote(event=event, **row) for row in checked.notes)
 
     unknown = sorted(checked.usernames - set(users))
     return ImportedEvent(event=event, unknown_users=unknown)

@@ -39,7 +39,7 @@ from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus
-from tournament.models import Event, Player, Round, RoundStatus, Seat, SeatReason
+from tournament.models import Event, ObserverNote, Player, Round, RoundStatus, Seat, SeatReason
 from tournament.movement import explain_moves
 
 RECORD_FORMAT = "fivetricks-event"
@@ -83,7 +83,7 @@ def _one_moment() -> Iterator[None]:
 
 
 def export_event(event: Event, *, now: datetime | None = None) -> dict[str, Any]:
-    """The record of an event (see Terms), read in eight queries whatever its size."""
+    """The record of an event (see Terms), read in nine queries whatever its size."""
     with _one_moment():
         return _read_record(event, now or timezone.now())
 
@@ -270,6 +270,29 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
             }
             for r in rounds
         ],
+        # The observers' notes (tournament.notes); a record without them imports too.
+        "notes": [
+            {
+                "table": note["table_number"],
+                "round": note["round_number"],
+                "tag": note["tag"],
+                "text": note["text"],
+                "by": note["author_name"],
+                "at": iso(note["created_at"]),
+                "on_projector": note["on_projector"],
+            }
+            for note in ObserverNote.objects.filter(event=event)
+            .order_by("table_number", "created_at", "pk")
+            .values(
+                "table_number",
+                "round_number",
+                "tag",
+                "text",
+                "author_name",
+                "created_at",
+                "on_projector",
+            )
+        ],
     }
 
 
@@ -355,5 +378,32 @@ def results_csv(record: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     for row in results_rows(record):
+        writer.writerow([neutralised(cell) for cell in row])
+    return CSV_BOM + out.getvalue()
+
+
+NOTES_HEADER = ("table", "round", "tag", "what", "text", "by", "at", "on_projector")
+
+
+def notes_csv(record: dict[str, Any]) -> str:
+    """The observers' notes as CSV (one row a note, by table and time), with the results
+    sheet's byte order mark and its guard against formulas."""
+    from tournament.models import NoteTag  # the tags' words, in the language active now
+
+    labels = dict(NoteTag.choices)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(NOTES_HEADER)  # column names for programs, like the record's keys
+    for note in record.get("notes", []):
+        row = [
+            note["table"],
+            note["round"],
+            note["tag"],
+            str(labels.get(note["tag"], note["tag"])),
+            note["text"],
+            note["by"],
+            note["at"],
+            "yes" if note["on_projector"] else "",
+        ]
         writer.writerow([neutralised(cell) for cell in row])
     return CSV_BOM + out.getvalue()

@@ -132,6 +132,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournament.common.network.address_context",
+                "tournament.views.organizer.access_context",
             ],
         },
     },

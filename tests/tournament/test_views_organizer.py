@@ -497,10 +497,12 @@ def big_event(organizer, players: int, tables: int) -> Event:
     return event
 
 
-CONSOLE_QUERIES = 13
+# The observers' notes are one query of the console's read model; during a round the
+# radar (tournament.radar) adds its own few, whatever the size.
+CONSOLE_QUERIES = 19
 # A poll after one report: the session and user, the event, and the console's read model
 # (the one version lookup of the ETag included); it renders one card whatever the size.
-CONSOLE_POLL_QUERIES = 12
+CONSOLE_POLL_QUERIES = 13
 TABLE_QUERIES = 10
 CLOSE_QUERIES = 15
 # Closing commits one seat per player with one bulk INSERT, which Django splits into

@@ -867,8 +867,9 @@ def test_one_table_can_be_revealed_at_a_time(signed_in, organizer):
 
 
 # The console at the debrief: CONSOLE_QUERIES of test_views_organizer, plus the running
-# order's one query (the event's questions).
-DEBRIEF_CONSOLE_QUERIES = 14
+# order's one query (the event's questions), and the tables' timelines (build_debrief's
+# five queries and the notes).
+DEBRIEF_CONSOLE_QUERIES = 21
 
 
 @pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])

@@ -19,7 +19,11 @@ Terms:
                even_when_finished=True.
 
 An organizer sees only their own events (another organizer's answer 404); a superuser
-sees every event.
+sees every event. A co-facilitator (tournament.cofacilitators) reaches the one event they
+were invited to, with a capability: owned_event's `may` names the least a view needs
+("view", "observe", "assist", "organize"; a POST needs "organize" unless it says less),
+and a request that needs more is refused (NotAllowed) before the view runs. A revoked
+co-facilitator is refused on their next request.
 """
 
 from __future__ import annotations
@@ -31,8 +35,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -41,6 +45,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import replace_url
 
 from tables.models import Game
+from tournament.cofacilitators import (
+    ORGANIZER_ACCESS,
+    Access,
+    access_for,
+    invitation_of,
+    revoked_invitation,
+)
 from tournament.common.errors import Refused
 from tournament.finishing import archive_event
 from tournament.forms import EventForm
@@ -56,16 +67,66 @@ class EventIsFinished(PermissionDenied):
         self.event = event
 
 
-def owned_event(request: HttpRequest, pk: int, *, even_when_finished: bool = False) -> Event:
-    """The event if this organizer may run it; 404 otherwise (no hint that it exists).
+class NotAllowed(PermissionDenied):
+    """A request that needs more than this co-facilitator's role allows."""
 
-    A POST to a finished event raises EventIsFinished unless the view says it is one of
-    the few a finished event takes (see Terms: read-only).
+    def __init__(self, event: Event, access: Access) -> None:
+        super().__init__(
+            _("As %(role)s you cannot do this: ask the organizer.") % {"role": access.role_label}
+        )
+        self.event = event
+
+
+class InvitationRevoked(PermissionDenied):
+    def __init__(self) -> None:
+        super().__init__(_("Your invitation to help run this event was revoked."))
+
+
+def owned_event(
+    request: HttpRequest, pk: int, *, may: str | None = None, even_when_finished: bool = False
+) -> Event:
+    """The event if this user may reach it, with their access as `event.access`; 404
+    otherwise (no hint that it exists).
+
+    `may` is the least capability the view needs (see the module's docstring): by
+    default "organize" for a POST, "view" for a GET. A POST to a finished event raises
+    EventIsFinished unless the view says it is one of the few a finished event takes
+    (see Terms: read-only).
     """
-    event = get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
+    user = request.user
+    event = Event.objects.reachable_by(user).filter(pk=pk).first()
+    if event is None:
+        if revoked_invitation(user) is not None:
+            raise InvitationRevoked
+        raise Http404
+    access = access_for(user, event)
+    if access is None:  # revoked between the two reads
+        raise InvitationRevoked
+    event.access = access
+    request.event_access = access
+    needed = may or ("organize" if request.method == "POST" else "view")
+    if not access.allows(needed):
+        raise NotAllowed(event, access)
     if request.method == "POST" and event.is_finished and not even_when_finished:
         raise EventIsFinished(event)
     return event
+
+
+def access_context(request: HttpRequest) -> dict:
+    """Context processor: what the signed-in user may do to the event the view reached
+    (`access`; organize on pages that reach no event, such as the events list)."""
+    return {"access": getattr(request, "event_access", ORGANIZER_ACCESS)}
+
+
+def _cofacilitator_elsewhere(request: HttpRequest) -> HttpResponse | None:
+    """A co-facilitator's account has no events list and makes no events: it goes to its
+    one event, or is told it was revoked."""
+    invitation = invitation_of(request.user)
+    if invitation is None:
+        return None
+    if invitation.is_revoked:
+        raise InvitationRevoked
+    return redirect(console_url(invitation.event_id))
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -74,6 +135,13 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     if isinstance(exception, EventIsFinished):
         messages.error(request, exception.event.finished_refusal)
         return back_to(request, console_url(exception.event))
+    if isinstance(exception, NotAllowed):
+        if request.method != "POST":
+            return render(request, "organizer/refused.html", {"reason": str(exception)}, status=403)
+        messages.error(request, str(exception))
+        return back_to(request, console_url(exception.event))
+    if isinstance(exception, InvitationRevoked):
+        return render(request, "organizer/refused.html", {"reason": str(exception)}, status=403)
     return defaults.permission_denied(request, exception)
 
 
@@ -82,7 +150,7 @@ def visible_version(request: HttpRequest, pk: int, *args, **kwargs) -> int | Non
     if not request.user.is_authenticated:
         return None
     return (
-        Event.objects.visible_to(request.user)
+        Event.objects.reachable_by(request.user)
         .filter(pk=pk)
         .values_list("version", flat=True)
         .first()
@@ -165,6 +233,8 @@ def get_goes_to(page_url: Callable[..., str]) -> Callable:
 @login_required
 def event_list(request: HttpRequest) -> HttpResponse:
     """The organizer's events, newest first: the archived ones apart, under "Archived"."""
+    if (elsewhere := _cofacilitator_elsewhere(request)) is not None:
+        return elsewhere
     events = list(
         Event.objects.visible_to(request.user)
         .select_related("owner")
@@ -184,6 +254,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
+    if (elsewhere := _cofacilitator_elsewhere(request)) is not None:
+        return elsewhere
     form = EventForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
@@ -200,7 +272,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="organize")
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST":
         if form.is_valid():
@@ -230,7 +302,7 @@ def _what_delete_loses(event: Event) -> dict[str, int]:
 @login_required
 def event_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete an event once its name is typed; the page says what goes with it."""
-    event = owned_event(request, pk, even_when_finished=True)
+    event = owned_event(request, pk, may="organize", even_when_finished=True)
     context = {"event": event, "loses": _what_delete_loses(event)}
     if request.method == "POST":
         typed = " ".join(request.POST.get("name", "").split())

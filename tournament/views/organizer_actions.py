@@ -372,7 +372,7 @@ def _posted_player(request: HttpRequest, event: Event) -> Player | None:
 @require_POST
 @login_required
 def game_add(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="assist")
     table = get_object_or_404(Table, event=event, number=number)
     round_number = positive_int(request.POST.get("round"))
     round_ = (
@@ -404,7 +404,7 @@ def _game(event: Event, game_id: int) -> Game:
 @require_POST
 @login_required
 def game_settle(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="assist")
     game = _game(event, game_id)
     winner = _posted_player(request, event)
 

@@ -38,6 +38,7 @@ from tournament.console import (
     build_table_view,
     optional_url,
 )
+from tournament.debrief import table_timelines
 from tournament.forms import (
     MovePlayerForm,
     RenameForm,
@@ -45,9 +46,10 @@ from tournament.forms import (
     SetVariantForm,
     TablePlanForm,
 )
-from tournament.models import Event, Player, Round, RoundStatus
+from tournament.models import Event, Phase, Player, Round, RoundStatus
 from tournament.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.views.organizer import owned_event, visible_version
+from tournament.views.organizer_radar import radar_context
 from tournament.views.records import records_panel
 
 CORRECTIONS_PAGE_LIMIT = 1000
@@ -80,7 +82,16 @@ def live_keys(console: Console) -> dict[str, str]:
         "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
         "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
         "cards": ".".join(str(table.version) for table in console.tables),
+        "notes": notes_key(console),
     }
+
+
+def notes_key(console: Console) -> str:
+    """Changes with any note written, changed, deleted or chosen, and with the phase."""
+    notes = console.notes
+    newest = max((note.updated_at.timestamp() for note in notes), default=0)
+    chosen = sum(note.on_projector for note in notes)
+    return f"{console.event.shared_version}.{len(notes)}.{newest:.6f}.{chosen}"
 
 
 def live_url(event: Event, keys: dict[str, str]) -> str:
@@ -98,6 +109,7 @@ def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) 
     return {
         "phase": held["phase"] != keys["phase"],
         "late": held["late"] != keys["late"],
+        "notes": held["notes"] != keys["notes"],
         "tables": whole_tables,
         "cards": []
         if whole_tables
@@ -118,6 +130,7 @@ def live_context(request: HttpRequest, event: Event, console: Console) -> dict:
         "etag": quoted_etag(event.version),
         "poll_trigger": poll_trigger(),
         "live_url": live_url(event, keys),
+        "timelines": SimpleLazyObject(partial(table_timelines, event)),
         **clock_context(event),
         "projector_url": optional_url("projector:screen", event.projector_token),
         "kit_url": optional_url("kit:event_kit", event.pk),
@@ -145,7 +158,10 @@ def console_context(
         "etag": quoted_etag(event.version),
         "poll_trigger": poll_trigger(),
         "live_url": live_url(event, live_keys(console)),
+        # Lazy: read (five queries) only at the debrief, where the notes panel shows it.
+        "timelines": SimpleLazyObject(partial(table_timelines, event)),
         **clock_context(event),
+        **(radar_context(event) if event.phase == Phase.ROUND else {}),
         "projector_url": optional_url("projector:screen", event.projector_token),
         "kit_url": optional_url("kit:event_kit", event.pk),
         "best_table_size": BEST_TABLE_SIZE,

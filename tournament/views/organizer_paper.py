@@ -74,7 +74,7 @@ def _render(
 @require_GET
 @login_required
 def paper_entry(request: HttpRequest, pk: int, number: int, round_number: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="assist")
     table, round_ = _table_round(event, number, round_number)
     return _render(request, event, table, round_, rows=positive_int(request.GET.get("rows")) or 0)
 
@@ -82,7 +82,7 @@ def paper_entry(request: HttpRequest, pk: int, number: int, round_number: int) -
 @require_POST
 @login_required
 def paper_save(request: HttpRequest, pk: int, number: int, round_number: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="assist")
     table, round_ = _table_round(event, number, round_number)
     typed = tally_entries(request.POST)
     if typed is None:

@@ -145,7 +145,7 @@ def questions_context(
 @require_GET
 @login_required
 def questions_page(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="organize")
     return render(request, TEMPLATE, questions_context(request, event))
 
 

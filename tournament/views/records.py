@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET
 
 from tournament.backups import Backup, Moment, back_up, backup_dir, last_backup
 from tournament.models import Event
-from tournament.records import export_event, results_csv
+from tournament.records import export_event, notes_csv, results_csv
 from tournament.views.organizer import console_url, get_goes_to, owned_event, run_action
 
 DOWNLOAD_NAME_LENGTH = 60
@@ -52,7 +52,7 @@ def _download(content: str, *, content_type: str, filename: str) -> HttpResponse
 @login_required
 @never_cache
 def event_json(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="organize")
     return _download(
         json.dumps(export_event(event), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
@@ -64,11 +64,23 @@ def event_json(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @never_cache
 def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+    event = owned_event(request, pk, may="organize")
     return _download(
         results_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
         filename=download_name(event, "results", "csv"),
+    )
+
+
+@require_GET
+@login_required
+@never_cache
+def event_notes_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk, may="organize")
+    return _download(
+        notes_csv(export_event(event)),
+        content_type="text/csv; charset=utf-8",
+        filename=download_name(event, "notes", "csv"),
     )
 
 

@@ -1,0 +1,160 @@
+"""The console's radar: which tables need the facilitator now, ranked, each with why.
+
+Terms:
+    flag        one reason a table needs attention, with its weight:
+                  disputes  unsettled disputed games piling up (Event.radar_disputes)
+                  newcomers players moved in (or joined) and the table has reported nothing
+                            this long into the round (Event.radar_newcomer_minutes): the
+                            phones went quiet after the move
+                  quiet     no report for this long (Event.radar_quiet_minutes), counted from
+                            the table's last report or the round's start
+                  streak    one player won every game so far, at least Event.radar_streak
+    rank        tables by their heaviest flag, then how many flags, then the higher table.
+
+Only while a round is open and its clock runs (a paused clock silences the time flags).
+Five queries whatever the number of players: the round, the tables, the last reports,
+the games, the newcomers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tables.models import Game, GameReport, GameStatus, Table
+from tournament.models import Event, Phase, Round, RoundStatus, Seat, SeatReason
+
+# Seats that did not come from another table: nobody new sits there.
+SETTLED_REASONS = (
+    SeatReason.HOME,
+    SeatReason.STAYS,
+    SeatReason.STAYS_AT_TOP,
+    SeatReason.STAYS_AT_BOTTOM,
+)
+WEIGHT = {"disputes": 40, "newcomers": 30, "quiet": 20, "streak": 10}
+
+
+@dataclass(frozen=True)
+class Flag:
+    kind: str
+    text: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class RadarLine:
+    table: int
+    flags: list[Flag]
+
+    @property
+    def weight(self) -> float:
+        return max(flag.weight for flag in self.flags)
+
+
+def _minutes(since: datetime, now: datetime) -> int:
+    return max(0, int((now - since).total_seconds() // 60))
+
+
+def build_radar(event: Event, *, now: datetime | None = None) -> list[RadarLine]:
+    """The tables that need the facilitator now, most urgent first (see Terms)."""
+    if event.phase != Phase.ROUND:
+        return []
+    now = now or timezone.now()
+    round_ = Round.objects.filter(
+        event=event, number=event.round_number, status=RoundStatus.OPEN
+    ).first()
+    if round_ is None:
+        return []
+    numbers = dict(Table.objects.filter(event=event).values_list("pk", "number"))
+    last_report = dict(
+        GameReport.objects.filter(round=round_)
+        .values("table_id")
+        .annotate(last=Max("received_at"))
+        .values_list("table_id", "last")
+    )
+    disputed: Counter[int] = Counter()
+    winners: dict[int, Counter[str]] = defaultdict(Counter)
+    for table_id, winner, status in Game.objects.filter(round=round_).values_list(
+        "table_id", "winner__name", "status"
+    ):
+        if status == GameStatus.DISPUTED:
+            disputed[table_id] += 1
+        elif winner is not None:
+            winners[table_id][winner] += 1
+    newcomers = dict(
+        Seat.objects.filter(round=round_)
+        .exclude(reason__in=SETTLED_REASONS)
+        .values("table_id")
+        .annotate(count=Count("pk"))
+        .values_list("table_id", "count")
+    )
+
+    clock_runs = not event.clock_is_paused
+    started = round_.started_at or now
+    flags: dict[int, list[Flag]] = defaultdict(list)
+    for table_id in numbers:
+        if disputed[table_id] >= event.radar_disputes:
+            count = disputed[table_id]
+            flags[table_id].append(
+                Flag(
+                    "disputes",
+                    ngettext(
+                        "%(count)s disputed game waiting",
+                        "%(count)s disputed games waiting",
+                        count,
+                    )
+                    % {"count": count},
+                    WEIGHT["disputes"] + count,
+                )
+            )
+        silent_since_start = table_id not in last_report
+        waited = _minutes(last_report.get(table_id, started), now)
+        if (
+            clock_runs
+            and newcomers.get(table_id)
+            and silent_since_start
+            and waited >= event.radar_newcomer_minutes
+        ):
+            flags[table_id].append(
+                Flag(
+                    "newcomers",
+                    ngettext(
+                        "%(count)s newcomer arrived and nothing reported for %(minutes)s min",
+                        "%(count)s newcomers arrived and nothing reported for %(minutes)s min",
+                        newcomers[table_id],
+                    )
+                    % {"count": newcomers[table_id], "minutes": waited},
+                    WEIGHT["newcomers"] + waited / 10,
+                )
+            )
+        elif clock_runs and waited >= event.radar_quiet_minutes:
+            flags[table_id].append(
+                Flag(
+                    "quiet",
+                    _("No report for %(minutes)s min") % {"minutes": waited},
+                    WEIGHT["quiet"] + waited / 10,
+                )
+            )
+        wins = winners[table_id]
+        games = sum(wins.values())
+        if len(wins) == 1 and games >= event.radar_streak:
+            flags[table_id].append(
+                Flag(
+                    "streak",
+                    ngettext(
+                        "%(name)s won the only game",
+                        "%(name)s won all %(count)s games",
+                        games,
+                    )
+                    % {"count": games, "name": next(iter(wins))},
+                    WEIGHT["streak"] + games / 10,
+                )
+            )
+    lines = [RadarLine(numbers[table_id], table_flags) for table_id, table_flags in flags.items()]
+    return sorted(lines, key=lambda line: (-line.weight, -len(line.flags), -line.table))

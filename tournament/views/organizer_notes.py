@@ -1,0 +1,146 @@
+"""Observers' notes: the phone page to write them, editing one's own, and the organizer's
+choice of which notes the projector shows at the debrief (see tournament.notes)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tables.models import Table
+from tournament.common.errors import Refused
+from tournament.common.inputs import positive_int
+from tournament.models import NOTE_TEXT_MAX_LENGTH, Event, NoteTag, ObserverNote, Phase
+from tournament.notes import add_note, choose_note, delete_note, edit_note
+from tournament.views.organizer import get_goes_to, owned_event, run_action
+
+MY_NOTES_SHOWN = 20
+
+
+def notes_url(event: Event | int, table: int | None = None) -> str:
+    url = reverse("organizer:notes", args=[getattr(event, "pk", event)])
+    return f"{url}?table={table}" if table else url
+
+
+def author_name(request: HttpRequest) -> str:
+    access = request.event_access
+    if access.cofacilitator is not None:
+        return f"{access.cofacilitator.name} ({access.role_label})"
+    return request.user.get_username()
+
+
+@require_GET
+@login_required
+def notes_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The phone page: pick a table, tap what you see, optionally add a few words."""
+    event = owned_event(request, pk, may="observe")
+    numbers = list(Table.objects.filter(event=event).values_list("number", flat=True))
+    table = positive_int(request.GET.get("table") or "")
+    if table not in numbers:
+        table = None
+    mine = list(
+        ObserverNote.objects.filter(event=event, author=request.user).order_by(
+            "-created_at", "-pk"
+        )[:MY_NOTES_SHOWN]
+    )
+    return render(
+        request,
+        "organizer/notes.html",
+        {
+            "event": event,
+            "numbers": numbers,
+            "table": table,
+            "tags": NoteTag.choices,
+            "mine": mine,
+            "open": not event.is_finished and event.phase != Phase.DEBRIEF,
+            "text_max": NOTE_TEXT_MAX_LENGTH,
+        },
+    )
+
+
+@get_goes_to(lambda pk: notes_url(pk))
+@login_required
+def note_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk, may="observe")
+    table = positive_int(request.POST.get("table") or "")
+
+    def add() -> str:
+        if table is None:
+            raise Refused(_("Pick a table first."))
+        note = add_note(
+            event=event,
+            author=request.user,
+            author_name=author_name(request),
+            table_number=table,
+            tag=request.POST.get("tag", ""),
+            text=request.POST.get("text", ""),
+        )
+        return _("Noted at table %(table)s: %(tag)s.") % {
+            "table": note.table_number,
+            "tag": note.get_tag_display(),
+        }
+
+    return run_action(request, add, default=notes_url(event, table))
+
+
+def _note(event: Event, note_id: int) -> ObserverNote:
+    return get_object_or_404(ObserverNote, event=event, pk=note_id)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def note_edit(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
+    event = owned_event(request, pk, may="observe")
+    note = _note(event, note_id)
+    if note.author_id != request.user.pk:
+        return redirect(notes_url(event))
+    if request.method == "POST":
+
+        def edit() -> str:
+            edit_note(
+                note=note,
+                author=request.user,
+                tag=request.POST.get("tag", ""),
+                text=request.POST.get("text", ""),
+            )
+            return _("Note changed.")
+
+        return run_action(request, edit, default=notes_url(event, note.table_number))
+    return render(
+        request,
+        "organizer/note_edit.html",
+        {"event": event, "note": note, "tags": NoteTag.choices, "text_max": NOTE_TEXT_MAX_LENGTH},
+    )
+
+
+@get_goes_to(lambda pk, note_id: notes_url(pk))
+@login_required
+def note_delete(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
+    event = owned_event(request, pk, may="observe")
+    note = _note(event, note_id)
+
+    def delete() -> str:
+        delete_note(note=note, author=request.user)
+        return _("Note deleted.")
+
+    return run_action(request, delete, default=notes_url(event, note.table_number))
+
+
+@get_goes_to(lambda pk, note_id: reverse("organizer:event", args=[pk]))
+@login_required
+def note_choose(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
+    """Show a note on the projector at the debrief (shown=1), or take it back (0)."""
+    event = owned_event(request, pk, even_when_finished=True)
+    note = _note(event, note_id)
+    shown = request.POST.get("shown") == "1"
+
+    def choose() -> str:
+        choose_note(note=note, shown=shown)
+        if shown:
+            return _("The note is chosen for the projector's debrief.")
+        return _("The note will not show on the projector.")
+
+    return run_action(request, choose, default=reverse("organizer:event", args=[pk]))

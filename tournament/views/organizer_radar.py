@@ -1,0 +1,51 @@
+"""The console's radar (tournament.radar): its panel, refreshed on its own every few
+seconds (its flags follow the clock, which no version counts), and its thresholds."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tournament.forms import RadarForm
+from tournament.radar import build_radar
+from tournament.views.organizer import back_to, console_url, get_goes_to, owned_event
+
+RADAR_REFRESH_SECONDS = 20
+
+
+def radar_context(event, form: RadarForm | None = None) -> dict:
+    return {
+        "event": event,
+        "radar": build_radar(event),
+        "radar_form": form or RadarForm(instance=event),
+        "radar_refresh": RADAR_REFRESH_SECONDS,
+    }
+
+
+@require_GET
+@login_required
+def radar_panel(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    return render(request, "organizer/_radar.html", radar_context(event))
+
+
+@get_goes_to(lambda pk: console_url(pk, "radar"))
+@login_required
+def radar_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    event = owned_event(request, pk)
+    form = RadarForm(request.POST, instance=event)
+    if form.is_valid():
+        if form.changed_data:
+            form.save()  # the console's own panel; no other screen shows the thresholds
+        messages.success(request, _("Radar thresholds saved."))
+    else:
+        messages.error(
+            request,
+            _("The thresholds were not saved: %(errors)s")
+            % {"errors": "; ".join(e for errors in form.errors.values() for e in errors)},
+        )
+    return back_to(request, console_url(event, "radar"))
