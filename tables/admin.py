@@ -2,13 +2,14 @@
 
 from django.contrib import admin
 
-from tables.models import Game, GameCorrection, GameReport, Table
+from tables.models import VARIANT_FIELDS, Game, GameCorrection, GameReport, Table
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "event", "ace_high", "trump", "trump_anytime"]
-    list_filter = ["event"]
+    # Every variant field, so a table's clauses (fewest wins...) show and can be found.
+    list_display = ["__str__", "event", "trump", *VARIANT_FIELDS, "variant_set_by_hand"]
+    list_filter = ["event", *VARIANT_FIELDS, "variant_set_by_hand"]
     readonly_fields = ["token"]
 
 

@@ -608,6 +608,15 @@ def clause_targets(
     return targets
 
 
+# Rarest first: the order add_clauses places the clauses in, and redraw_variant fills them.
+_PLACING_ORDER: tuple[Clause, ...] = (
+    Clause.FEWEST_WINS,
+    Clause.MUST_OVERTAKE,
+    Clause.NO_TRUMP,
+    Clause.TRUMPS_BROKEN,
+)
+
+
 def _fits(variant: Variant, clause: Clause) -> bool:
     try:
         variant.with_clause(clause)
@@ -647,8 +656,7 @@ def add_clauses(
     # underneath stays the same whatever clauses are chosen.
     rng = random.Random(f"clauses:{seed}")
     taken: dict[int, Clause] = {}
-    order = (Clause.FEWEST_WINS, Clause.MUST_OVERTAKE, Clause.NO_TRUMP, Clause.TRUMPS_BROKEN)
-    for clause in order:
+    for clause in _PLACING_ORDER:
         count = targets.get(clause, 0)
         phase = rng.random()
         for pick in range(count):
@@ -687,11 +695,44 @@ def _clashes(variant: Variant, neighbours: Sequence[Variant]) -> int:
     )
 
 
+def _new_clause(variant: Variant) -> Clause | None:
+    """The variant's new clause (a drawn table has at most one), or None."""
+    extra = [clause for clause in NEW_CLAUSES if clause in variant.clauses]
+    return extra[0] if extra else None
+
+
+def _wanted_clauses(
+    plan: Sequence[Variant],
+    index: int,
+    chosen: frozenset[Clause],
+    disruptive_share: float,
+) -> list[Clause]:
+    """The new clauses a redrawn table should carry so the plan keeps the draw's shares,
+    best first.
+
+    The rest of the plan is counted against ``clause_targets``: a clause still short of
+    its target is wanted, the table's own clause first (a redraw should not lose it),
+    then the rarest (the order ``add_clauses`` places them in).
+    """
+    others = [v for j, v in enumerate(plan) if j != index]
+    targets = clause_targets(len(plan), chosen, disruptive_share)
+    short = [
+        clause
+        for clause in _PLACING_ORDER
+        if sum(clause in v.clauses for v in others) < targets.get(clause, 0)
+    ]
+    own = _new_clause(plan[index])
+    return sorted(short, key=lambda clause: clause != own)
+
+
 def redraw_variant(
     variants: Sequence[Variant],
     index: int,
     seed: int,
     anytime_share: float = DEFAULT_ANYTIME_SHARE,
+    *,
+    clauses: Iterable[str] = (),
+    disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
 ) -> Variant:
     """A new variant for the table at ``index``; the same inputs give the same answer.
 
@@ -699,21 +740,50 @@ def redraw_variant(
     the plan over its anytime limit. Among the rest it prefers, in order: the neighbour
     rule of ``draw_variants`` (another direction and another trump than each neighbour;
     hand edits can leave neighbours that no variant can both differ from, so it counts
-    the clashes and takes the fewest), a variant no other table uses (or else the
-    fewest), and the one whose nearest other use is farthest away.
+    the clashes and takes the fewest), the new clause the plan wants there (see below),
+    a variant no other table uses (or else the fewest), and the one whose nearest other
+    use is farthest away.
+
+    With ``clauses`` (the event's difference set, as for ``draw_variants``) the table may
+    carry one of them, as a drawn table may: never one a neighbour has, and never a
+    disruptive one beyond ``max_disruptive_tables`` over the whole plan. It takes the
+    first clause ``_wanted_clauses`` lists that it can (its own while the rest of the
+    plan lacks it), else none, else one the plan has enough of. A no-trump table cannot
+    keep its clause: the only other no-trump variant faces the other direction, which
+    its neighbours play. Without ``clauses`` it picks among the classic variants only.
     """
     plan = list(variants)
     share = _checked_share(anytime_share)
+    chosen = _checked_clauses(clauses)
+    disruptive_limit = max_disruptive_tables(len(plan), disruptive_share)
     if not 0 <= index < len(plan):
         raise ValueError(f"index {index} is outside the plan of {len(plan)} tables")
     current = plan[index]
     neighbours = [plan[j] for j in (index - 1, index + 1) if 0 <= j < len(plan)]
     others = plan[:index] + plan[index + 1 :]
     anytime_allowed = sum(v.trump_anytime for v in others) < math.floor(len(plan) * share)
+    disruptive_allowed = sum(v.disruptive for v in others) < disruptive_limit
+    # The rank of each new clause (None: no new clause) in the table's preference.
+    wanted = [*_wanted_clauses(plan, index, chosen, disruptive_share), None]
+
+    def allowed_clauses(variant: Variant) -> bool:
+        extra = variant.clauses - {Clause.TRUMP_ANYTIME}
+        return (
+            len(extra) <= 1
+            and extra <= chosen
+            and (disruptive_allowed or not variant.disruptive)
+            and not any(extra & other.clauses for other in neighbours)
+        )
+
+    # EVERY_VARIANT starts with ALL_VARIANTS, so without clauses the candidates (and the
+    # seeded shuffle below) are exactly the classic redraw's.
     candidates = [
         v
-        for v in ALL_VARIANTS
-        if v != current and v not in neighbours and (anytime_allowed or not v.trump_anytime)
+        for v in EVERY_VARIANT
+        if v != current
+        and v not in neighbours
+        and (anytime_allowed or not v.trump_anytime)
+        and allowed_clauses(v)
     ]
     uses = Counter(others)
 
@@ -721,8 +791,17 @@ def redraw_variant(
         distances = [abs(j - index) for j, v in enumerate(plan) if v == variant and j != index]
         return min(distances, default=len(plan) + 1)
 
-    def preference(variant: Variant) -> tuple[int, int, int]:
-        return (_clashes(variant, neighbours), uses[variant], -nearest_use(variant))
+    def clause_rank(variant: Variant) -> int:
+        extra = _new_clause(variant)
+        return wanted.index(extra) if extra in wanted else len(wanted)
+
+    def preference(variant: Variant) -> tuple[int, int, int, int]:
+        return (
+            _clashes(variant, neighbours),
+            clause_rank(variant),
+            uses[variant],
+            -nearest_use(variant),
+        )
 
     # Shuffle before taking the minimum so ties are broken by the seed, not by list order.
     random.Random(seed).shuffle(candidates)

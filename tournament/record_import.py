@@ -13,6 +13,10 @@ Terms:
                   does not exist); or something is there twice (two players with the same
                   name, two games with one number at one table). The message names the
                   place in the file. A file with a problem writes nothing.
+    debrief       the record's "debrief" object (see tournament.records): it replaces the
+                  default bank the new event is born with, and the shown question is
+                  found again by its position. A record without one keeps that default
+                  bank, with the debrief at its opening screen.
     unknown user  a username the record gives for who closed a round or corrected a game,
                   which this installation does not have (the record came from elsewhere).
                   The event is imported with that person left blank, and the outcome
@@ -44,13 +48,17 @@ from tables.models import (
 )
 from tables.variants import DEFAULT_DISRUPTIVE_SHARE, NEW_CLAUSES, Suit, Variant
 from tournament.common.errors import Refused
+from tournament.debrief_questions import QUESTION_MAX_LENGTH, Stage
 from tournament.models import (
     NOTE_TEXT_MAX_LENGTH,
     PLAYER_NAME_MAX_LENGTH,
+    DebriefQuestion,
+    DebriefStep,
     DifferenceSetChoice,
     Event,
     NoteTag,
     ObserverNote,
+    PathsHighlight,
     Phase,
     Player,
     PlayerStatus,
@@ -247,6 +255,7 @@ class _Checked:
     tables: list[dict[str, Any]]
     rounds: list[_Round]
     notes: list[dict[str, Any]] = field(default_factory=list)
+    debrief: _Debrief | None = None
 
     @property
     def usernames(self) -> set[str]:
@@ -313,6 +322,59 @@ def check_record(record: Any) -> _Checked:
         tables=tables,
         rounds=rounds,
         notes=notes,
+        debrief=top.optional("debrief", lambda key: check_debrief(top.raw(key), top.at(key)), None),
+    )
+
+
+# --- the debrief, checked ---------------------------------------------------------------
+
+
+@dataclass
+class _Debrief:
+    """The record's "debrief" object, checked: questions by position."""
+
+    step: int
+    shown_question: int | None
+    paths_highlight: str
+    questions: list[dict[str, Any]]
+
+
+def check_debrief(value: Any, where: str) -> _Debrief:
+    """The record's debrief questions and where its debrief stands (see Terms: debrief)."""
+    debrief = _Fields(value, where)
+    questions: list[dict[str, Any]] = []
+    positions: set[int] = set()
+    for item in debrief.objects("questions"):
+        position = item.whole("position", minimum=1, maximum=2**31 - 1)
+        if position in positions:
+            raise _problem(
+                item.at("position"),
+                _("two questions are at position %(position)s.") % {"position": position},
+            )
+        positions.add(position)
+        questions.append(
+            {
+                "position": position,
+                "stage": item.choice("stage", [stage.value for stage in Stage]),
+                "text": item.text("text", max_length=QUESTION_MAX_LENGTH),
+            }
+        )
+    step = debrief.whole("step", maximum=max(DebriefStep.values))
+    if step not in DebriefStep.values:
+        raise _problem(
+            debrief.at("step"), _("there is no debrief screen %(step)s.") % {"step": step}
+        )
+    shown = debrief.whole("shown_question", minimum=1, maximum=2**31 - 1, null=True)
+    if shown is not None and shown not in positions:
+        raise _problem(
+            debrief.at("shown_question"),
+            _("there is no question at position %(position)s.") % {"position": shown},
+        )
+    return _Debrief(
+        step=step,
+        shown_question=shown,
+        paths_highlight=debrief.choice("paths_highlight", PathsHighlight.values),
+        questions=questions,
     )
 
 
@@ -682,6 +744,21 @@ def _create(checked: _Checked, owner: AbstractBaseUser) -> ImportedEvent:
     GameCorrection.objects.bulk_update(corrections, ["changed_at"])
 
     ObserverNote.objects.bulk_create(ObserverNote(event=event, **row) for row in checked.notes)
+    if checked.debrief is not None:
+        _write_debrief(event, checked.debrief)
 
     unknown = sorted(checked.usernames - set(users))
     return ImportedEvent(event=event, unknown_users=unknown)
+
+
+def _write_debrief(event: Event, debrief: _Debrief) -> None:
+    """The record's bank in place of the default one the new event was born with."""
+    DebriefQuestion.objects.filter(event=event).delete()
+    questions = DebriefQuestion.objects.bulk_create(
+        DebriefQuestion(event=event, **row) for row in debrief.questions
+    )
+    by_position = {question.position: question for question in questions}
+    event.debrief_step = debrief.step
+    event.debrief_question = by_position.get(debrief.shown_question)
+    event.paths_highlight = debrief.paths_highlight
+    event.save(update_fields=["debrief_step", "debrief_question", "paths_highlight"])

@@ -15,6 +15,11 @@ Terms:
                   a table's token and are remade by the next printing.
     derived       what the app computes again from the rest: player name keys, version
                   counters, the report keys phones made. Not written either.
+    debrief       the event's debrief questions (its bank, each with its position and
+                  stage), which screen the debrief is at, the question it shows (by
+                  position) and which paths its chart draws bold: the record's "debrief"
+                  object. A record written before it had none; it imports with the
+                  default bank, as a new event gets.
     results sheet one spreadsheet row per player per round played: where they sat, the
                   games they won, and their move (up, down, stay) with its reason and the
                   table it led to. Planned rounds, not played yet, have no rows.
@@ -39,7 +44,16 @@ from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus
-from tournament.models import Event, ObserverNote, Player, Round, RoundStatus, Seat, SeatReason
+from tournament.models import (
+    DebriefQuestion,
+    Event,
+    ObserverNote,
+    Player,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatReason,
+)
 from tournament.movement import explain_moves
 
 RECORD_FORMAT = "fivetricks-event"
@@ -292,6 +306,25 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
                 "created_at",
                 "on_projector",
             )
+        ],
+        "debrief": _debrief_record(event),
+    }
+
+
+def _debrief_record(event: Event) -> dict[str, Any]:
+    """The record's "debrief" object (see Terms: debrief), in one query."""
+    questions = list(
+        DebriefQuestion.objects.filter(event=event)
+        .values("id", "position", "stage", "text")
+        .order_by("position")
+    )
+    shown = next((q["position"] for q in questions if q["id"] == event.debrief_question_id), None)
+    return {
+        "step": event.debrief_step,
+        "shown_question": shown,
+        "paths_highlight": event.paths_highlight,
+        "questions": [
+            {"position": q["position"], "stage": q["stage"], "text": q["text"]} for q in questions
         ],
     }
 

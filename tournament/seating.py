@@ -486,12 +486,20 @@ def use_classic_variants(*, event: Event, confirmed: bool = False) -> list[Table
 
 @transaction.atomic
 def redraw_table_variant(*, table: Table, confirmed: bool = False) -> Table:
+    """Draw one table's variant again, keeping the draw's rules against the other tables:
+    it follows the event's difference set (the table may carry one of its clauses, and
+    gets back its own while the plan lacks it) and the anytime and disruptive caps."""
     event = table.event
     _refuse_after_study_unless_confirmed(event, confirmed)
     tables = list(event.tables.order_by("number"))
     index = next(i for i, t in enumerate(tables) if t.pk == table.pk)
     variant = redraw_variant(
-        [t.variant for t in tables], index, secrets.randbelow(1_000_000), event.trump_anytime_share
+        [t.variant for t in tables],
+        index,
+        secrets.randbelow(1_000_000),
+        event.trump_anytime_share,
+        clauses=event.draw_clauses,
+        disruptive_share=event.disruptive_share,
     )
     tables[index].set_variant(variant)
     _save_variants(event, [tables[index]])

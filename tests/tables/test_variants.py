@@ -27,6 +27,7 @@ from tables.variants import (
     direction_label,
     draw_variants,
     max_anytime_tables,
+    max_disruptive_tables,
     redraw_variant,
     rule_lines,
     suit_name,
@@ -528,6 +529,95 @@ def test_redraw_rejects_an_index_outside_the_plan(index):
 def test_redraw_rejects_a_bad_share():
     with pytest.raises(ValueError):
         redraw_variant(draw_variants(3, seed=1), 0, seed=1, anytime_share=2)
+
+
+# --- redraw_variant with the event's clauses ----------------------------------------------
+
+clause_sets = st.sets(st.sampled_from(NEW_CLAUSES), min_size=1)
+disruptive_shares = st.sampled_from([0.0, 0.1, 0.2, 0.34, 0.5, 1.0])
+
+
+@st.composite
+def clause_plan_and_index(draw):
+    tables = draw(st.integers(min_value=1, max_value=40))
+    clauses = draw(clause_sets)
+    disruptive = draw(disruptive_shares)
+    plan = draw_variants(tables, draw(seeds), clauses=clauses, disruptive_share=disruptive)
+    index = draw(st.integers(min_value=0, max_value=tables - 1))
+    return plan, index, clauses, disruptive
+
+
+def redraw_with(plan, index, seed, clauses, disruptive):
+    return redraw_variant(plan, index, seed, clauses=clauses, disruptive_share=disruptive)
+
+
+@PROPERTY
+@given(clause_plan_and_index(), seeds)
+def test_a_redraw_with_clauses_keeps_the_draws_guarantees(case, seed):
+    plan, index, clauses, disruptive = case
+    new = redraw_with(plan, index, seed, clauses, disruptive)
+    new_plan = [*plan]
+    new_plan[index] = new
+    neighbours = [plan[j] for j in (index - 1, index + 1) if 0 <= j < len(plan)]
+    assert new != plan[index]
+    assert new not in neighbours
+    # Another direction and another trump ("none" counting as one) than each neighbour.
+    assert all(
+        other.ace_high != new.ace_high and other.trump_key != new.trump_key for other in neighbours
+    )
+    extra = new.clauses - {Clause.TRUMP_ANYTIME}
+    assert len(extra) <= 1
+    assert extra <= clauses
+    assert not any(extra & other.clauses for other in neighbours)
+    assert sum(x.disruptive for x in new_plan) <= max_disruptive_tables(len(plan), disruptive)
+    assert anytime_count(new_plan) <= max_anytime_tables(len(plan))
+
+
+@PROPERTY
+@given(clause_plan_and_index(), seeds)
+def test_a_redrawn_table_keeps_its_clause(case, seed):
+    plan, index, clauses, disruptive = case
+    own = plan[index].clauses - {Clause.TRUMP_ANYTIME}
+    new = redraw_with(plan, index, seed, clauses, disruptive)
+    if own == {Clause.NO_TRUMP}:
+        # Its one other no-trump variant faces the neighbours' direction.
+        assert not new.no_trump
+    elif own:
+        assert new.clauses - {Clause.TRUMP_ANYTIME} == own
+    # (A table without one may gain a clause the draw could not place: see below.)
+
+
+def test_a_redrawn_fewest_wins_table_stays_a_fewest_wins_table():
+    plan = draw_variants(10, seed=3, clauses=["fewest"], disruptive_share=0.2)
+    index = next(i for i, x in enumerate(plan) if x.fewest_wins)
+    results = {redraw_with(plan, index, seed, {Clause.FEWEST_WINS}, 0.2) for seed in range(20)}
+    assert all(x.fewest_wins for x in results)
+    assert len(results) > 1  # still a redraw: direction and trump change with the seed
+
+
+def test_a_redraw_gives_a_clause_the_plan_lacks():
+    # A classic plan, then the event chose no trump: the redrawn table takes it up.
+    plan = draw_variants(8, seed=5, anytime_share=0)
+    new = redraw_with(plan, 3, seed=1, clauses={Clause.NO_TRUMP}, disruptive=0.2)
+    assert new.no_trump
+
+
+def test_a_redraw_never_passes_the_disruptive_cap():
+    # Two fewest-wins tables of ten with a share of 0.2: the cap is full elsewhere.
+    plan = draw_variants(10, seed=2, anytime_share=0)
+    plan[0] = plan[0].with_clause(Clause.FEWEST_WINS)
+    plan[6] = plan[6].with_clause(Clause.FEWEST_WINS)
+    results = {
+        redraw_with(plan, 3, seed, {Clause.FEWEST_WINS, Clause.MUST_OVERTAKE}, 0.2)
+        for seed in range(30)
+    }
+    assert not any(x.disruptive for x in results)
+
+
+def test_a_redraw_drops_a_clause_the_event_no_longer_draws():
+    plan = draw_variants(8, seed=4, clauses=["fewest"], disruptive_share=0.25)
+    index = next(i for i, x in enumerate(plan) if x.fewest_wins)
+    assert not redraw_variant(plan, index, seed=1).clauses - {Clause.TRUMP_ANYTIME}
 
 
 # --- check_variants ---------------------------------------------------------------------

@@ -22,7 +22,16 @@ from tables.models import Game, GameCorrection, GameReport, Table
 from tables.reporting import report_game
 from tables.variants import Variant
 from tests import factories
-from tournament.models import Event, Phase, Player, Round, Seat
+from tournament.models import (
+    DebriefQuestion,
+    DebriefStep,
+    Event,
+    PathsHighlight,
+    Phase,
+    Player,
+    Round,
+    Seat,
+)
 from tournament.record_import import RecordProblem, import_event
 from tournament.records import (
     CSV_BOM,
@@ -74,6 +83,7 @@ def test_a_record_names_its_format_and_version_and_refers_by_name_and_number():
         "tables",
         "rounds",
         "notes",
+        "debrief",
     }
     names = {player["name"] for player in record["players"]}
     numbers = {table["number"] for table in record["tables"]}
@@ -161,6 +171,60 @@ def test_a_record_from_before_the_clauses_imports_as_classic(organizer):
     assert all(t.variant.clauses <= {"anytime"} for t in tables)
 
 
+def bank(event: Event) -> list[tuple[int, str, str]]:
+    return list(
+        DebriefQuestion.objects.filter(event=event)
+        .order_by("position")
+        .values_list("position", "stage", "text")
+    )
+
+
+def test_the_debrief_questions_and_where_the_debrief_stands_round_trip(organizer):
+    event = rehearsal()
+    questions = list(DebriefQuestion.objects.filter(event=event).order_by("position"))
+    questions[0].delete()
+    questions[1].text = "Qui a gagné, selon vous ?"
+    questions[1].save()
+    DebriefQuestion.objects.create(event=event, position=90, stage="real_world", text="Et demain ?")
+    shown = questions[3]
+    Event.objects.filter(pk=event.pk).update(
+        debrief_step=DebriefStep.QUESTION,
+        debrief_question=shown,
+        paths_highlight=PathsHighlight.CLIMBERS,
+    )
+    first = export_event(event)
+    assert first["debrief"]["shown_question"] == shown.position
+    assert {"position": 90, "stage": "real_world", "text": "Et demain ?"} in first["debrief"][
+        "questions"
+    ]
+
+    imported = import_event(record=through_json(first), owner=organizer).event
+
+    assert without_export_time(export_event(imported)) == without_export_time(first)
+    assert bank(imported) == bank(event)
+    assert imported.debrief_step == DebriefStep.QUESTION
+    assert imported.debrief_question.event == imported
+    assert (imported.debrief_question.position, imported.debrief_question.text) == (
+        shown.position,
+        shown.text,
+    )
+    assert imported.paths_highlight == PathsHighlight.CLIMBERS
+
+
+def test_a_record_from_before_the_debrief_imports_with_the_default_bank(organizer):
+    record = valid_record()
+    del record["debrief"]
+    record["event"]["name"] = "Old file"
+
+    imported = import_event(record=record, owner=organizer).event
+
+    fresh = factories.make_event(owner=organizer)
+    assert bank(imported) == bank(fresh)
+    assert bank(imported)
+    assert (imported.debrief_step, imported.debrief_question) == (DebriefStep.OPENING, None)
+    assert imported.paths_highlight == PathsHighlight.AUTO
+
+
 def test_an_import_gets_fresh_links_and_its_owner(organizer):
     event = rehearsal()
     imported = import_event(record=through_json(export_event(event)), owner=organizer).event
@@ -231,7 +295,7 @@ def test_the_record_is_read_in_the_same_number_of_queries_whatever_the_size(orga
             export_event(event)
         counts.append(len(queries))
     assert counts[0] == counts[1]
-    assert counts[0] <= 11  # the observers' notes are one query
+    assert counts[0] <= 12  # ten reads (notes and debrief questions among them), the transaction
 
 
 # --- imports that are refused ----------------------------------------------------------
@@ -306,6 +370,12 @@ def _report_of_a_missing_game(record: dict) -> None:
         (_set("event.difference_set", "wild"), "event.difference_set"),
         (_set("event.custom_clauses", ["misere"]), "event.custom_clauses"),
         (_set("event.disruptive_share", 2), "event.disruptive_share"),
+        (_set("debrief.questions.0.stage", "gossip"), "debrief.questions[0].stage"),
+        (_set("debrief.questions.0.text", " "), "debrief.questions[0].text: must not be empty"),
+        (_set("debrief.questions.1.position", 1), "two questions are at position 1"),
+        (_set("debrief.shown_question", 99), "no question at position 99"),
+        (_set("debrief.step", 42), "debrief.step"),
+        (_set("debrief.paths_highlight", "all"), "debrief.paths_highlight"),
     ],
 )
 def test_a_broken_record_is_refused_with_its_place_and_writes_nothing(organizer, change, says):

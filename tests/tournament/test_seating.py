@@ -3,13 +3,14 @@ adding, renaming and removing players, and the variants' lock after study."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
 from django.db import IntegrityError, transaction
 
 from tables.models import Table, variant_warnings
-from tables.variants import Suit, Variant
+from tables.variants import Clause, Suit, Variant
 from tests import factories
 from tournament import seating
 from tournament.common.errors import Refused
@@ -228,6 +229,26 @@ def test_variants_change_freely_during_setup(organizer):
     table.refresh_from_db()
     assert table.variant != old
     assert len(before) == 3
+
+
+def test_a_redrawn_table_follows_the_events_difference_set(organizer):
+    event = factories.seated_event(
+        owner=organizer, players=40, tables=10, difference_set="disruptive", disruptive_share=0.2
+    )
+    redraw_variants(event=event)
+    clause_tables = [t for t in event.tables.order_by("number") if t.variant.disruptive]
+    assert clause_tables
+    for table in clause_tables:
+        old = table.variant
+        redraw_table_variant(table=table)
+        table.refresh_from_db()
+        assert table.variant != old
+        assert table.variant.clauses - {Clause.TRUMP_ANYTIME} == old.clauses - {
+            Clause.TRUMP_ANYTIME
+        }
+    plan = [t.variant for t in event.tables.order_by("number")]
+    assert sum(v.disruptive for v in plan) <= 2
+    assert all(a.ace_high != b.ace_high and a.trump != b.trump for a, b in itertools.pairwise(plan))
 
 
 def test_variant_changes_after_study_need_confirmation(organizer):

@@ -55,6 +55,24 @@ def finished(organizer) -> Event:
 # --- finishing and reopening ---------------------------------------------------------------
 
 
+def test_the_finish_page_tells_held_reports_apart_from_late_ones(signed_in, organizer):
+    event = debriefed(organizer)
+    # Two reports a phone sent from another table (held), besides the late one.
+    held = GameReport.objects.filter(round__event=event, round__number=2, table__number=1)
+    assert held.update(state=ReportState.HELD) == 2
+    page = signed_in.get(url("finish", event.pk)).content.decode()
+    assert "1 late report is still waiting: it stays out of the results." in page
+    assert "2 reports wait for you to accept or drop them" in page
+    assert ">Handle them first</a>" in page
+
+    GameReport.objects.filter(state=ReportState.LATE).update(state=ReportState.DROPPED)
+    held.filter(pk=held.first().pk).update(state=ReportState.DROPPED)
+    page = signed_in.get(url("finish", event.pk)).content.decode()
+    assert "late report" not in page
+    assert "1 report waits for you to accept or drop it:" in page
+    assert ">Handle it first</a>" in page
+
+
 def test_finish_from_the_console_asks_first_and_names_the_waiting_late_report(signed_in, organizer):
     event = debriefed(organizer)
     console = signed_in.get(url("event", event.pk)).content.decode()

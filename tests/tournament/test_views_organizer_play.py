@@ -550,6 +550,15 @@ def test_late_reports_are_accepted_or_dropped(signed_in, playing, organizer):
     assert not signed_in.get(url("event", playing.pk)).context["c"].late_reports
 
 
+def test_the_close_page_asks_to_accept_or_drop_one_held_report_as_one(signed_in, playing):
+    factories.report(playing, 1, at_table(playing, 1)[0], phone="roaming")
+    factories.report(playing, 2, at_table(playing, 2)[0], game_number=1, phone="roaming")
+    close_page = html.unescape(signed_in.get(url("close_round", playing.pk, 1)).content.decode())
+    assert "1 report is held for you: it counts only once you accept it." in close_page
+    assert ">Accept or drop it in the console</a>" in close_page
+    assert "Accept or drop them" not in close_page
+
+
 def test_held_reports_show_with_their_note_and_are_accepted_or_dropped(
     signed_in, playing, organizer
 ):
@@ -569,6 +578,7 @@ def test_held_reports_show_with_their_note_and_are_accepted_or_dropped(
     assert "This phone reported at table 2 this round." in text
     close_page = html.unescape(signed_in.get(url("close_round", playing.pk, 1)).content.decode())
     assert "2 reports are held for you: they count only once you accept them." in close_page
+    assert ">Accept or drop them in the console</a>" in close_page
 
     said = messages_after(signed_in, signed_in.post(url("report_accept", playing.pk, held[0].pk)))
     assert said[0].startswith(f"Accepted: game 1 of round 1 at table 2, won by {two.name}.")

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournament.debrief_questions import DEFAULT_BANK, QUESTION_MAX_LENGTH, Stage
+from tournament.finishing import finish_event
 from tournament.models import DebriefQuestion, DebriefStep, Event
 from tournament.rounds import start_debrief
 
@@ -238,3 +239,41 @@ def test_the_longest_question_allowed_is_accepted(signed_in, event):
     )
     assert response.status_code == 302
     assert of_stage(event, Stage.COPING)[-1].text == text
+
+
+def test_a_finished_events_questions_are_shown_read_only(signed_in, organizer):
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
+    )
+    factories.close_current_round(event, organizer)
+    event = finish_event(event=start_debrief(event=event))
+    here = url("debrief_questions", event.pk)
+
+    page = signed_in.get(here).content.decode()
+
+    assert "This event is finished: its questions are read-only." in page
+    for question in DEFAULT_BANK:
+        assert html.escape(question.text) in page
+    assert "<textarea" not in page
+    assert "<select" not in page
+    for writer in (
+        "debrief_question_add",
+        "debrief_questions_reset",
+    ):
+        assert url(writer, event.pk) not in page
+    question = of_stage(event, Stage.FEELINGS)[0]
+    for writer in ("debrief_question_edit", "debrief_question_move", "debrief_question_delete"):
+        assert url(writer, event.pk, question.pk) not in page
+    # Every form left shows a question on the projector, which a finished event still takes.
+    actions = set(re.findall(r'<form method="post" action="([^"]+)"', page))
+    assert actions == {url("debrief_step", event.pk), url("logout")}
+    response = signed_in.post(url("debrief_step", event.pk), {"goto": f"question:{question.pk}"})
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.debrief_question_id == question.pk
+
+
+def test_an_open_events_editor_has_no_finished_note(signed_in, event):
+    page = signed_in.get(url("debrief_questions", event.pk)).content.decode()
+    assert "read-only" not in page
+    assert "<textarea" in page

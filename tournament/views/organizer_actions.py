@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,7 +36,7 @@ from tables.corrections import (
     drop_late_report,
     settle_game,
 )
-from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, Table
+from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, ReportState, Table
 from tables.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
@@ -543,6 +544,20 @@ def clock(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return run_action(request, act, default=console_url(event))
 
 
+def _waiting_counts(event: Event) -> dict[str, int]:
+    """How many reports of each kind the organizer has still to accept or drop."""
+    counts = dict(
+        GameReport.objects.filter(table__event=event, state__in=KEPT_FOR_THE_ORGANIZER)
+        .values("state")
+        .annotate(count=Count("pk"))
+        .values_list("state", "count")
+    )
+    return {
+        "late_count": counts.get(ReportState.LATE, 0),
+        "held_count": counts.get(ReportState.HELD, 0),
+    }
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def debrief(request: HttpRequest, pk: int) -> HttpResponse:
@@ -614,9 +629,8 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "reopen": False,
-            "late_count": GameReport.objects.filter(
-                table__event=event, state__in=KEPT_FOR_THE_ORGANIZER
-            ).count(),
+            # Late and held reports wait alike, but each is told in its own words.
+            **_waiting_counts(event),
             "site_messages": list(get_messages(request)),
         },
     )

@@ -5,6 +5,9 @@ Terms:
               form (words and stage), with move up, move down and delete beside it, a form
               to add one, and a reset to the default bank. Plain forms: it all works
               without JavaScript; with it the forms are boosted and keep the scroll.
+    read-only a finished event's editor: the questions as text, without a form to change
+              them (every such POST is refused until the event is reopened); showing one
+              on the projector still works, like the console's debrief screens.
     refused   a question whose words are empty or too long: the page comes back with the
               words as typed and the reason beside them, nothing saved (status 400
               without htmx).
@@ -137,6 +140,7 @@ def questions_context(
         "max_length": QUESTION_MAX_LENGTH,
         "stage_choices": STAGE_CHOICES,
         "at_debrief": event.phase == Phase.DEBRIEF,
+        "read_only": event.is_finished,
         "here": questions_url(event),
         "site_messages": list(get_messages(request)),
     }
