@@ -64,6 +64,10 @@ def urls_for(event: Event) -> dict[str, tuple[str, dict]]:
     if event.phase == Phase.ROUND:
         screens["close round"] = (reverse("organizer:close_round", args=[pk, 1]), LAPTOP)
         screens["tricks"] = (reverse("phone:tricks", args=[table.token]), PHONE)
+        number = event.round_number
+        screens["paper entry"] = (reverse("organizer:paper_entry", args=[pk, 1, number]), LAPTOP)
+        screens["tally sheets"] = (reverse("kit:tally_sheets", args=[pk]), LAPTOP)
+        screens["observer notes"] = (reverse("organizer:notes", args=[pk]), PHONE)
     if event.phase == Phase.DEBRIEF:
         screens["debrief report"] = (reverse("organizer:debrief_report", args=[pk]), LAPTOP)
         ask = "reopen" if event.is_finished else "finish"
@@ -77,6 +81,7 @@ def urls_for(event: Event) -> dict[str, tuple[str, dict]]:
             "new event": (reverse("organizer:event_new"), LAPTOP),
             "settings": (reverse("organizer:event_settings", args=[pk]), LAPTOP),
             "debrief questions": (reverse("organizer:debrief_questions", args=[pk]), LAPTOP),
+            "team": (reverse("organizer:team", args=[pk]), LAPTOP),
             "home": ("/", PHONE),
             # Opening a sign-in link spends nothing, so the walk can look at its page.
             "sign-in link": (sign_in_path(event.owner), LAPTOP),
