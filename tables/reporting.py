@@ -256,12 +256,12 @@ def _report_game(
     with transaction.atomic():
         # First, so this report and a close (or another report) of the event run one
         # after the other: what the checks below read stays true until the commit.
-        Event.objects.lock(table.event_id)
+        event = Event.objects.lock(table.event_id)
         if (repeated := _repeated(client_key, table)) is not None:
             return repeated
-        # A finished event is read-only (tournament.finishing); the event came with the
-        # table from the phone's link, so this costs no query.
-        if table.event.is_finished:
+        # A finished event is read-only (tournament.finishing): read under the lock, as
+        # the organizer may have finished it since the phone's link was looked up.
+        if event.is_finished:
             raise Refused(_("The event is finished: no more games can be reported."))
 
         round_ = _refuse_unless_playing(

@@ -119,6 +119,7 @@ def _keep_phone_id(response: HttpResponse, request: HttpRequest, phone: str) -> 
         max_age=PHONE_COOKIE_AGE,
         samesite="Lax",
         httponly=True,
+        secure=request.is_secure(),
     )
 
 
@@ -160,6 +161,7 @@ def _remember_my_game(
         path=reverse("phone:table", args=[table.token]),
         samesite="Lax",
         httponly=True,
+        secure=request.is_secure(),
     )
 
 

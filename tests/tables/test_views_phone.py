@@ -987,6 +987,13 @@ def test_the_table_page_gives_the_phone_a_lasting_id_once(client, playing):
     assert cookie["path"] == "/"
 
     assert "ft_phone" not in client.get(page_url(playing, 2)).cookies  # kept, not renewed
+    assert not cookie["secure"]  # plain http on the LAN: a secure cookie would never return
+
+
+def test_over_https_the_phones_id_is_a_secure_cookie(client, playing, settings):
+    settings.ALLOWED_HOSTS = ["testserver"]
+    cookie = client.get(page_url(playing, 1), secure=True).cookies["ft_phone"]
+    assert cookie["secure"]
 
 
 def test_a_report_is_stored_with_the_phones_id(client, playing):

@@ -115,6 +115,23 @@ def test_an_observer_sees_the_console_read_only(playing):
 
 
 @pytest.mark.parametrize("role", [CoRole.OBSERVER, CoRole.ASSISTANT])
+def test_no_table_link_reaches_a_co_facilitator(playing, role):
+    """A table's link lets anyone report there: it stays with the organizer."""
+    browser, _ = join(playing, role)
+    tokens = list(playing.tables.values_list("token", flat=True))
+    pages = [
+        url("event", playing.pk),
+        url("event_live", playing.pk),
+        url("table", playing.pk, 1),
+        url("paper_entry", playing.pk, 1, playing.round_number),
+    ]
+    for page in pages:
+        html = browser.get(page).content.decode()
+        assert not [token for token in tokens if token in html], page
+        assert reverse("kit:tally_sheets", args=[playing.pk]) not in html, page
+
+
+@pytest.mark.parametrize("role", [CoRole.OBSERVER, CoRole.ASSISTANT])
 def test_no_co_facilitator_changes_the_event_itself(playing, role):
     browser, _ = join(playing, role)
     version = Event.objects.get(pk=playing.pk).version
