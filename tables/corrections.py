@@ -333,16 +333,13 @@ def enter_paper_tally(
         games.update({game.number: game for game in new_games})
         confirm, dispute = [], []
         for row in to_save:
+            if row.number not in before:
+                continue  # this row made the game: nothing to judge it against
             game = games[row.number]
-            if row.number not in before or game.status in (
-                GameStatus.DISPUTED,
-                GameStatus.SETTLED,
-            ):
-                continue
-            if game.winner_id == seated[row.winner].pk:
-                if game.status == GameStatus.UNCONFIRMED:
-                    confirm.append(game)
-            else:
+            change = game.status_after_report(seated[row.winner].pk)
+            if change == GameStatus.CONFIRMED:
+                confirm.append(game)
+            elif change == GameStatus.DISPUTED:
                 dispute.append(game)
         now = timezone.now()
         Game.objects.filter(

@@ -245,6 +245,16 @@ class Game(models.Model):
     def __str__(self) -> str:
         return _("Game %(number)s") % {"number": self.number}
 
+    def status_after_report(self, winner_id: int) -> str | None:
+        """What one more report naming ``winner_id`` (a phone's or a paper row's) makes of
+        this game: CONFIRMED, DISPUTED, or None when it stays as it is. A disputed game
+        stays disputed and a settled one stays as the organizer decided."""
+        if self.status in (GameStatus.DISPUTED, GameStatus.SETTLED):
+            return None
+        if self.winner_id == winner_id:
+            return GameStatus.CONFIRMED if self.status == GameStatus.UNCONFIRMED else None
+        return GameStatus.DISPUTED
+
     def report_labels(self) -> list[str]:
         """GameReport.label for each report of this game, in the order they arrived.
 

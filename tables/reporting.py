@@ -446,25 +446,22 @@ def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tup
 def _judge(report: GameReport, game: Game) -> tuple[Outcome, Game]:
     """What a report of a game that exists already makes of it: a confirmation or a
     dispute (the report is stored)."""
-    if game.status == GameStatus.DISPUTED:
-        return Outcome.DISPUTED, game
-    if game.winner_id == report.winner_id:
-        if game.status == GameStatus.UNCONFIRMED:
-            # Conditional: a game that is no longer unconfirmed when the update runs (a
-            # dispute got in first) is judged again as it is now, so a phone is never
-            # told "confirmed" about a game that is disputed.
-            if not Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
-                status=GameStatus.CONFIRMED, updated_at=timezone.now()
-            ):
-                game.refresh_from_db(fields=["status", "winner"])
-                return _judge(report, game)
-            game.status = GameStatus.CONFIRMED
-        return Outcome.CONFIRMED, game
-    if game.status == GameStatus.SETTLED:
-        # The organizer already decided; the report is kept but changes nothing.
-        return Outcome.DISPUTED, game
-    Game.objects.filter(pk=game.pk).exclude(status=GameStatus.SETTLED).update(
-        status=GameStatus.DISPUTED, updated_at=timezone.now()
-    )
-    game.status = GameStatus.DISPUTED
-    return Outcome.DISPUTED, game
+    change = game.status_after_report(report.winner_id)
+    if change == GameStatus.CONFIRMED:
+        # Conditional: a game that is no longer unconfirmed when the update runs (a
+        # dispute got in first) is judged again as it is now, so a phone is never
+        # told "confirmed" about a game that is disputed.
+        if not Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
+            status=GameStatus.CONFIRMED, updated_at=timezone.now()
+        ):
+            game.refresh_from_db(fields=["status", "winner"])
+            return _judge(report, game)
+        game.status = GameStatus.CONFIRMED
+    elif change == GameStatus.DISPUTED:
+        Game.objects.filter(pk=game.pk).exclude(status=GameStatus.SETTLED).update(
+            status=GameStatus.DISPUTED, updated_at=timezone.now()
+        )
+        game.status = GameStatus.DISPUTED
+    # A settled game keeps the organizer's winner: a report naming it agrees with it.
+    agrees = game.status != GameStatus.DISPUTED and game.winner_id == report.winner_id
+    return (Outcome.CONFIRMED if agrees else Outcome.DISPUTED), game
