@@ -109,8 +109,11 @@ def test_a_bad_row_keeps_the_good_ones_in_the_form(live_server, new_context):
     sign_in(page, live_server, user)
     page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
     first = factories.seated_names(event, 1)[0]
+    # Typing before the autofocus lands would lose the first keys.
+    expect(page.locator("#game-1")).to_be_focused()
     page.keyboard.type(first)
     page.keyboard.press("Tab")
+    expect(page.locator("#game-2")).to_be_focused()
     page.keyboard.type("Zed")
     page.keyboard.press("Escape")
     page.keyboard.press("Enter")
@@ -152,6 +155,7 @@ def test_screenshots_of_the_tally_sheet_on_a4_and_the_entry_form(live_server, ne
 
     names = factories.seated_names(event, 1)
     page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
+    expect(page.locator("#game-1")).to_be_focused()
     page.keyboard.type(names[0])
     page.keyboard.press("Tab")
     page.keyboard.type("Q")
