@@ -119,6 +119,14 @@ class Table(models.Model):
     must_overtake = models.BooleanField(_("must play higher"), default=False)
     fewest_wins = models.BooleanField(_("fewest tricks wins"), default=False)
     variant_set_by_hand = models.BooleanField(default=False)
+    # A mixed room prints some tables' sheets in another language; blank follows the event.
+    sheet_language = models.CharField(
+        _("rule sheet language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        default="",
+    )
     # One table's rules shown at the debrief; Event.rules_revealed shows them all.
     revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
     version = models.PositiveIntegerField(
@@ -147,6 +155,11 @@ class Table(models.Model):
         return _("Table %(number)s") % {"number": self.number}
 
     @property
+    def rule_sheet_language(self) -> str:
+        """The language this table's rule sheet is printed in: its own, else the event's."""
+        return self.sheet_language or self.event.language
+
+    @property
     def variant(self) -> Variant:
         return Variant(
             ace_high=self.ace_high,
@@ -170,8 +183,11 @@ class Table(models.Model):
     @property
     def print_signature(self) -> str:
         """What of this table goes on paper and can change after printing: the variant
-        (the rule sheet) and the token (the QR code)."""
-        return f"{self.variant.code} {self.token}"
+        (the rule sheet), the token (the QR code) and the sheet's language. English is left
+        out, so the papers of events printed before there were languages stay current."""
+        language = self.rule_sheet_language
+        signature = f"{self.variant.code} {self.token}"
+        return signature if language == settings.LANGUAGE_CODE else f"{signature} {language}"
 
     @property
     def needs_reprint(self) -> bool:

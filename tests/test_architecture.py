@@ -58,6 +58,7 @@ LAYER_BY_MODULE = {
     "tournament.record_import": BRIDGES,
     "tournament.backups": BRIDGES,
     "tournament.finishing": BRIDGES,
+    "tournament.event_settings": BRIDGES,
     "tournament.debrief_bank": BRIDGES,
     "tournament.cofacilitators": BRIDGES,
     "tournament.notes": BRIDGES,

@@ -64,6 +64,7 @@ class EventForm(forms.ModelForm):
             "study_minutes",
             "practice_minutes",
             "paper_only",
+            "language",
             "difference_set",
             "disruptive_share",
         ]

@@ -91,3 +91,31 @@ class RequestCharsetMiddleware:
                 status=400,
             )
         return self.get_response(request)
+
+
+PAGE_LANGUAGE_HEADER = "X-Page-Language"  # static/js/poll.js sends the page's <html lang>
+POLL_ANSWERS = (200, 286)
+
+
+class PageLanguageMiddleware:
+    """Reload a polling page whose language is no longer its screen's.
+
+    The organizer may change the event's language while the projector and the phones are
+    open. A poll only swaps one part of the page, which would leave the rest in the old
+    language, so a poll whose answer (Content-Language, set by LocaleMiddleware from the
+    language the view spoke) differs from the page's tells htmx to reload it whole.
+    Listed above LocaleMiddleware, so it sees that header.
+    """
+
+    def __init__(self, get_response: Middleware) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        page = request.headers.get(PAGE_LANGUAGE_HEADER)
+        answer = response.get("Content-Language")
+        if page and answer and response.status_code in POLL_ANSWERS and page != answer:
+            response = HttpResponse(status=200)
+            response["HX-Refresh"] = "true"
+            add_never_cache_headers(response)
+        return response

@@ -35,7 +35,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.db.models import Count, F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -242,6 +242,18 @@ class Event(models.Model):
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
         help_text=_("Fewest tricks wins, must play higher: at most this share of the tables."),
     )
+    # What the room shares is in this language: projector, kit, rule sheets and, unless a
+    # player picks another, the phones. The console follows its own browser.
+    language = models.CharField(
+        _("language of the room"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_(
+            "The projector, the printed kit and the rule sheets use it, and so do the "
+            "players' phones unless a player picks another language."
+        ),
+    )
     phase = models.CharField(_("phase"), max_length=16, choices=Phase, default=Phase.SETUP)
     round_number = models.PositiveSmallIntegerField(
         _("current round"),
@@ -359,8 +371,8 @@ class Event(models.Model):
         return self.name
 
     def save(self, *args, **kwargs) -> None:
-        """Save; a new event is born with the default debrief bank, in the language
-        active now, so no screen ever meets an event without questions it never had."""
+        """Save; a new event is born with the default debrief bank, in its language, so
+        no screen ever meets an event without questions it never had."""
         if not self._state.adding:
             super().save(*args, **kwargs)
             return
@@ -775,10 +787,12 @@ STAGE_CHOICES = [(stage.value, _(STAGE_TITLES[stage])) for stage in Stage]
 
 class DebriefQuestionQuerySet(models.QuerySet["DebriefQuestion"]):
     def add_default_bank(self, event: Event, *, after: int = 0) -> list[DebriefQuestion]:
-        """The default questions, translated now, appended after position ``after``."""
+        """The default questions in the event's language, appended after ``after``."""
+        with translation.override(event.language):
+            bank = default_bank(gettext)
         return self.bulk_create(
             DebriefQuestion(event=event, position=after + place, stage=q.stage, text=q.text)
-            for place, q in enumerate(default_bank(gettext), start=1)
+            for place, q in enumerate(bank, start=1)
         )
 
     def last_position(self, event: Event) -> int:

@@ -84,6 +84,11 @@ urlpatterns = [
         organizer_actions.table_rotate_link,
         name="table_rotate_link",
     ),
+    path(
+        f"{event}tables/<int:number>/sheet-language/",
+        organizer_actions.table_sheet_language,
+        name="table_sheet_language",
+    ),
     path(f"{event}tables/<int:number>/games/", organizer_actions.game_add, name="game_add"),
     path(
         f"{event}tables/<int:number>/rounds/<int:round_number>/paper/",

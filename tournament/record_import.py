@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_duration
@@ -294,6 +295,12 @@ def check_record(record: Any) -> _Checked:
         "disruptive_share": event_fields.optional(
             "disruptive_share", event_fields.fraction, DEFAULT_DISRUPTIVE_SHARE
         ),
+        # Records written before the languages are English.
+        "language": event_fields.optional(
+            "language",
+            lambda key: event_fields.choice(key, [code for code, _name in settings.LANGUAGES]),
+            settings.LANGUAGE_CODE,
+        ),
         "phase": event_fields.choice("phase", Phase.values),
         "round_number": event_fields.whole("round_number", maximum=rounds_planned),
         "clock_ends_at": event_fields.moment("clock_ends_at"),
@@ -421,6 +428,11 @@ class _Reader:
             # Added with the clauses beyond the classic three: absent means classic.
             **{key: item.optional(key, item.flag, False) for key in _CLAUSE_FIELDS},
             "variant_set_by_hand": item.flag("variant_set_by_hand"),
+            "sheet_language": item.optional(
+                "sheet_language",
+                lambda key: item.choice(key, ["", *(code for code, _name in settings.LANGUAGES)]),
+                "",
+            ),
         }
         try:
             Variant(

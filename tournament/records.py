@@ -118,6 +118,7 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
             "must_overtake",
             "fewest_wins",
             "variant_set_by_hand",
+            "sheet_language",
         ).order_by("number")
     )
     numbers = {table["id"]: table["number"] for table in tables}
@@ -262,6 +263,7 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
             "difference_set": event.difference_set,
             "custom_clauses": list(event.custom_clauses or []),
             "disruptive_share": event.disruptive_share,
+            "language": event.language,
             "phase": event.phase,
             "round_number": event.round_number,
             "clock_ends_at": iso(event.clock_ends_at),

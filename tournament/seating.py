@@ -24,6 +24,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
@@ -528,5 +529,18 @@ def rotate_table_link(*, table: Table) -> Table:
     """
     Event.objects.lock(table.event_id)
     table.rotate_token()
+    Event.objects.bump_version(table.event_id)
+    return table
+
+
+@transaction.atomic
+def set_sheet_language(*, table: Table, language: str) -> Table:
+    """Print a table's rule sheet (and its tent card and guide) in ``language``, or in the
+    event's language when it is blank; the kit then marks the table for a reprint."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise Refused(_("Choose a language from the list."))
+    Event.objects.lock(table.event_id)
+    table.sheet_language = language
+    table.save(update_fields=["sheet_language"])
     Event.objects.bump_version(table.event_id)
     return table

@@ -42,7 +42,6 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import gettext_lazy as _
 
 from tournament.common import network
 from tournament.common.folders import make_folder
@@ -109,6 +108,7 @@ MIDDLEWARE = [
     # Before anything reads a request's body (sessions do not; CSRF does).
     "tournament.middleware.RequestCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "tournament.middleware.PageLanguageMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -132,6 +132,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournament.common.network.address_context",
+                "tournament.common.languages.languages_context",
                 "tournament.views.organizer.access_context",
             ],
         },
@@ -185,10 +186,15 @@ LOGOUT_REDIRECT_URL = "organizer:login"
 # A one-time sign-in link printed by `make run` stays valid for a day.
 PASSWORD_RESET_TIMEOUT = 24 * 60 * 60
 
+# The languages an event can run in. Each is named in its own language, so whoever needs
+# a switcher can read it (tournament.languages). Adding one: README, "Adding a language".
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# English keeps day-month-year and the 24-hour clock the product has always shown; the
+# other languages use Django's own formats for them.
+FORMAT_MODULE_PATH = ["tournament.formats"]
 
 
 def _zone_name(value: str) -> str | None:

@@ -15,6 +15,8 @@ urlpatterns = [
     path("t/", include("tables.phone_urls")),
     path("screen/", include("tournament.projector_urls")),
     path("admin/", admin.site.urls),
+    # The console's language switcher (Django's set_language; phones have their own).
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 # A change to a finished event is refused like any action (tournament.views.organizer).

@@ -22,7 +22,11 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     var tag = event.detail.elt.getAttribute("data-etag");
-    if (tag) event.detail.headers["If-None-Match"] = tag;
+    if (tag) {
+      event.detail.headers["If-None-Match"] = tag;
+      // A page left in another language is reloaded whole (PageLanguageMiddleware).
+      event.detail.headers["X-Page-Language"] = document.documentElement.lang;
+    }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr.status === 304) event.detail.shouldSwap = false;

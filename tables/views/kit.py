@@ -34,7 +34,7 @@ Terms:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -43,6 +43,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -79,38 +80,57 @@ DEFAULT_PAPER = "a4"
 
 @dataclass(frozen=True)
 class KitTable:
+    """One table's pages, all in its rule sheet's language: tent card, rule sheet, guide."""
+
     table: Table
     players: int
     url: str
     qr: SafeString
     sheet: RuleSheet
+    language: str
+    guide: PlayersGuide
 
     @property
     def number_digits(self) -> int:
         return len(str(self.table.number))
 
 
-def kit_tables(event: Event, base_url: str, tables: Iterable[Table]) -> list[KitTable]:
-    """The printed matter of ``tables``, in the order given; two queries at any event size."""
+def kit_tables(
+    event: Event,
+    base_url: str,
+    tables: Iterable[Table],
+    all_tables: Sequence[Table] = (),
+) -> list[KitTable]:
+    """The printed matter of ``tables``, in the order given, each in its sheet's language;
+    ``all_tables`` (the event's, loaded) decide the players' guide. Two queries at any
+    event size."""
     latest_round = event.rounds.order_by("-number").first()
     sizes = latest_round.table_sizes() if latest_round else {}
+    tables = list(tables)
+    guides: dict[str, PlayersGuide] = {}
     kit = []
     for table in tables:
         players = sizes.get(table.number, 0)
         url = base_url + reverse("phone:table", args=[table.token])
-        kit.append(
-            KitTable(
-                table=table,
-                players=players,
-                url=url,
-                qr=qr_svg(url, label=_("Table %(number)s") % {"number": table.number}),
-                sheet=rule_sheet(
-                    table.variant,
-                    players=players if 1 <= players <= DECK_SIZE else None,
-                    translate=_,
-                ),
+        language = table.rule_sheet_language
+        with translation.override(language):
+            if language not in guides:
+                guides[language] = event_guide(event, all_tables or tables)
+            kit.append(
+                KitTable(
+                    table=table,
+                    players=players,
+                    url=url,
+                    qr=qr_svg(url, label=_("Table %(number)s") % {"number": table.number}),
+                    sheet=rule_sheet(
+                        table.variant,
+                        players=players if 1 <= players <= DECK_SIZE else None,
+                        translate=_,
+                    ),
+                    language=language,
+                    guide=guides[language],
+                )
             )
-        )
     return kit
 
 
@@ -187,7 +207,7 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
         chosen = tables
     # Carried by the paper links, so switching paper keeps what is being printed.
     selection = f"&table={only}" if only is not None else ("&reprint=1" if reprint else "")
-    kit = kit_tables(event, base_url, chosen)
+    kit = kit_tables(event, base_url, chosen, tables)
     tally = _kit_tally(event, base_url) if event.paper_only else {}
     response = render(
         request,
@@ -198,7 +218,6 @@ def event_kit(request: HttpRequest, pk: int) -> HttpResponse:
             "papers": PAPERS.values(),
             "kit": kit,
             "pages": [(item, tally.get(item.table.number)) for item in kit],
-            "guide": event_guide(event, tables),
             "base_url": base_url,
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
             "only": only,
@@ -238,6 +257,10 @@ def tally_sheets(request: HttpRequest, pk: int) -> HttpResponse:
     only = positive_int(request.GET.get("table"))
     base_url = public_base_url(request)
     selection = f"&round={round_.number}" + (f"&table={only}" if only else "")
+    # The sheets go to the tables: the room's language, while the page around them is
+    # the organizer's.
+    with translation.override(event.language):
+        sheets = tally_sheets_for(event, round_, base_url, only=only)
     return render(
         request,
         "kit/tally.html",
@@ -246,7 +269,7 @@ def tally_sheets(request: HttpRequest, pk: int) -> HttpResponse:
             "paper": paper,
             "papers": PAPERS.values(),
             "round": round_,
-            "sheets": tally_sheets_for(event, round_, base_url, only=only),
+            "sheets": sheets,
             "selection": selection,
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
         },

@@ -9,7 +9,8 @@ Terms:
                   do, never a server error and never a hint of another table.
 
 Each phone view takes the table (or event) its link names through one of the decorators
-here, so every view answers a bad link the same way.
+here, so every view answers a bad link the same way, and speaks the phone's language
+(tournament.common.languages).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tables.models import Table
+from tournament.common.languages import phone_language, speak
 from tournament.models import Event
 
 TableView = Callable[..., HttpResponse]
@@ -44,6 +46,12 @@ def table_from_link(view: TableView) -> TableView:
         table = Table.objects.for_token(token).select_related("event").first()
         if table is None:
             return link_invalid(request)
+        speak(
+            request,
+            phone_language(
+                request, event_language=table.event.language, table_language=table.sheet_language
+            ),
+        )
         return view(request, table, *args, **kwargs)
 
     return wrapped
@@ -58,6 +66,7 @@ def event_from_players_link(view: TableView) -> TableView:
         event = Event.objects.for_players_token(players_token).first()
         if event is None:
             return link_invalid(request, for_player=True)
+        speak(request, phone_language(request, event_language=event.language))
         return view(request, event, *args, **kwargs)
 
     return wrapped

@@ -14,6 +14,7 @@ This page never shows rules: a player could pick anybody's name.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -26,6 +27,7 @@ from tables.forms import PickPlayerForm
 from tables.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tournament.common.inputs import positive_int
+from tournament.common.languages import known_language, remember_phone_language
 from tournament.common.polling import (
     clock_text,
     etag_from_version,
@@ -202,4 +204,18 @@ def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
         httponly=True,
         samesite="Lax",
     )
+    return response
+
+
+@csrf_exempt  # a language pick risks nothing; the link in the URL is the credential
+@require_POST
+@event_from_players_link
+def choose_language(request: HttpRequest, event: Event) -> HttpResponse:
+    """This phone's own language, kept for a year; an empty pick follows the room again."""
+    response = HttpResponseRedirect(_home_url(event))
+    language = request.POST.get("language", "")
+    if language and not known_language(language):
+        messages.error(request, _("Choose a language from the list."))
+        return response
+    remember_phone_language(response, request, language)
     return response

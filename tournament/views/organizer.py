@@ -39,6 +39,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_GET, require_http_methods
@@ -53,6 +54,7 @@ from tournament.cofacilitators import (
     revoked_invitation,
 )
 from tournament.common.errors import Refused
+from tournament.event_settings import save_event_settings
 from tournament.finishing import archive_event
 from tournament.forms import EventForm
 from tournament.models import Event, PlayerStatus, RoundStatus
@@ -256,7 +258,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
 def event_new(request: HttpRequest) -> HttpResponse:
     if (elsewhere := _cofacilitator_elsewhere(request)) is not None:
         return elsewhere
-    form = EventForm(request.POST or None)
+    # A new event speaks the console's language until the organizer picks another.
+    form = EventForm(request.POST or None, initial={"language": get_language()})
     if request.method == "POST":
         if form.is_valid():
             form.instance.owner = request.user
@@ -276,8 +279,9 @@ def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST":
         if form.is_valid():
-            event = form.save(commit=False)
-            event.save_and_bump(list(form.changed_data) or ["name"])
+            save_event_settings(
+                event=form.save(commit=False), fields=list(form.changed_data) or ["name"]
+            )
             messages.success(request, _("Settings saved."))
             return redirect(console_url(event))
         return render(

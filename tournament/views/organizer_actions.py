@@ -18,6 +18,7 @@ anything else is refused with a message, never a server error.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
@@ -76,6 +77,7 @@ from tournament.seating import (
     rotate_table_link,
     seat_players,
     set_player_status,
+    set_sheet_language,
     set_table_variant,
     use_classic_variants,
 )
@@ -355,6 +357,28 @@ def table_rotate_link(request: HttpRequest, pk: int, number: int) -> HttpRespons
         ) % {"number": table.number}
 
     return run_action(request, rotate, default=console_url(event, "tables"))
+
+
+@require_POST
+@login_required
+def table_sheet_language(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Print one table's rule sheet in another language than the event's (or back)."""
+    event = owned_event(request, pk)
+    table = get_object_or_404(Table, event=event, number=number)
+    language = request.POST.get("language", "")
+
+    def change() -> str:
+        set_sheet_language(table=table, language=language)
+        table.event = event
+        return _(
+            "Table %(number)s's rule sheet is now printed in %(language)s. Reprint the table "
+            "from the kit."
+        ) % {
+            "number": table.number,
+            "language": dict(settings.LANGUAGES)[table.rule_sheet_language],
+        }
+
+    return run_action(request, change, default=_table_url(event, number))
 
 
 # --- games -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournament.common.languages import speak
 from tournament.common.network import public_base_url
 from tournament.common.polling import etag_from_version, first_row, poll_trigger, quoted_etag
 from tournament.common.qr import qr_svg
@@ -70,6 +71,7 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
     event = Event.objects.filter(projector_token=token).first()
     if event is None:
         return render(request, "projector/link_invalid.html", status=404)
+    speak(request, event.language)
     view = View.parse(request.GET.get("view"))
     highlight = request.GET.get("highlight")
     shown = build_screen(event, view, highlight)

@@ -1,0 +1,1 @@
+"""Date and time formats per language, where the product differs from Django's own."""
