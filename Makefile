@@ -9,12 +9,12 @@ CHROMIUM := /usr/bin/chromium
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 .PHONY: run test lint format install chromium wrk screenshots bench crash-test signin clean \
-	test-postgres postgresql
+	test-postgres postgresql messages gettext
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
 
-test: $(INSTALLED) chromium lint
+test: $(INSTALLED) chromium gettext lint
 	$(BIN)/python -m pytest
 
 # The whole suite (or PYTEST_ARGS, e.g. PYTEST_ARGS="tests/tables -m 'not browser'") against
@@ -56,6 +56,19 @@ define apt_install
 	  fi; \
 	fi
 endef
+
+# The catalogues: find every marked message (new ones arrive untranslated, changed ones
+# fuzzy; tests/test_catalogues.py fails until they are translated), then compile them.
+# The compiled .mo files are committed, so `make run` needs no gettext (Windows, macOS).
+TRANSLATED_LANGUAGES := fr es de
+messages: $(INSTALLED) gettext
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(TRANSLATED_LANGUAGES)) \
+		--add-location=file --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore=.venv $(addprefix -l ,$(TRANSLATED_LANGUAGES))
+
+# GNU gettext for `make messages` and the catalogue checks of `make test`.
+gettext:
+	$(call apt_install,msgfmt,gettext,for the translation catalogues,the catalogue checks fail)
 
 # Browser tests drive Debian's Chromium; never `playwright install` (no downloads here).
 chromium:
