@@ -38,7 +38,9 @@ PLURAL_FORMS = {
 # What a translation must carry over from its message, in any order.
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sdif]|%[sd]|\{[a-z_0-9]*\}|</?[a-z]+[^>]*>")
 SOURCES = ("manage.py", "pyproject.toml", "tournament", "tables", "templates", "locale")
-GETTEXT_MISSING = "GNU gettext is needed for this check: `make test` installs it (apt-get install gettext)."
+GETTEXT_MISSING = (
+    "GNU gettext is needed for this check: `make test` installs it (apt-get install gettext)."
+)
 
 
 def _key(entry: polib.POEntry) -> tuple[str, str, str]:
@@ -161,6 +163,6 @@ def test_catalogue_compiles_and_the_committed_mo_is_current(language, tmp_path):
     )
     assert check.returncode == 0, f"locale/{language} does not compile:\n{check.stderr}"
     with compiled.open("rb") as fresh, (folder / "django.mo").open("rb") as committed:
-        assert gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(
-            fresh
-        )._catalog, f"locale/{language}/LC_MESSAGES/django.mo is stale: run `make messages`."
+        assert (
+            gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(fresh)._catalog
+        ), f"locale/{language}/LC_MESSAGES/django.mo is stale: run `make messages`."
