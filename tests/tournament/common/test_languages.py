@@ -1,0 +1,183 @@
+"""Which language each screen speaks (tournament.common.languages).
+
+The room's screens follow the event's language; a table's phones and printed pages follow
+its sheet language; a phone's own pick wins on that phone and lasts; the console follows
+its browser or its switcher; names sort the same in every language.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tables.models import Table
+from tests import factories
+from tournament.common.languages import PHONE_LANGUAGE_COOKIE
+from tournament.models import Event
+from tournament.ordering import name_key
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["émile", "Zoë", "Ana", "Øyvind", "ezra", "İlker", "Ábel", "zack"]
+
+
+@pytest.fixture
+def room(organizer) -> Event:
+    return factories.seated_event(owner=organizer, players=NAMES, tables=2, language="fr")
+
+
+def _lang(response) -> str:
+    html = response.content.decode()
+    return html.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+def _table(event: Event, number: int = 1) -> Table:
+    return factories.table(event, number)
+
+
+def test_a_phone_follows_the_event_language(room):
+    page = Client().get(reverse("phone:table", args=[_table(room).token]))
+    assert _lang(page) == "fr"
+    assert page["Content-Language"] == "fr"
+    assert "Langue" in page.content.decode()
+
+
+def test_a_phone_follows_its_table_sheet_language_before_the_event(room):
+    table = _table(room, 2)
+    table.sheet_language = "de"
+    table.save()
+    assert _lang(Client().get(reverse("phone:table", args=[table.token]))) == "de"
+    assert _lang(Client().get(reverse("phone:table", args=[_table(room).token]))) == "fr"
+    # The players' page belongs to no table: the event's language.
+    assert _lang(Client().get(reverse("phone:player_home", args=[room.players_token]))) == "fr"
+
+
+def test_a_phone_picks_its_own_language_and_keeps_it(room):
+    phone, neighbour = Client(), Client()
+    token = _table(room).token
+    answer = phone.post(reverse("phone:language", args=[token]), {"language": "es"})
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("phone:table", args=[token])
+    cookie = answer.cookies[PHONE_LANGUAGE_COOKIE]
+    assert cookie.value == "es"
+    assert cookie["max-age"] >= 365 * 24 * 60 * 60
+    assert _lang(phone.get(reverse("phone:table", args=[token]))) == "es"
+    assert _lang(phone.get(reverse("phone:player_home", args=[room.players_token]))) == "es"
+    assert _lang(neighbour.get(reverse("phone:table", args=[token]))) == "fr"
+    # An empty pick follows the room again.
+    phone.post(reverse("phone:language", args=[token]), {"language": ""})
+    assert _lang(phone.get(reverse("phone:table", args=[token]))) == "fr"
+
+
+def test_the_players_page_has_its_own_switch(room):
+    phone = Client()
+    answer = phone.post(
+        reverse("phone:player_language", args=[room.players_token]), {"language": "de"}
+    )
+    assert answer["Location"] == reverse("phone:player_home", args=[room.players_token])
+    assert _lang(phone.get(reverse("phone:player_home", args=[room.players_token]))) == "de"
+
+
+def test_an_unknown_language_is_refused_with_a_message_and_changes_nothing(room):
+    phone = Client()
+    token = _table(room).token
+    phone.post(reverse("phone:language", args=[token]), {"language": "es"})
+    answer = phone.post(reverse("phone:language", args=[token]), {"language": "xx"}, follow=True)
+    assert "Elige un idioma de la lista." in answer.content.decode()
+    assert phone.cookies[PHONE_LANGUAGE_COOKIE].value == "es"
+
+
+def test_a_phone_cookie_naming_no_shipped_language_is_ignored(room):
+    phone = Client()
+    phone.cookies[PHONE_LANGUAGE_COOKIE] = "klingon"
+    assert _lang(phone.get(reverse("phone:table", args=[_table(room).token]))) == "fr"
+
+
+def test_the_projector_follows_the_event_whatever_the_browser(room):
+    screen = reverse("projector:screen", args=[room.projector_token])
+    assert _lang(Client().get(screen, HTTP_ACCEPT_LANGUAGE="de")) == "fr"
+
+
+def test_the_console_follows_the_browser_then_its_switcher(signed_in, room):
+    console = reverse("organizer:event", args=[room.pk])
+    assert _lang(signed_in.get(console, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")) == "de"
+    assert _lang(signed_in.get(console, HTTP_ACCEPT_LANGUAGE="en")) == "en"
+    switched = signed_in.post(reverse("set_language"), {"language": "es", "next": console})
+    assert switched["Location"] == console
+    assert _lang(signed_in.get(console, HTTP_ACCEPT_LANGUAGE="de")) == "es"
+
+
+def test_a_new_event_starts_in_the_console_language(signed_in):
+    form = signed_in.get(reverse("organizer:event_new"), HTTP_ACCEPT_LANGUAGE="de")
+    assert '<option value="de" selected>' in form.content.decode()
+
+
+def test_the_kit_prints_each_table_in_its_sheet_language(signed_in, room):
+    table = _table(room, 2)
+    table.sheet_language = "de"
+    table.save()
+    html = signed_in.get(reverse("kit:event_kit", args=[room.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    html = html.content.decode()
+    toolbar, pages = html.split('<main class="kit-pages">', 1)
+    assert "Print the whole kit" in toolbar  # the organizer's own language
+    first, second = pages.split('lang="de"', 1)
+    assert "Fiche de règles" in first or "fiche de règles" in first
+    assert "Trumpf" in second
+    assert "atout" not in second
+
+
+def test_the_sheet_language_is_set_per_table_and_marks_the_paper_stale(signed_in, room):
+    table = _table(room)
+    table.printed_at = table.event.created_at
+    table.printed_signature = table.print_signature
+    table.save()
+    version = room.version
+    url = reverse("organizer:table_sheet_language", args=[room.pk, table.number])
+    signed_in.post(url, {"language": "es"})
+    table.refresh_from_db()
+    room.refresh_from_db()
+    assert table.sheet_language == "es"
+    assert table.needs_reprint
+    assert room.version > version
+    refused = signed_in.post(url, {"language": "xx"}, follow=True)
+    assert "Choose a language from the list." in refused.content.decode()
+    table.refresh_from_db()
+    assert table.sheet_language == "es"
+
+
+def test_english_papers_printed_before_the_languages_stay_current(organizer):
+    event = factories.seated_event(owner=organizer, players=4, tables=1)
+    table = _table(event)
+    assert table.print_signature == f"{table.variant.code} {table.token}"
+
+
+def test_a_poll_from_a_page_in_another_language_reloads_it(room):
+    token = _table(room).token
+    live = reverse("phone:table_live", args=[token])
+    same = Client().get(live, HTTP_HX_REQUEST="true", HTTP_X_PAGE_LANGUAGE="fr")
+    assert "HX-Refresh" not in same
+    stale = Client().get(live, HTTP_HX_REQUEST="true", HTTP_X_PAGE_LANGUAGE="en")
+    assert stale["HX-Refresh"] == "true"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es", "de"])
+def test_names_sort_the_same_in_every_language(organizer, language):
+    event = factories.seated_event(owner=organizer, players=NAMES, tables=2, language=language)
+    # The tournament's own order (accents and case folded), never the locale's.
+    alphabetical = sorted(NAMES, key=name_key)
+    assert alphabetical[:4] == ["Ábel", "Ana", "émile", "ezra"]
+    for table in event.tables.all():
+        html = Client().get(reverse("phone:table", args=[table.token])).content.decode()
+        seated = [name for name in alphabetical if f">{name}<" in html]
+        assert len(seated) == 4
+        assert sorted(seated, key=lambda name: html.index(f">{name}<")) == seated
+
+
+def test_dates_are_written_the_language_way(signed_in, room):
+    events = reverse("organizer:events")
+    day = room.created_at
+    german = signed_in.get(events, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert day.strftime("%d.%m.%Y") in german
+    english = signed_in.get(events, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{day.day} {day.strftime('%b')} {day.year}" in english
