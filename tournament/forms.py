@@ -15,11 +15,12 @@ Terms:
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tables.variants import (
     ALL_VARIANTS,
@@ -31,6 +32,7 @@ from tables.variants import (
     variant_label,
 )
 from tournament import signin
+from tournament.common.languages import known_language
 from tournament.debrief_questions import QUESTION_MAX_LENGTH, tidy_question
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
@@ -108,6 +110,15 @@ class EventForm(forms.ModelForm):
         # A form that leaves them out (an older page, a script) keeps the event's choice.
         self.fields["difference_set"].required = False
         self.fields["disruptive_share"].required = False
+        self.fields["language"].required = False
+
+    def clean_language(self) -> str:
+        if language := self.cleaned_data.get("language"):
+            return language
+        # A new event speaks the console's language; an existing one keeps its own.
+        if self.instance._state.adding:
+            return known_language(get_language()) or settings.LANGUAGE_CODE
+        return self.instance.language
 
     def clean_difference_set(self) -> str:
         return self.cleaned_data.get("difference_set") or self.instance.difference_set
