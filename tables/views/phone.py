@@ -55,7 +55,7 @@ from tables.variants import DECK_SIZE
 from tables.views.links import table_from_link
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
-from tournament.common.languages import known_language, remember_phone_language
+from tournament.common.languages import pick_phone_language
 from tournament.common.polling import (
     clock_text,
     etag_from_version,
@@ -423,10 +423,4 @@ def _render_tricks(
 @table_from_link
 def choose_language(request: HttpRequest, table: Table) -> HttpResponse:
     """This phone's own language, kept for a year; an empty pick follows the room again."""
-    response = HttpResponseRedirect(reverse("phone:table", args=[table.token]))
-    language = request.POST.get("language", "")
-    if language and not known_language(language):
-        messages.error(request, _("Choose a language from the list."))
-        return response
-    remember_phone_language(response, request, language)
-    return response
+    return pick_phone_language(request, reverse("phone:table", args=[table.token]))

@@ -14,7 +14,6 @@ This page never shows rules: a player could pick anybody's name.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -27,7 +26,7 @@ from tables.forms import PickPlayerForm
 from tables.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tournament.common.inputs import positive_int
-from tournament.common.languages import known_language, remember_phone_language
+from tournament.common.languages import pick_phone_language
 from tournament.common.polling import (
     clock_text,
     etag_from_version,
@@ -212,10 +211,4 @@ def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
 @event_from_players_link
 def choose_language(request: HttpRequest, event: Event) -> HttpResponse:
     """This phone's own language, kept for a year; an empty pick follows the room again."""
-    response = HttpResponseRedirect(_home_url(event))
-    language = request.POST.get("language", "")
-    if language and not known_language(language):
-        messages.error(request, _("Choose a language from the list."))
-        return response
-    remember_phone_language(response, request, language)
-    return response
+    return pick_phone_language(request, _home_url(event))

@@ -21,8 +21,10 @@ accents itself and never asks the locale.
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 PHONE_LANGUAGE_COOKIE = "ft_language"
 PHONE_LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
@@ -65,12 +67,16 @@ def remember_phone_language(response: HttpResponse, request: HttpRequest, langua
         response.delete_cookie(PHONE_LANGUAGE_COOKIE, samesite="Lax")
 
 
-def language_options(current: str) -> list[dict[str, object]]:
-    """The switcher's choices, each named in its own language."""
-    return [
-        {"code": code, "name": name, "selected": code == current}
-        for code, name in settings.LANGUAGES
-    ]
+def pick_phone_language(request: HttpRequest, back_to: str) -> HttpResponse:
+    """Answer a phone's language pick (POST ``language``): keep it and go back to
+    ``back_to``; a language we do not ship is refused with a message, changing nothing."""
+    response = HttpResponseRedirect(back_to)
+    language = request.POST.get("language", "")
+    if language and not known_language(language):
+        messages.error(request, _("Choose a language from the list."))
+    else:
+        remember_phone_language(response, request, language)
+    return response
 
 
 def languages_context(request: HttpRequest) -> dict[str, object]:
