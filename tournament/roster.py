@@ -39,12 +39,21 @@ MAX_NAME_LENGTH = 40  # the same as tournament.models.PLAYER_NAME_MAX_LENGTH
 MAX_LINES = 1000  # more than any venue seats; a bigger paste is almost surely a wrong file
 MAX_CSV_BYTES = 1_000_000
 
-# Header cells (case and spaces ignored) that name the column holding full names.
+# Header cells (case and spaces ignored) that name the column holding full names, in the
+# languages the product speaks: a French, Spanish or German sign-up sheet works as it is.
 NAME_HEADERS = frozenset(
     {"name", "names", "full name", "fullname", "player", "players", "participant", "attendee"}
+    | {"nom complet", "joueur", "joueuse", "joueurs", "participante", "participants"}
+    | {"nombre completo", "nombre y apellidos", "jugador", "jugadora", "jugadores"}
+    | {"vollständiger name", "spieler", "spielerin", "teilnehmer", "teilnehmerin"}
 )
-FIRST_NAME_HEADERS = frozenset({"first name", "firstname", "given name", "first"})
-LAST_NAME_HEADERS = frozenset({"last name", "lastname", "surname", "family name", "last"})
+FIRST_NAME_HEADERS = frozenset(
+    {"first name", "firstname", "given name", "first", "prénom", "prenom", "nombre", "vorname"}
+)
+LAST_NAME_HEADERS = frozenset(
+    {"last name", "lastname", "surname", "family name", "last"}
+    | {"nom", "nom de famille", "apellido", "apellidos", "nachname", "familienname"}
+)
 
 _SPACES = re.compile(r"\s+")
 
@@ -219,13 +228,16 @@ def _header_key(cell: str) -> str:
 def _name_columns(header: list[str]) -> list[int] | None:
     """The columns that hold names when the first row is a header, else None."""
     keys = [_header_key(cell) for cell in header]
-    for index, key in enumerate(keys):
-        if key in NAME_HEADERS:
-            return [index]
+    full = next((i for i, key in enumerate(keys) if key in NAME_HEADERS), None)
     first = next((i for i, key in enumerate(keys) if key in FIRST_NAME_HEADERS), None)
     last = next((i for i, key in enumerate(keys) if key in LAST_NAME_HEADERS), None)
     if first is not None and last is not None:
         return [first, last]
+    if first is not None and full is not None:
+        # "Vorname; Name": beside a first name, "Name" is the family name.
+        return [first, full]
+    if full is not None:
+        return [full]
     if first is not None:
         return [first]
     return None

@@ -125,6 +125,29 @@ def test_csv_joins_first_and_last_names():
     assert read_csv(data.encode()).names == ["Ann Okafor", "Émile Zola"]
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Prénom;Nom",  # French sign-up sheets
+        "Nombre;Apellidos",  # Spanish
+        "Vorname;Nachname",  # German
+        "Vorname;Name",  # German, where "Name" beside a first name is the family name
+        "Nom;Prénom;Email",  # any order
+    ],
+)
+def test_csv_reads_first_and_last_name_headers_in_the_product_languages(header):
+    rows = "Ann;Okafor\nÉmile;Zola\n" if not header.startswith("Nom;") else "Okafor;Ann;a@x\n"
+    names = read_csv(f"{header}\n{rows}".encode()).names
+    assert names == (
+        ["Ann Okafor", "Émile Zola"] if not header.startswith("Nom;") else ["Ann Okafor"]
+    )
+
+
+@pytest.mark.parametrize("header", ["Joueur", "Jugadores", "Teilnehmerin", "Nom complet"])
+def test_csv_reads_a_full_name_header_in_the_product_languages(header):
+    assert read_csv(f"Email,{header}\na@x.org,Ann Okafor\n".encode()).names == ["Ann Okafor"]
+
+
 def test_csv_without_a_header_takes_the_first_column():
     assert read_csv(b"Ann,12\nBen,13\n").names == ["Ann", "Ben"]
 
