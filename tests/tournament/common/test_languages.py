@@ -181,3 +181,21 @@ def test_dates_are_written_the_language_way(signed_in, room):
     assert day.strftime("%d.%m.%Y") in german
     english = signed_in.get(events, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"{day.day} {day.strftime('%b')} {day.year}" in english
+
+
+@pytest.mark.parametrize("players", [20, 500])
+def test_a_mixed_language_kit_and_console_cost_the_same_queries_at_any_size(
+    signed_in, organizer, players, django_assert_max_num_queries
+):
+    event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
+    Event.objects.filter(pk=event.pk).update(language="de")
+    Table.objects.filter(event=event, number__in=[1, 2]).update(sheet_language="fr")
+    Table.objects.filter(event=event, number=3).update(sheet_language="es")
+    signed_in.get(reverse("kit:event_kit", args=[event.pk]))  # printed: the console checks
+    with django_assert_max_num_queries(8):
+        kit = signed_in.get(reverse("kit:event_kit", args=[event.pk])).content.decode()
+    assert kit.count('class="sheet rule-sheet" lang="fr"') == 2
+    assert kit.count('class="sheet rule-sheet" lang="es"') == 1
+    assert kit.count('class="sheet rule-sheet" lang="de"') == players // 4 - 3
+    with django_assert_max_num_queries(19):
+        signed_in.get(reverse("organizer:event", args=[event.pk]))
