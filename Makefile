@@ -80,7 +80,8 @@ postgresql:
 
 screenshots: $(INSTALLED) chromium
 	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py \
-		tests/browser/test_debrief_screenshots.py tests/browser/test_debrief_report.py -q
+		tests/browser/test_debrief_screenshots.py tests/browser/test_debrief_report.py \
+		tests/browser/test_language_screenshots.py -q
 	@echo "Screenshots are in ./screenshots/"
 
 # The benchmark drives the server with Debian's wrk where it can be had, else with its

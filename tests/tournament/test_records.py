@@ -509,3 +509,36 @@ def test_the_clock_is_written_as_times_and_durations(organizer):
     written = export_event(event)["event"]
     assert written["clock_paused_remaining"] == "P0DT00H02M03.000005S"
     assert written["clock_ends_at"].endswith("+00:00")
+
+
+def test_the_languages_round_trip(organizer):
+    event = rehearsal()
+    Event.objects.filter(pk=event.pk).update(language="de")
+    Table.objects.filter(event=event, number=1).update(sheet_language="fr")
+    first = export_event(Event.objects.get(pk=event.pk))
+    assert first["event"]["language"] == "de"
+
+    imported = import_event(record=through_json(first), owner=organizer).event
+
+    assert without_export_time(export_event(imported)) == without_export_time(first)
+    assert imported.language == "de"
+    assert [t.sheet_language for t in imported.tables.order_by("number")][:2] == ["fr", ""]
+
+
+def test_a_record_from_before_the_languages_imports_in_english(organizer):
+    record = valid_record()
+    del record["event"]["language"]
+    for table in record["tables"]:
+        del table["sheet_language"]
+
+    imported = import_event(record=record, owner=organizer).event
+
+    assert imported.language == "en"
+    assert {t.sheet_language for t in imported.tables.all()} == {""}
+
+
+def test_a_record_in_a_language_we_do_not_ship_is_refused(organizer):
+    record = valid_record()
+    record["event"]["language"] = "tlh"
+    with pytest.raises(RecordProblem, match="event.language"):
+        import_event(record=record, owner=organizer)
