@@ -55,6 +55,8 @@ LAST_NAME_HEADERS = frozenset(
     | {"nom", "nom de famille", "apellido", "apellidos", "nachname", "familienname"}
 )
 
+FIRST_AND_NAME = ("vorname", "name")
+
 _SPACES = re.compile(r"\s+")
 
 
@@ -233,8 +235,8 @@ def _name_columns(header: list[str]) -> list[int] | None:
     last = next((i for i, key in enumerate(keys) if key in LAST_NAME_HEADERS), None)
     if first is not None and last is not None:
         return [first, last]
-    if first is not None and full is not None:
-        # "Vorname; Name": beside a first name, "Name" is the family name.
+    if first is not None and full is not None and (keys[first], keys[full]) == FIRST_AND_NAME:
+        # A German sheet's "Vorname; Name": beside "Vorname", "Name" is the family name.
         return [first, full]
     if full is not None:
         return [full]

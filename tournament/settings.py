@@ -105,11 +105,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tournament.middleware.PageHeadersMiddleware",
     "django.middleware.gzip.GZipMiddleware",
+    # Above LocaleMiddleware, so it sees the Content-Language that one sets.
+    "tournament.middleware.PageLanguageMiddleware",
+    # Every request picks its language first, so even a refusal below speaks it.
+    "django.middleware.locale.LocaleMiddleware",
     # Before anything reads a request's body (sessions do not; CSRF does).
     "tournament.middleware.RequestCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "tournament.middleware.PageLanguageMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -252,6 +254,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 SESSION_COOKIE_AGE = 14 * 24 * 60 * 60
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
@@ -261,6 +265,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if PUBLIC_URL.startswith("https:"):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     CSRF_TRUSTED_ORIGINS = ["{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_URL))]
     SECURE_HSTS_SECONDS = int(os.environ.get("FIVETRICKS_HSTS_SECONDS", 365 * 24 * 60 * 60))
     # Subdomains of the event's own host name only, e.g. *.tricks.example.org.

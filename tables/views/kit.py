@@ -136,8 +136,11 @@ def kit_tables(
 
 @dataclass(frozen=True)
 class TallySheet:
+    """One table's tally sheet for a round, in its table's sheet language."""
+
     table_number: int
     round_number: int
+    language: str
     names: list[tuple[str, str]]  # (name, shortcut), alphabetically
     url: str
     qr: SafeString
@@ -147,23 +150,33 @@ class TallySheet:
 def tally_sheets_for(
     event: Event, round_: Round, base_url: str, *, only: int | None = None
 ) -> list[TallySheet]:
-    """One tally sheet per table of ``round_`` (or just table ``only``); one query."""
+    """One tally sheet per table of ``round_`` (or just table ``only``), each in its
+    table's sheet language; one query."""
     seated: dict[int, list[str]] = {}
-    seats = Seat.objects.filter(round=round_).values_list("table__number", "player__name")
+    languages: dict[int, str] = {}
+    seats = Seat.objects.filter(round=round_).values_list(
+        "table__number", "player__name", "table__sheet_language"
+    )
     if only is not None:
         seats = seats.filter(table__number=only)
-    for number, name in seats.order_by("table__number"):
+    for number, name, language in seats.order_by("table__number"):
         seated.setdefault(number, []).append(name)
+        languages[number] = language or event.language
     sheets = []
     for number, names in seated.items():
         names.sort(key=name_key)
         codes = shortcuts(names)
         url = base_url + reverse("organizer:paper_entry", args=[event.pk, number, round_.number])
-        label = _("Table %(table)s, round %(round)s") % {"table": number, "round": round_.number}
+        with translation.override(languages[number]):
+            label = _("Table %(table)s, round %(round)s") % {
+                "table": number,
+                "round": round_.number,
+            }
         sheets.append(
             TallySheet(
                 table_number=number,
                 round_number=round_.number,
+                language=languages[number],
                 names=[(name, codes[name]) for name in names],
                 url=url,
                 qr=qr_svg(url, label=label),
@@ -257,10 +270,9 @@ def tally_sheets(request: HttpRequest, pk: int) -> HttpResponse:
     only = positive_int(request.GET.get("table"))
     base_url = public_base_url(request)
     selection = f"&round={round_.number}" + (f"&table={only}" if only else "")
-    # The sheets go to the tables: the room's language, while the page around them is
-    # the organizer's.
-    with translation.override(event.language):
-        sheets = tally_sheets_for(event, round_, base_url, only=only)
+    # Each sheet goes to its table, in that table's language (tally_sheets_for); the
+    # page around them is the organizer's.
+    sheets = tally_sheets_for(event, round_, base_url, only=only)
     return render(
         request,
         "kit/tally.html",

@@ -22,7 +22,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tables.models import Table
-from tournament.common.languages import phone_language, speak
+from tournament.common.languages import (
+    PHONE_LANGUAGE_COOKIE,
+    known_language,
+    phone_language,
+    speak,
+)
 from tournament.models import Event
 
 TableView = Callable[..., HttpResponse]
@@ -30,7 +35,10 @@ TableView = Callable[..., HttpResponse]
 
 def link_invalid(request: HttpRequest, *, for_player: bool = False) -> HttpResponse:
     """The friendly 404 for a rotated or mistyped link. A poll or a tap from a page that
-    was open before the link changed reloads the whole page, so the phone shows it."""
+    was open before the link changed reloads the whole page, so the phone shows it.
+    A phone that picked its own language keeps it here too."""
+    if own := known_language(request.COOKIES.get(PHONE_LANGUAGE_COOKIE)):
+        speak(request, own)
     response = render(request, "phone/link_invalid.html", {"for_player": for_player}, status=404)
     if request.htmx:
         response["HX-Refresh"] = "true"

@@ -169,3 +169,8 @@ def test_csv_from_excel_with_a_bom_or_a_windows_code_page():
 )
 def test_files_that_are_not_rosters_are_refused_whole(data, problem):
     assert read_csv(data).file_problem == problem
+
+
+def test_a_full_name_column_wins_beside_a_first_name_column():
+    data = "Name,First name\nAda Lovelace,Ada\n"
+    assert read_csv(data.encode()).names == ["Ada Lovelace"]

@@ -199,3 +199,81 @@ def test_a_mixed_language_kit_and_console_cost_the_same_queries_at_any_size(
     assert kit.count('class="sheet rule-sheet" lang="de"') == players // 4 - 3
     with django_assert_max_num_queries(19):
         signed_in.get(reverse("organizer:event", args=[event.pk]))
+
+
+def _own_select(html: str) -> str:
+    return html.split('id="phone-language"', 1)[1].split("</select>", 1)[0]
+
+
+def test_a_phone_can_go_back_to_following_the_room(room):
+    phone = Client()
+    token = _table(room).token
+    fresh = _own_select(phone.get(reverse("phone:table", args=[token])).content.decode())
+    assert '<option value="" selected>Langue de la salle (Français)</option>' in fresh
+    assert 'value="fr" lang="fr" selected' not in fresh
+    phone.post(reverse("phone:language", args=[token]), {"language": "fr"})
+    picked = _own_select(phone.get(reverse("phone:table", args=[token])).content.decode())
+    assert '<option value="">' in picked
+    assert 'value="fr" lang="fr" selected' in picked
+
+
+def test_the_room_option_names_the_table_sheet_language(room):
+    table = _table(room, 2)
+    table.sheet_language = "de"
+    table.save()
+    html = Client().get(reverse("phone:table", args=[table.token])).content.decode()
+    assert "Sprache im Raum (Deutsch)" in _own_select(html)
+
+
+def test_a_refused_pick_is_said_on_the_players_page_itself(room):
+    phone = Client()
+    url = reverse("phone:player_language", args=[room.players_token])
+    page = phone.post(url, {"language": "xx"}, follow=True).content.decode()
+    assert "Choisissez une langue dans la liste." in page
+    # Said once, where it happened: not again on the next page.
+    table = phone.get(reverse("phone:table", args=[_table(room).token])).content.decode()
+    assert "Choisissez une langue" not in table
+
+
+def test_a_dead_phone_link_speaks_the_phones_own_language(room):
+    phone = Client()
+    phone.post(reverse("phone:language", args=[_table(room).token]), {"language": "de"})
+    dead = phone.get(reverse("phone:table", args=["x" * 43]), HTTP_ACCEPT_LANGUAGE="en")
+    assert dead.status_code == 404
+    assert _lang(dead) == "de"
+
+
+def test_a_refusal_before_any_view_speaks_the_browser_language(room):
+    # A German phone first, on the same server thread: its language must not linger.
+    Client().get(reverse("phone:table", args=[_table(room).token]), HTTP_ACCEPT_LANGUAGE="de")
+    refused = Client().post(
+        reverse("phone:report", args=[_table(room).token]),
+        data="winner=1",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert refused.status_code == 400
+    assert _lang(refused) == "en"
+    spanish = Client().post(
+        reverse("phone:report", args=[_table(room).token]),
+        data="winner=1",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert _lang(spanish) == "es"
+
+
+def test_each_tally_sheet_is_printed_in_its_table_language(signed_in, organizer):
+    event = factories.seated_event(
+        owner=organizer, players=8, tables=2, language="fr", paper_only=True
+    )
+    Table.objects.filter(event=event, number=2).update(sheet_language="de")
+    for url in (
+        reverse("kit:tally_sheets", args=[event.pk]),
+        reverse("kit:event_kit", args=[event.pk]),
+    ):
+        html = signed_in.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        first, second = html.split('class="sheet tally-sheet" lang="de"', 1)
+        assert 'class="sheet tally-sheet" lang="fr"' in first
+        assert "Table 1, manche 1" in first
+        assert "Tisch 2, Runde 1" in second
