@@ -171,7 +171,10 @@ def test_one_round_in_french_from_console_to_phones_and_projector(live_server, n
     phone_c = open_phone(new_context, live_server, two)
     for phone in (phone_a, phone_b, phone_c):
         expect(html_lang(phone)).to_have_attribute("lang", "fr")
-        expect(phone.locator("#phone-language option:checked")).to_have_text("Français")
+        # No pick of its own yet: the phone follows the room, and its select says so.
+        expect(phone.locator("#phone-language option:checked")).to_have_text(
+            "Langue de la salle (Français)"
+        )
         expect(phone.locator(".language-switch label")).to_contain_text("Langue")
 
     # Study, started from the console: each phone shows its table's French rule sheet.
@@ -263,3 +266,13 @@ def test_one_round_in_french_from_console_to_phones_and_projector(live_server, n
     for phone in (phone_a, phone_c):
         shows_no_english(phone)
         assert "Nächste" not in phone.locator("body").inner_text()
+
+    # Phone B goes back to following the room: French again, and it stays so.
+    phone_b.locator("#phone-language").select_option(value="")
+    expect(html_lang(phone_b)).to_have_attribute("lang", "fr")
+    phone_b.reload()
+    expect(html_lang(phone_b)).to_have_attribute("lang", "fr")
+    expect(phone_b.locator("#phone-language option:checked")).to_have_text(
+        "Langue de la salle (Français)"
+    )
+    exact_text(shown(phone_b), FR_NEXT_ROUND)
