@@ -1,7 +1,7 @@
 """Screenshots of the translated screens, for a person to look at: French, Spanish, German.
 
-Only with SCREENSHOTS=1 (`make screenshots`): it builds one event per language and writes
-./screenshots/i18n/{lang}-*.png (git ignores the folder):
+It builds one event per language and checks it in every `make test`; with SCREENSHOTS=1
+(`make screenshots`) it also writes ./screenshots/i18n/{lang}-*.png (git ignores the folder):
 
     rule-sheet, players-guide  the printed kit's two pages of one table (its toolbar in the
                                console's language, the pages in the event's), at 1366x900
@@ -43,12 +43,17 @@ from tests.browser.test_screenshots import check_fit, room_names
 from tournament.models import Event
 from tournament.signin import ensure_organizer, sign_in_path
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not os.environ.get("SCREENSHOTS"), reason="screenshots only with SCREENSHOTS=1"
-    ),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
+# The checks run in every `make test`; the pictures are written only for a person to look
+# at (`make screenshots`).
+SAVE_PICTURES = bool(os.environ.get("SCREENSHOTS"))
+
+
+def snap(target, path: Path, **options) -> None:
+    """Write a page's or an element's picture, with SCREENSHOTS=1 only."""
+    if SAVE_PICTURES:
+        target.screenshot(path=str(path), **options)
+
 
 LAPTOP_900 = {"width": 1366, "height": 900}
 BROWSER_LOCALE = {"fr": "fr-FR", "es": "es-ES", "de": "de-DE"}
@@ -221,7 +226,7 @@ def play_a_little(event: Event) -> Event:
 def projector_shot(page: Page, path: Path) -> None:
     page.evaluate("document.body.classList.add('is-idle')")  # as after 3 s: tools hidden
     page.wait_for_timeout(300)  # the clock's first tick
-    page.screenshot(path=str(path))
+    snap(page, path)
 
 
 @pytest.mark.parametrize("language", ["fr", "es", "de"])
@@ -241,9 +246,9 @@ def test_the_screens_of_a_language(language, live_server, new_context, shots_dir
     expect(kit.locator("html")).to_have_attribute("lang", language)
     sheet, guide = kit.locator("section.rule-sheet"), kit.locator("section.guide")
     expect(sheet).to_have_count(1)
-    sheet.screenshot(path=str(shot("rule-sheet")))
-    guide.screenshot(path=str(shot("players-guide")))
-    kit.locator(".kit-toolbar").screenshot(path=str(more("kit-toolbar")))
+    snap(sheet, shot("rule-sheet"))
+    snap(guide, shot("players-guide"))
+    snap(kit.locator(".kit-toolbar"), more("kit-toolbar"))
     findings.english(kit, "kit")
     findings.overflow(kit, "kit")
     # A sheet's height on screen is the printed page's: the print check below measures it.
@@ -259,7 +264,7 @@ def test_the_screens_of_a_language(language, live_server, new_context, shots_dir
         for index in range(sheets.count()):
             spill = sheets.nth(index).evaluate(SHEET_SPILL)
             if spill["px"] > 0:
-                sheets.nth(index).screenshot(path=str(more(f"print-{paper}-page-{index + 1}")))
+                snap(sheets.nth(index), more(f"print-{paper}-page-{index + 1}"))
                 findings.problems.append(
                     f"kit on {paper}: {spill['label']} runs {spill['px']}px past the page "
                     f"(ends: …{spill['last']})"
@@ -273,7 +278,7 @@ def test_the_screens_of_a_language(language, live_server, new_context, shots_dir
     phone.goto(live_server.url + reverse("phone:table", args=[factories.table(event, 1).token]))
     expect(phone.locator("html")).to_have_attribute("lang", language)
     expect(phone.locator("#live .game")).to_have_count(1)
-    phone.screenshot(path=str(shot("phone-round")), full_page=True)
+    snap(phone, shot("phone-round"), full_page=True)
     findings.english(phone, "phone-round")
     findings.overflow(phone, "phone-round")
 
@@ -289,17 +294,17 @@ def test_the_screens_of_a_language(language, live_server, new_context, shots_dir
     console.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     expect(console.locator("html")).to_have_attribute("lang", language)
     expect(console.locator("#phase-title")).to_be_visible()
-    console.screenshot(path=str(shot("console")))
+    snap(console, shot("console"))
     # Each panel of the page on its own, readable at full size.
     for panel in console.locator("main section.panel[id]").all():
         if panel.is_visible():
-            panel.screenshot(path=str(more(f"console-{panel.get_attribute('id')}")))
+            snap(panel, more(f"console-{panel.get_attribute('id')}"))
     findings.english(console, "console")
     findings.overflow(console, "console")
     # The close page, whose German buttons are the console's longest.
     console.goto(live_server.url + reverse("organizer:close_round", args=[event.pk, 1]))
     expect(console.locator("button.big")).to_be_visible()
-    console.screenshot(path=str(more("close-round")), full_page=True)
+    snap(console, more("close-round"), full_page=True)
     findings.english(console, "close-round")
     findings.overflow(console, "close-round")
 
