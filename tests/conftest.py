@@ -33,6 +33,18 @@ def _backups_out_of_the_data_dir(request, tmp_path_factory):
     django_settings.BACKUP_DIR = tmp_path_factory.mktemp("backups")
 
 
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_english(request):
+    """A test client's request in another language leaves that language active on the
+    thread (LocaleMiddleware activates one per request and nothing deactivates it), and
+    the next test would read its English in German. Each test starts from the default."""
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.utils import translation
+
+        translation.deactivate()
+
+
 @pytest.fixture
 def organizer(django_user_model):
     from tests import factories
