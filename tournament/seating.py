@@ -24,7 +24,6 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
@@ -32,6 +31,7 @@ from django.utils.translation import gettext as _
 from tables.models import VARIANT_FIELDS, Table, variant_warnings
 from tables.variants import Variant, classic_variants, draw_variants, redraw_variant
 from tournament.common.errors import Refused
+from tournament.common.languages import known_language
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
     Event,
@@ -537,7 +537,7 @@ def rotate_table_link(*, table: Table) -> Table:
 def set_sheet_language(*, table: Table, language: str) -> Table:
     """Print a table's rule sheet (and its tent card and guide) in ``language``, or in the
     event's language when it is blank; the kit then marks the table for a reprint."""
-    if language and language not in dict(settings.LANGUAGES):
+    if language and not known_language(language):
         raise Refused(_("Choose a language from the list."))
     Event.objects.lock(table.event_id)
     table.sheet_language = language

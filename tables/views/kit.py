@@ -96,17 +96,13 @@ class KitTable:
 
 
 def kit_tables(
-    event: Event,
-    base_url: str,
-    tables: Iterable[Table],
-    all_tables: Sequence[Table] = (),
+    event: Event, base_url: str, tables: Iterable[Table], all_tables: Sequence[Table]
 ) -> list[KitTable]:
     """The printed matter of ``tables``, in the order given, each in its sheet's language;
     ``all_tables`` (the event's, loaded) decide the players' guide. Two queries at any
     event size."""
     latest_round = event.rounds.order_by("-number").first()
     sizes = latest_round.table_sizes() if latest_round else {}
-    tables = list(tables)
     guides: dict[str, PlayersGuide] = {}
     kit = []
     for table in tables:
@@ -115,7 +111,7 @@ def kit_tables(
         language = table.rule_sheet_language
         with translation.override(language):
             if language not in guides:
-                guides[language] = event_guide(event, all_tables or tables)
+                guides[language] = event_guide(event, all_tables)
             kit.append(
                 KitTable(
                     table=table,

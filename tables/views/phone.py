@@ -53,6 +53,7 @@ from tables.reporting import Outcome, ReportResult, next_game_number, report_gam
 from tables.screens import TableScreen, seated_players, table_screen
 from tables.variants import DECK_SIZE
 from tables.views.links import table_from_link
+from tournament.common.cookies import set_phone_cookie
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.languages import pick_phone_language
@@ -114,14 +115,7 @@ def _keep_phone_id(response: HttpResponse, request: HttpRequest, phone: str) -> 
     """Give the phone its id, unless it already holds it: one Set-Cookie per new phone."""
     if _phone_id(request) == phone:
         return
-    response.set_cookie(
-        PHONE_COOKIE,
-        phone,
-        max_age=PHONE_COOKIE_AGE,
-        samesite="Lax",
-        httponly=True,
-        secure=request.is_secure(),
-    )
+    set_phone_cookie(response, request, PHONE_COOKIE, phone, max_age=PHONE_COOKIE_AGE)
 
 
 def _my_games_cookie(table: Table) -> str:
@@ -155,14 +149,13 @@ def _remember_my_game(
     if result.report.state != ReportState.COUNTED:
         return  # a late or dropped report is not a game of the round being played
     numbers = sorted(_my_games(request, table) | {result.report.game_number})[-30:]
-    response.set_cookie(
+    set_phone_cookie(
+        response,
+        request,
         _my_games_cookie(table),
         f"{result.report.round.number}:{','.join(map(str, numbers))}:{result.report.client_key}",
         max_age=MY_GAMES_COOKIE_AGE,
         path=reverse("phone:table", args=[table.token]),
-        samesite="Lax",
-        httponly=True,
-        secure=request.is_secure(),
     )
 
 

@@ -26,6 +26,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from tournament.common.cookies import set_phone_cookie
+
 PHONE_LANGUAGE_COOKIE = "ft_language"
 PHONE_LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 
@@ -55,13 +57,8 @@ def phone_language(request: HttpRequest, *, event_language: str, table_language:
 def remember_phone_language(response: HttpResponse, request: HttpRequest, language: str) -> None:
     """Keep a player's pick on their phone; an empty pick goes back to following the room."""
     if known_language(language):
-        response.set_cookie(
-            PHONE_LANGUAGE_COOKIE,
-            language,
-            max_age=PHONE_LANGUAGE_COOKIE_AGE,
-            samesite="Lax",
-            httponly=True,
-            secure=request.is_secure(),
+        set_phone_cookie(
+            response, request, PHONE_LANGUAGE_COOKIE, language, max_age=PHONE_LANGUAGE_COOKIE_AGE
         )
     else:
         response.delete_cookie(PHONE_LANGUAGE_COOKIE, samesite="Lax")
