@@ -36,7 +36,7 @@ def setup_django() -> Path:
 
 
 def make_owner():
-    from tournament.signin import ensure_organizer
+    from tournament.writes.signin import ensure_organizer
 
     user, _ = ensure_organizer("bench")
     return user

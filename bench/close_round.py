@@ -17,12 +17,12 @@ from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from tables.models import Table  # noqa: E402
-from tables.reporting import report_game  # noqa: E402
-from tournament.close_preview import preview_close  # noqa: E402
+from tables.writes.reporting import report_game  # noqa: E402
 from tournament.models import Event, Player  # noqa: E402
-from tournament.rounds import advance_phase, close_round  # noqa: E402
-from tournament.seating import seat_players  # noqa: E402
-from tournament.table_plan import suggest_table_plan  # noqa: E402
+from tournament.reads.close_preview import preview_close  # noqa: E402
+from tournament.rules.table_plan import suggest_table_plan  # noqa: E402
+from tournament.writes.rounds import advance_phase, close_round  # noqa: E402
+from tournament.writes.seating import seat_players  # noqa: E402
 
 
 def timed(label: str, func):

@@ -60,9 +60,9 @@ def prepare_event(players: int) -> tuple[list[str], dict[str, list[int]]]:
     """An event of ``players`` in round 1, open: its table tokens and who sits at each."""
     from tables.models import Table
     from tournament.models import Event, Player
-    from tournament.rounds import advance_phase
-    from tournament.seating import seat_players
-    from tournament.table_plan import suggest_table_plan
+    from tournament.rules.table_plan import suggest_table_plan
+    from tournament.writes.rounds import advance_phase
+    from tournament.writes.seating import seat_players
 
     event = Event.objects.create(owner=make_owner(), name="Crash test", seed=5, rounds_planned=3)
     Player.objects.bulk_create(Player(event=event, name=f"Player {i:03d}") for i in range(players))

@@ -1,5 +1,5 @@
 """The bare view `make bench` compares every screen with: no query, no template, the whole
-middleware stack. Routed at /bench/hello/ only when FIVETRICKS_BENCH=1 (tournament/urls.py).
+middleware stack. Routed at /bench/hello/ only when FIVETRICKS_BENCH=1 (bench/urls.py).
 """
 
 from __future__ import annotations

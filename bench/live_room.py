@@ -49,9 +49,9 @@ def prepare_event(players: int):
     """An event of ``players`` in round 1, open: its tables and who sits at each."""
     from tables.models import Table
     from tournament.models import Event, Player
-    from tournament.rounds import advance_phase
-    from tournament.seating import seat_players
-    from tournament.table_plan import suggest_table_plan
+    from tournament.rules.table_plan import suggest_table_plan
+    from tournament.writes.rounds import advance_phase
+    from tournament.writes.seating import seat_players
 
     owner = make_owner()
     event = Event.objects.create(owner=owner, name="Live room", seed=3, rounds_planned=3)

@@ -8,7 +8,7 @@ Terms:
     bare commit    the baseline: one transaction that changes one row and commits, on the
                    same connection and file, measured in the same run: what a sync costs
                    with nothing else around it.
-    report         tables.reporting.report_game, as a phone's tap runs it.
+    report         tables.writes.reporting.report_game, as a phone's tap runs it.
 
 Modes alternate from one report to the next, so a slow moment of a shared machine hits
 both alike; medians, since a few reports wait behind another process. The database is a
@@ -33,10 +33,10 @@ setup_django()
 from django.db import connection, transaction  # noqa: E402
 
 from tables.models import Table  # noqa: E402
-from tables.reporting import report_game  # noqa: E402
+from tables.writes.reporting import report_game  # noqa: E402
 from tournament.models import Event, Player  # noqa: E402
-from tournament.rounds import advance_phase  # noqa: E402
-from tournament.seating import seat_players  # noqa: E402
+from tournament.writes.rounds import advance_phase  # noqa: E402
+from tournament.writes.seating import seat_players  # noqa: E402
 
 MODES = ("NORMAL", "FULL")
 PLAYERS = 40

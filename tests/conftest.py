@@ -1,7 +1,7 @@
 """Shared fixtures: small factories for events, players, tables and rounds.
 
 Factories are imported inside the fixtures so the pure-core tests still run without
-Django (`pytest -p no:django tests/tournament/test_movement.py`).
+Django (`pytest -p no:django tests/tournament/rules/test_movement.py`).
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ import itertools
 import uuid
 
 from tables.models import Table
-from tables.reporting import ReportResult, report_game
+from tables.writes.reporting import ReportResult, report_game
 from tournament.models import Event, Phase, Player
-from tournament.rounds import advance_phase
-from tournament.seating import seat_players
+from tournament.writes.rounds import advance_phase
+from tournament.writes.seating import seat_players
 
 _counter = itertools.count(1)
 
@@ -75,7 +75,7 @@ def play_until(event: Event, phase: str, *, by=None) -> Event:
     Rounds are closed as they come (with whatever games were reported), so "between"
     stops after round 1 closes and "debrief" plays every planned round out.
     """
-    from tournament.rounds import close_round
+    from tournament.writes.rounds import close_round
 
     event.refresh_from_db()
     while event.phase != phase:
@@ -143,7 +143,7 @@ def play_games(event: Event, winners_by_table: dict[int, list[str]]) -> None:
 
 
 def close_current_round(event: Event, by) -> Event:
-    from tournament.rounds import close_round
+    from tournament.writes.rounds import close_round
 
     event.refresh_from_db()
     close_round(round_=event.current_round, by=by)

@@ -25,9 +25,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tables.players_guide import players_guide
-from tables.rule_sheets import rule_sheet
-from tables.variants import EVERY_VARIANT
+from tables.rules.players_guide import players_guide
+from tables.rules.rule_sheets import rule_sheet
+from tables.rules.variants import EVERY_VARIANT
 from tests import factories
 from tournament.models import DebriefStep, Event, Phase
 

@@ -5,7 +5,7 @@ from django.contrib import admin
 from tournament.forms import AdminSignInForm
 from tournament.models import Event, Player, Round, Seat
 
-# The admin's password form counts failures like the console's (tournament.signin).
+# The admin's password form counts failures like the console's (tournament.writes.signin).
 admin.site.login_form = AdminSignInForm
 
 

@@ -2,7 +2,7 @@
 
 Terms: the *data directory* holds everything that belongs to one installation and
 stays out of git: the SQLite database, the generated secret key, and the backups
-(BACKUP_DIR, made by tournament.backups at the first backup). Importing these settings
+(BACKUP_DIR, made by tournament.writes.backups at the first backup). Importing these settings
 writes nothing: the folder is made when the database first connects
 (tournament.sqlite3) or the secret key is first used (tournament.common.folders).
 
@@ -120,7 +120,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "tournament.urls"
+# `make bench` measures the server against a bare view (bench/urls.py adds it); the
+# production URLconf knows nothing of the bench.
+ROOT_URLCONF = "bench.urls" if BENCH else "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"
 
 TEMPLATES = [
@@ -284,7 +286,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# --- Sign-in rate limits (tournament.signin) -------------------------------------------
+# --- Sign-in rate limits (tournament.writes.signin) -------------------------------------------
 # Failed password sign-ins count per account and per client address. Behind the trusted
 # HTTPS proxy above every request comes from the proxy's own address, so there the client
 # is the address that proxy appended to X-Forwarded-For (the last one); elsewhere it is

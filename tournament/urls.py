@@ -1,7 +1,6 @@
 """Root URLs, split by audience: organizer console, table kit, table phones, players'
 own pages and the projector."""
 
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -21,8 +20,3 @@ urlpatterns = [
 
 # A change to a finished event is refused like any action (tournament.views.organizer).
 handler403 = "tournament.views.organizer.permission_denied"
-
-if settings.BENCH:  # `make bench` measures the server against a bare view; never in an event
-    from bench.hello import hello
-
-    urlpatterns.append(path("bench/hello/", hello))

@@ -11,7 +11,7 @@ Terms:
                 number of players seated there now. Handed out for the study phase and
                 taken away after it.
     players' guide
-                the tournament explained on one page (tables.players_guide): study, the
+                the tournament explained on one page (tables.rules.players_guide): study, the
                 silence, how games and rounds are won, who moves. The same at every table,
                 it states no rules of play, so it may stay on the table.
     paper       A4 or US Letter; chosen with ?paper=, it sets the CSS page size.
@@ -25,7 +25,7 @@ Terms:
     paper only  an event without phones (Event.paper_only): its tent cards carry no QR code
                 and the kit adds each table's tally sheet for round 1.
     tally sheet one page per table and round, from the round's seating: the names (with
-                the shortcut the console's entry form reads, tables.tally), a grid with a
+                the shortcut the console's entry form reads, tables.rules.tally), a grid with a
                 row per game to tick its winner or write the tricks of the game cut off by
                 the clock, and a small QR code to that table-round's entry form in the
                 console (for the organizer, not the players). Printed from the kit (round
@@ -50,16 +50,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from tables.models import Table
-from tables.players_guide import PlayersGuide, players_guide
-from tables.rule_sheets import RuleSheet, rule_sheet
-from tables.screens import TALLY_ROWS
-from tables.tally import shortcuts
-from tables.variants import DECK_SIZE
+from tables.reads.screens import TALLY_ROWS
+from tables.rules.players_guide import PlayersGuide, players_guide
+from tables.rules.rule_sheets import RuleSheet, rule_sheet
+from tables.rules.tally import shortcuts
+from tables.rules.variants import DECK_SIZE
 from tournament.common.inputs import positive_int
 from tournament.common.network import LOOPBACK_NAMES, public_base_url
 from tournament.common.qr import qr_svg
 from tournament.models import Event, Round, Seat
-from tournament.ordering import name_key
+from tournament.rules.ordering import name_key
 
 
 @dataclass(frozen=True)

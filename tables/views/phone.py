@@ -5,22 +5,22 @@ Terms:
                  is the only credential (no sign-in, no session), so a rotated or mistyped
                  one gets a friendly 404 that says what to do.
     screen       everything the page shows for the event's phase, read by
-                 tables.screens.table_screen (the rule sheet in the study phase only).
+                 tables.reads.screens.table_screen (the rule sheet in the study phase only).
     live part    the part of the page that polls for changes (phase, clock, seats, games,
                  moves); an unchanged table answers 304 after one query.
     asked game   the "Game k" the report form asks about: the next game, unless a player
                  chose an earlier one to contest (?game=k). The live part's URL carries
-                 ?game=k only while that choice holds (see tables.screens), so a phone
+                 ?game=k only while that choice holds (see tables.reads.screens), so a phone
                  never stays on an old game after a close, an undo or its own report.
     my games     the game numbers this phone reported in the round, and the key of its
                  last report, remembered in a cookie: the page does not ask the phone to
                  confirm its own report, a double tap on the next game's form is refused,
                  and a name tapped in the list just after another phone reported that
                  name confirms that phone's game rather than starting a phantom one
-                 (tables.reporting).
+                 (tables.writes.reporting).
     phone id     a random id in the ``ft_phone`` cookie, set by the table page (or the
                  first report) and kept for weeks, for every table: stored on each report,
-                 so tables.reporting knows two reports from one phone (never a
+                 so tables.writes.reporting knows two reports from one phone (never a
                  confirmation) and a phone that reported at another table this round (held
                  for the organizer). It grants nothing; a phone that refuses cookies gets a
                  new id with each report, and is judged as a phone seen once.
@@ -46,13 +46,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tables.deal import tricks_per_game
 from tables.forms import ReportForm, TricksForm, WinnerForm
 from tables.models import GameStatus, ReportState, Table
-from tables.reporting import Outcome, ReportResult, next_game_number, report_game
-from tables.screens import TableScreen, seated_players, table_screen
-from tables.variants import DECK_SIZE
+from tables.reads.screens import TableScreen, seated_players, table_screen
+from tables.rules.deal import tricks_per_game
+from tables.rules.variants import DECK_SIZE
 from tables.views.links import table_from_link
+from tables.writes.reporting import Outcome, ReportResult, next_game_number, report_game
 from tournament.common.cookies import set_phone_cookie
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int

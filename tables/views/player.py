@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
-from tables.screens import PlayerScreen, play_round_number, player_screen
+from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tournament.common.inputs import positive_int
 from tournament.common.languages import pick_phone_language
@@ -35,7 +35,7 @@ from tournament.common.polling import (
     stop_polling,
 )
 from tournament.models import Event, Player, Seat
-from tournament.ordering import name_key
+from tournament.rules.ordering import name_key
 
 COOKIE_SALT = "tables.player"
 COOKIE_AGE = 3 * 24 * 60 * 60

@@ -94,7 +94,7 @@ def sign_in(page, live_server, user) -> None:
     for the console (the link's page itself signs nobody in)."""
     from playwright.sync_api import expect
 
-    from tournament.signin import sign_in_path
+    from tournament.writes.signin import sign_in_path
 
     page.goto(live_server.url + sign_in_path(user))
     page.get_by_role("button", name="Sign in", exact=True).click()

@@ -13,12 +13,12 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.models import Game
-from tables.variants import Variant
+from tables.rules.variants import Variant
 from tests import factories
 from tests.browser.conftest import PHONE, PROJECTOR, sign_in
 from tests.browser.test_phones import shown, stop_polling
-from tournament.rounds import reveal_rules, start_debrief
-from tournament.signin import ensure_organizer
+from tournament.writes.rounds import reveal_rules, start_debrief
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,7 +21,7 @@ from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
 from tournament.common.polling import POLL_INTERVAL_SECONDS
 from tournament.models import CoFacilitator, DebriefStep, Event, Phase, Round
-from tournament.rounds import step_debrief
+from tournament.writes.rounds import step_debrief
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

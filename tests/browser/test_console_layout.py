@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, sign_in
-from tournament.signin import ensure_organizer
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,11 +12,11 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, PROJECTOR, sign_in
-from tournament.debrief import build_debrief
-from tournament.debrief_questions import DEFAULT_BANK, Stage
 from tournament.models import DebriefQuestion, DebriefStep
-from tournament.rounds import advance_phase, start_debrief
-from tournament.signin import ensure_organizer
+from tournament.reads.debrief import build_debrief
+from tournament.rules.debrief_questions import DEFAULT_BANK, Stage
+from tournament.writes.rounds import advance_phase, start_debrief
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,10 +17,10 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, sign_in
-from tournament.debrief_questions import Stage
 from tournament.models import DebriefQuestion
-from tournament.rounds import start_debrief
-from tournament.signin import ensure_organizer
+from tournament.rules.debrief_questions import Stage
+from tournament.writes.rounds import start_debrief
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,11 +19,11 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import LAPTOP, sign_in
 from tests.browser.pdf_pages import page_texts, pdf_pages, render_pngs
-from tournament.debrief_report import build_report
-from tournament.finishing import finish_event
 from tournament.models import Event
-from tournament.rounds import start_debrief
-from tournament.signin import ensure_organizer
+from tournament.reads.debrief_report import build_report
+from tournament.writes.finishing import finish_event
+from tournament.writes.rounds import start_debrief
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,9 +19,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.browser.conftest import PROJECTOR
-from tournament.debrief_bank import show_question
 from tournament.models import DebriefStep, Event
-from tournament.rounds import reveal_rules, start_debrief, step_debrief
+from tournament.writes.debrief_bank import show_question
+from tournament.writes.rounds import reveal_rules, start_debrief, step_debrief
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,10 +19,10 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
-from tournament.debrief_bank import show_question
-from tournament.finishing import finish_event
 from tournament.models import DebriefStep, Event, Phase
-from tournament.rounds import (
+from tournament.writes.debrief_bank import show_question
+from tournament.writes.finishing import finish_event
+from tournament.writes.rounds import (
     advance_phase,
     close_round,
     reveal_rules,
@@ -30,7 +30,7 @@ from tournament.rounds import (
     start_debrief,
     step_debrief,
 )
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.writes.signin import ensure_organizer, sign_in_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,10 +24,10 @@ from django.utils.translation import gettext
 from playwright.sync_api import Locator, Page, expect
 
 from tables.models import Game, GameStatus, Table
-from tables.rule_sheets import rule_sheet
+from tables.rules.rule_sheets import rule_sheet
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.writes.signin import ensure_organizer, sign_in_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -36,12 +36,12 @@ from django.utils import translation
 from django.utils.translation import gettext, trans_real
 from playwright.sync_api import Page, expect
 
-from tables.variants import Variant
+from tables.rules.variants import Variant
 from tests import factories
 from tests.browser.conftest import PHONE, PROJECTOR
 from tests.browser.test_screenshots import check_fit, room_names
 from tournament.models import Event
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.writes.signin import ensure_organizer, sign_in_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # The checks run in every `make test`; the pictures are written only for a person to look

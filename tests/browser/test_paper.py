@@ -14,11 +14,11 @@ from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tables.reporting import report_game
-from tables.tally import shortcuts
+from tables.rules.tally import shortcuts
+from tables.writes.reporting import report_game
 from tests import factories
 from tests.browser.conftest import LAPTOP, sign_in
-from tournament.signin import ensure_organizer
+from tournament.writes.signin import ensure_organizer
 
 NAMES = [
     "Ana Bell", "Bo Chen", "Cy Dow", "Di Egan", "Ed Fox", "Flo Gray", "Gus Hale", "Hal Ide",

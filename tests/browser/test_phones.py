@@ -21,12 +21,12 @@ from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from tables.models import Game, GameReport, GameStatus, ReportState, Table
-from tables.rule_sheets import rule_sheet
+from tables.rules.rule_sheets import rule_sheet
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, sign_in
 from tournament.models import Seat
-from tournament.rounds import advance_phase, close_round, undo_close_round
-from tournament.signin import ensure_organizer
+from tournament.writes.rounds import advance_phase, close_round, undo_close_round
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

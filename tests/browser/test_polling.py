@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tests.browser.conftest import PHONE
 from tournament.models import Phase
-from tournament.signin import ensure_organizer
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

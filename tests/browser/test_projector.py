@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tests.browser.conftest import PROJECTOR
 from tests.browser.test_screenshots import room_names
-from tournament.rounds import advance_phase, reveal_rules, start_debrief
+from tournament.writes.rounds import advance_phase, reveal_rules, start_debrief
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

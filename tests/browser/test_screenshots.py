@@ -20,10 +20,10 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import PROJECTOR
-from tournament.debrief_bank import edit_question, show_question
-from tournament.debrief_questions import QUESTION_MAX_LENGTH
 from tournament.models import DebriefQuestion, Event, Phase
-from tournament.rounds import advance_phase, reveal_rules, start_debrief
+from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH
+from tournament.writes.debrief_bank import edit_question, show_question
+from tournament.writes.rounds import advance_phase, reveal_rules, start_debrief
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -304,7 +304,7 @@ FIT_REPORT = """() => {
 
 # The 500-player screens are slow to build: only `make screenshots` takes them, and the
 # normal suite does not collect them at all (the 500-player layout is covered by
-# tests/tournament/test_views_projector.py).
+# tests/tournament/views/test_views_projector.py).
 SCREENS_TAKEN = [
     name for name in SCREENS if os.environ.get("SCREENSHOTS") or name not in ONLY_WITH_SCREENSHOTS
 ]

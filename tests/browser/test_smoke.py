@@ -4,7 +4,7 @@ button and sees the console; opening the link alone (a chat app's preview) spend
 import pytest
 from playwright.sync_api import expect
 
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.writes.signin import ensure_organizer, sign_in_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

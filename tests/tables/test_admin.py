@@ -6,7 +6,7 @@ import pytest
 
 from tables.admin import TableAdmin
 from tables.models import VARIANT_FIELDS
-from tables.variants import Variant
+from tables.rules.variants import Variant
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import Table
-from tables.rule_sheets import rule_sheet
-from tables.variants import Variant
+from tables.rules.rule_sheets import rule_sheet
+from tables.rules.variants import Variant
 from tests import factories
 from tournament.models import Phase
 

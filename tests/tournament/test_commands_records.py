@@ -15,10 +15,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from tests.tournament.test_backups import rows, small_database
-from tournament import backups
+from tests.tournament.writes.test_backups import rows, small_database
 from tournament.models import Event, Player
-from tournament.records import export_event
+from tournament.reads.records import export_event
+from tournament.writes import backups
 
 REPO = Path(__file__).resolve().parents[2]
 

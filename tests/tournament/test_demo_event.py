@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from tables.models import Game, GameReport, GameStatus, ReportSource, ReportState
 from tournament.management.commands.demo_event import rehearsal_names
 from tournament.models import Event, Phase, PlayerStatus, Round, RoundStatus, Seat
-from tournament.movement import plan_moves
+from tournament.rules.movement import plan_moves
 
 pytestmark = pytest.mark.django_db
 

@@ -100,7 +100,7 @@ def test_the_banner_says_loudly_when_phones_cannot_reach_this_laptop(settings, m
 
 
 def _organizer():
-    from tournament.signin import ensure_organizer
+    from tournament.writes.signin import ensure_organizer
 
     return ensure_organizer()[0]
 

@@ -14,7 +14,7 @@ Terms:
                     or the switcher in the console's header (Django's set_language view and
                     its cookie); LocaleMiddleware does that before any view runs.
 
-Names are sorted the same way in every language: tournament.ordering folds case and
+Names are sorted the same way in every language: tournament.rules.ordering folds case and
 accents itself and never asks the locale.
 """
 

@@ -8,7 +8,7 @@ def fill_name_keys(apps, schema_editor):
     """Key every existing player's name. Two players an older version let in as different
     ("Zoë" and "zoe") keep playing: the later one's key gets its id, so the new
     constraint holds without renaming anybody."""
-    from tournament.roster import same_name_key
+    from tournament.rules.roster import same_name_key
 
     Player = apps.get_model("tournament", "Player")
     taken = set()

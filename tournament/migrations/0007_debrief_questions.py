@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from tournament.debrief_questions import default_bank
+from tournament.rules.debrief_questions import default_bank
 
 
 def give_every_event_the_default_bank(apps, schema_editor):

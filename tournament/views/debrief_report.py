@@ -1,4 +1,4 @@
-"""The printable debrief report (tournament.debrief_report), for the organizer only.
+"""The printable debrief report (tournament.reads.debrief_report), for the organizer only.
 
 Terms:
     paper   A4 (the default) or US Letter, chosen with ?paper=letter as for the table kit
@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tables.views.kit import DEFAULT_PAPER, PAPERS
-from tournament.debrief_report import build_report
+from tournament.reads.debrief_report import build_report
 from tournament.views.organizer import owned_event
 
 

@@ -9,7 +9,7 @@ Terms:
                without JavaScript the browser comes back to the section it was used in.
     page URL   the GET-able address of the page a form is on. Action URLs take only POST,
                so they must never be left in the address bar: a reload would fail.
-    read-only  a finished event (tournament.finishing) changes no more. The guard is here,
+    read-only  a finished event (tournament.writes.finishing) changes no more. The guard is here,
                in owned_event, the one way every console view gets its event: a POST to a
                finished event raises EventIsFinished before the view does anything, and
                handler403 (tournament.urls) answers it like any refused action, back to
@@ -19,7 +19,7 @@ Terms:
                even_when_finished=True.
 
 An organizer sees only their own events (another organizer's answer 404); a superuser
-sees every event. A co-facilitator (tournament.cofacilitators) reaches the one event they
+sees every event. A co-facilitator (tournament.writes.cofacilitators) reaches the one event they
 were invited to, with a capability: owned_event's `may` names the least a view needs
 ("view", "observe", "assist", "organize"; a POST needs "organize" unless it says less),
 and a request that needs more is refused (NotAllowed) before the view runs. A revoked
@@ -46,19 +46,19 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import replace_url
 
 from tables.models import Game
-from tournament.cofacilitators import (
+from tournament.common.errors import Refused
+from tournament.forms import EventForm
+from tournament.models import Event, PlayerStatus, RoundStatus
+from tournament.writes.cofacilitators import (
     ORGANIZER_ACCESS,
     Access,
     access_for,
     invitation_of,
     revoked_invitation,
 )
-from tournament.common.errors import Refused
-from tournament.event_settings import save_event_settings
-from tournament.finishing import archive_event
-from tournament.forms import EventForm
-from tournament.models import Event, PlayerStatus, RoundStatus
-from tournament.rounds import delete_event
+from tournament.writes.event_settings import save_event_settings
+from tournament.writes.finishing import archive_event
+from tournament.writes.rounds import delete_event
 
 
 class EventIsFinished(PermissionDenied):

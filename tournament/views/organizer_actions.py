@@ -10,7 +10,7 @@ Terms:
               (the browser's confirm dialog, or the debrief page without JavaScript).
     expected  what the button's page showed (the phase, the round whose close to undo),
               posted back so that a double click or a second tab is refused instead of
-              doing the step twice (see tournament.rounds).
+              doing the step twice (see tournament.writes.rounds).
 
 Numbers in a POST (table, round, player) are read with tournament.common.inputs.positive_int:
 anything else is refused with a message, never a server error.
@@ -30,21 +30,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tables.corrections import (
+from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, ReportState, Table
+from tables.rules.variants import variant_label
+from tables.writes.corrections import (
     accept_late_report,
     add_game,
     delete_game,
     drop_late_report,
     settle_game,
 )
-from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, ReportState, Table
-from tables.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
-from tournament.console import build_console
-from tournament.debrief import debrief_slides, parse_slide_key
-from tournament.debrief_bank import set_paths_highlight, show_question
-from tournament.finishing import finish_event, reopen_event
 from tournament.forms import CloseRoundForm, MovePlayerForm, RenameForm, RosterForm, SetVariantForm
 from tournament.models import (
     DebriefStep,
@@ -56,7 +52,19 @@ from tournament.models import (
     Round,
     RoundStatus,
 )
-from tournament.rounds import (
+from tournament.reads.console import build_console
+from tournament.reads.debrief import debrief_slides, parse_slide_key
+from tournament.views.organizer import (
+    console_url,
+    get_goes_to,
+    owned_event,
+    refused_form,
+    run_action,
+)
+from tournament.views.organizer_console import close_context, console_context, player_context
+from tournament.writes.debrief_bank import set_paths_highlight, show_question
+from tournament.writes.finishing import finish_event, reopen_event
+from tournament.writes.rounds import (
     ClockAction,
     advance_phase,
     change_clock,
@@ -67,7 +75,7 @@ from tournament.rounds import (
     step_debrief,
     undo_close_round,
 )
-from tournament.seating import (
+from tournament.writes.seating import (
     add_players,
     move_player,
     redraw_table_variant,
@@ -81,14 +89,6 @@ from tournament.seating import (
     set_table_variant,
     use_classic_variants,
 )
-from tournament.views.organizer import (
-    console_url,
-    get_goes_to,
-    owned_event,
-    refused_form,
-    run_action,
-)
-from tournament.views.organizer_console import close_context, console_context, player_context
 
 # --- roster ------------------------------------------------------------------------------
 
@@ -621,7 +621,7 @@ def debrief(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
-    """Finish the event once confirmed: it becomes read-only (tournament.finishing).
+    """Finish the event once confirmed: it becomes read-only (tournament.writes.finishing).
 
     As for the debrief: the console's button asks in the browser and posts `confirmed`;
     without JavaScript this page (GET) asks instead.
@@ -704,7 +704,7 @@ def reveal(request: HttpRequest, pk: int) -> HttpResponse:
 def debrief_step(request: HttpRequest, pk: int) -> HttpResponse:
     """Show another debrief slide on the projector: the console's Next, Back and jump list.
 
-    `goto` names the slide (tournament.debrief.Slide.key: "step:2", "question:17");
+    `goto` names the slide (tournament.reads.debrief.Slide.key: "step:2", "question:17");
     a bare `step` (a screen's number) is read as before.
     """
     event = owned_event(request, pk, even_when_finished=True)

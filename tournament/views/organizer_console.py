@@ -4,7 +4,7 @@ a player's page and the corrections log.
 Terms:
     console   ONE page per event; its *live* sections (phase, round panel, late reports,
               tables) refresh by polling, the others change only through the organizer's
-              own actions. What the pages show is read by tournament.console; the views
+              own actions. What the pages show is read by tournament.reads.console; the views
               here add what depends on the request: forms, messages, URLs, the ETag.
     section key  what one live section shows, as a short string (live_keys). The poller's
               URL carries the keys of the sections the page holds, so a changed poll sends
@@ -31,14 +31,6 @@ from django.views.decorators.http import require_GET
 from tables.models import Game, GameCorrection, Table
 from tournament.common.inputs import positive_int
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
-from tournament.console import (
-    Console,
-    build_close_check,
-    build_console,
-    build_table_view,
-    optional_url,
-)
-from tournament.debrief import table_timelines
 from tournament.forms import (
     MovePlayerForm,
     RenameForm,
@@ -47,7 +39,15 @@ from tournament.forms import (
     TablePlanForm,
 )
 from tournament.models import Event, Phase, Player, Round, RoundStatus
-from tournament.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from tournament.reads.console import (
+    Console,
+    build_close_check,
+    build_console,
+    build_table_view,
+    optional_url,
+)
+from tournament.reads.debrief import table_timelines
+from tournament.rules.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.views.organizer import owned_event, visible_version
 from tournament.views.organizer_radar import radar_context
 from tournament.views.records import records_panel

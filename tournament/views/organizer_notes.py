@@ -1,5 +1,5 @@
 """Observers' notes: the phone page to write them, editing one's own, and the organizer's
-choice of which notes the projector shows at the debrief (see tournament.notes)."""
+choice of which notes the projector shows at the debrief (see tournament.writes.notes)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from tables.models import Table
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import NOTE_TEXT_MAX_LENGTH, Event, NoteTag, ObserverNote, Phase
-from tournament.notes import add_note, choose_note, delete_note, edit_note
 from tournament.views.organizer import get_goes_to, owned_event, run_action
+from tournament.writes.notes import add_note, choose_note, delete_note, edit_note
 
 MY_NOTES_SHOWN = 20
 

@@ -5,8 +5,8 @@ Terms:
                  close from the moves screen; tables.views.kit.tally_sheets).
     entry form   this page: the seated names with the shortcut printed under each, and a
                  text box per game for the winner (or the tricks of a game cut off by the
-                 clock; tables.tally). Plain HTML: Tab moves to the next game, Enter saves
-                 the whole table-round at once (tables.corrections.enter_paper_tally).
+                 clock; tables.rules.tally). Plain HTML: Tab moves to the next game, Enter saves
+                 the whole table-round at once (tables.writes.corrections.enter_paper_tally).
     kept rows    when a row is wrong nothing is saved, and the page comes back with every
                  row as typed and each problem beside its row, ready to fix and save again.
 """
@@ -22,10 +22,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tables.corrections import PaperEntry, enter_paper_tally
 from tables.forms import tally_entries
 from tables.models import Table
-from tables.screens import paper_entry_screen
+from tables.reads.screens import paper_entry_screen
+from tables.writes.corrections import PaperEntry, enter_paper_tally
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import Event, Round

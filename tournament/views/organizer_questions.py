@@ -12,8 +12,8 @@ Terms:
               words as typed and the reason beside them, nothing saved (status 400
               without htmx).
 
-The bank and its stages are tournament.debrief_questions; the writes are
-tournament.debrief_bank; showing a question on the projector is the console's
+The bank and its stages are tournament.rules.debrief_questions; the writes are
+tournament.writes.debrief_bank; showing a question on the projector is the console's
 (tournament.views.organizer_actions.debrief_step).
 """
 
@@ -32,21 +32,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament.common.errors import Refused
-from tournament.debrief_bank import (
-    Direction,
-    add_question,
-    delete_question,
-    edit_question,
-    move_question,
-    reset_questions,
-)
-from tournament.debrief_questions import (
-    DEFAULT_BANK,
-    QUESTION_MAX_LENGTH,
-    STAGE_AIMS,
-    STAGE_TITLES,
-    Stage,
-)
 from tournament.forms import DebriefQuestionForm
 from tournament.models import (
     SCREENS_BEFORE_STAGE,
@@ -55,7 +40,22 @@ from tournament.models import (
     Event,
     Phase,
 )
+from tournament.rules.debrief_questions import (
+    DEFAULT_BANK,
+    QUESTION_MAX_LENGTH,
+    STAGE_AIMS,
+    STAGE_TITLES,
+    Stage,
+)
 from tournament.views.organizer import get_goes_to, owned_event, refused_form, run_action
+from tournament.writes.debrief_bank import (
+    Direction,
+    add_question,
+    delete_question,
+    edit_question,
+    move_question,
+    reset_questions,
+)
 
 TEMPLATE = "organizer/debrief_questions.html"
 

@@ -1,4 +1,4 @@
-"""The console's radar (tournament.radar): its panel, refreshed on its own every few
+"""The console's radar (tournament.reads.radar): its panel, refreshed on its own every few
 seconds (its flags follow the clock, which no version counts), and its thresholds."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.forms import RadarForm
-from tournament.radar import build_radar
+from tournament.reads.radar import build_radar
 from tournament.views.organizer import back_to, console_url, get_goes_to, owned_event
 
 RADAR_REFRESH_SECONDS = 20

@@ -1,6 +1,6 @@
 """Co-facilitators: the organizer's team page (invite, revoke) and the invitation link.
 
-Terms: see tournament.cofacilitators. The link's GET shows who it signs in and one
+Terms: see tournament.writes.cofacilitators. The link's GET shows who it signs in and one
 button; only the POST redeems it, so a chat app's link preview cannot spend it.
 """
 
@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament import cofacilitators
 from tournament.common.errors import Refused
 from tournament.common.qr import qr_svg
 from tournament.models import CoFacilitator, CoRole, Event
 from tournament.views.organizer import console_url, get_goes_to, owned_event, run_action
+from tournament.writes import cofacilitators
 
 
 def team_url(event: Event | int) -> str:

@@ -7,7 +7,7 @@ Terms:
              polling: even after the reveal the organizer can hide the rules again.
     view     ?view=ladder shows the room's ladder instead of the phase's screen.
     highlight ?highlight=climbers (or a number) on the debrief's paths screen: the players
-             who climbed or fell furthest stand out (tournament.projector). The poll keeps it.
+             who climbed or fell furthest stand out (tournament.reads.projector). The poll keeps it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tournament.common.network import public_base_url
 from tournament.common.polling import etag_from_version, first_row, poll_trigger, quoted_etag
 from tournament.common.qr import qr_svg
 from tournament.models import Event, looks_like_token
-from tournament.projector import ScreenKind, View, build_screen
+from tournament.reads.projector import ScreenKind, View, build_screen
 
 NO_SCRIPT_REFRESH_SECONDS = 10
 

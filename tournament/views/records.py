@@ -26,10 +26,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournament.backups import Backup, Moment, back_up, backup_dir, last_backup
 from tournament.models import Event
-from tournament.records import export_event, notes_csv, results_csv
+from tournament.reads.records import export_event, notes_csv, results_csv
 from tournament.views.organizer import console_url, get_goes_to, owned_event, run_action
+from tournament.writes.backups import Backup, Moment, back_up, backup_dir, last_backup
 
 DOWNLOAD_NAME_LENGTH = 60
 

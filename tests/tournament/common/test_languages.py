@@ -15,7 +15,7 @@ from tables.models import Table
 from tests import factories
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE
 from tournament.models import Event
-from tournament.ordering import name_key
+from tournament.rules.ordering import name_key
 
 pytestmark = pytest.mark.django_db
 

@@ -19,15 +19,15 @@ import random
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from tables.corrections import settle_game
-from tables.deal import tricks_per_game
 from tables.models import GameStatus, ReportSource, Table
-from tables.reporting import Outcome, report_game
+from tables.rules.deal import tricks_per_game
+from tables.writes.corrections import settle_game
+from tables.writes.reporting import Outcome, report_game
 from tournament.models import DifferenceSetChoice, Event, Phase, Player, PlayerStatus, Round
-from tournament.rounds import advance_phase, close_round
-from tournament.seating import add_players, seat_players, set_player_status
-from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer
-from tournament.table_plan import suggest_table_plan
+from tournament.rules.table_plan import suggest_table_plan
+from tournament.writes.rounds import advance_phase, close_round
+from tournament.writes.seating import add_players, seat_players, set_player_status
+from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer
 
 FIRST_NAMES = [
     "Zoë", "Émile", "José", "Chloé", "Søren", "Anaïs", "Björn", "Łukasz", "Inès", "Noémie",
@@ -59,7 +59,7 @@ class Command(BaseCommand):
             "--differences",
             choices=[choice for choice in DifferenceSetChoice.values if choice != "custom"],
             default=DifferenceSetChoice.CLASSIC.value,
-            help="Which hidden differences the tables draw from (tables.variants).",
+            help="Which hidden differences the tables draw from (tables.rules.variants).",
         )
         parser.add_argument(
             "--owner",

@@ -1,4 +1,4 @@
-"""Write one event as JSON: its whole record (tournament.records), without secrets.
+"""Write one event as JSON: its whole record (tournament.reads.records), without secrets.
 
     python manage.py export_event 12 > event.json
     python manage.py export_event 12 --output event.json
@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from tournament.models import Event
-from tournament.records import export_event
+from tournament.reads.records import export_event
 
 
 class Command(BaseCommand):

@@ -20,8 +20,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.record_import import RecordProblem, import_event
-from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer
+from tournament.writes.record_import import RecordProblem, import_event
+from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer
 
 # Far above a 500-player event's record (a few MB); a bigger file is not one of ours.
 MAX_BYTES = 200 * 1024 * 1024

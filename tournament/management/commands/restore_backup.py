@@ -6,7 +6,7 @@
 A file name alone is looked for in the backup folder. The backup must pass SQLite's
 integrity check and be a Five Tricks database; the live database is backed up first
 (``before-restore-<time>.sqlite3``), so a restore can itself be undone. How the copy is
-made safely is explained in tournament.backups.restore_database. A backup made before
+made safely is explained in tournament.writes.backups.restore_database. A backup made before
 the last update is brought up to date (migrate) after it is restored.
 
 SQLite only: on PostgreSQL, import a JSON backup with import_event.
@@ -23,7 +23,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.backups import BackupFailed, backup_dir, list_backups, restore_database
+from tournament.writes.backups import BackupFailed, backup_dir, list_backups, restore_database
 
 
 class Command(BaseCommand):

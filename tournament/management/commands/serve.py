@@ -33,7 +33,7 @@ from granian.log import LogLevels
 
 from tournament.common import network
 from tournament.models import Event
-from tournament.signin import ensure_organizer, sign_in_path
+from tournament.writes.signin import ensure_organizer, sign_in_path
 
 WSGI_TARGET = "tournament.wsgi:application"
 THREADS_PER_WORKER = 4

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.common.network import phone_base_url
-from tournament.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
+from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
 
 
 class Command(BaseCommand):

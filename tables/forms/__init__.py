@@ -1,0 +1,129 @@
+"""Forms that phones post: a game's winner in one tap, or the tricks of a game cut off.
+
+Terms:
+    client key  a random key put into a report form when it is rendered. Sending the same
+                rendered form twice (a double tap, a retry over bad Wi-Fi, a reload that
+                resubmits) sends the same key, so the game is stored once
+                (see tables.writes.reporting). A form rendered anew gets a new key.
+    game number the "Game k" the page offered; phones that send the same k speak of the
+                same game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Player
+
+CLIENT_KEY_BYTES = 16  # 128 bits: two phones never make the same key
+
+
+def new_client_key() -> str:
+    return secrets.token_urlsafe(CLIENT_KEY_BYTES)
+
+
+class ReportForm(forms.Form):
+    """What every report carries besides its result: which round, which game, which key."""
+
+    round_number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    game_number = forms.IntegerField(min_value=1, max_value=999, widget=forms.HiddenInput)
+    client_key = forms.CharField(min_length=8, max_length=64, widget=forms.HiddenInput)
+
+    @classmethod
+    def fresh_initial(cls, *, round_number: int, game_number: int) -> dict[str, object]:
+        return {
+            "round_number": round_number,
+            "game_number": game_number,
+            "client_key": new_client_key(),
+        }
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        # These fields are hidden, so their own errors would never be seen: say what to do.
+        if any(self.has_error(name) for name in ("round_number", "game_number", "client_key")):
+            raise forms.ValidationError(
+                _("This form is out of date. Go back to your table's page and report again.")
+            )
+        return cleaned
+
+
+class WinnerForm(ReportForm):
+    """One tap on the winner's name: each name is a submit button carrying the player id."""
+
+    winner = forms.IntegerField(min_value=1)
+
+
+class TricksForm(ReportForm):
+    """Tricks taken so far by each seated player, for a game the clock cut off.
+
+    ``tricks_per_game`` is how many tricks a finished game has at this table's size
+    (tables.rules.deal): no player can have taken more, and the page says it. The winner follows
+    from the counts (tables.rules.scoring.game_winner); whether the counts fit the table's deal
+    is checked by tables.writes.reporting, which has the final word.
+    """
+
+    def __init__(self, *args, players: Iterable[Player], tricks_per_game: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = list(players)
+        self.tricks_per_game = tricks_per_game
+        for player in self.players:
+            self.fields[self.field_name(player)] = forms.IntegerField(
+                label=player.name,
+                min_value=0,
+                max_value=tricks_per_game,
+                required=False,
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "pattern": "[0-9]*", "placeholder": "0"}
+                ),
+            )
+
+    @staticmethod
+    def field_name(player: Player) -> str:
+        return f"tricks_{player.pk}"
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[self.field_name(player)] for player in self.players]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.players and not any(
+            cleaned.get(self.field_name(player)) for player in self.players
+        ):
+            raise forms.ValidationError(_("Enter the tricks each player has taken so far."))
+        return cleaned
+
+    def tricks(self) -> dict[Player, int]:
+        return {
+            player: self.cleaned_data.get(self.field_name(player)) or 0 for player in self.players
+        }
+
+
+class PickPlayerForm(forms.Form):
+    player = forms.IntegerField(min_value=1)
+
+
+# The organizer's paper entry (tournament.views.organizer_paper): one text box per game,
+# named "game-<number>", holding the winner or the tricks (read by tables.rules.tally).
+TALLY_FIELD_PREFIX = "game-"
+MAX_TALLY_NUMBER = 60
+MAX_TALLY_TEXT = 200
+
+
+def tally_entries(data: Mapping[str, str]) -> dict[int, str] | None:
+    """The typed rows of a paper entry form by game number, or None for a forged form
+    (a game number out of range, or text no sheet row could hold)."""
+    entries = {}
+    for key, value in data.items():
+        if not key.startswith(TALLY_FIELD_PREFIX):
+            continue
+        number = key.removeprefix(TALLY_FIELD_PREFIX)
+        if not number.isdecimal() or not 1 <= int(number) <= MAX_TALLY_NUMBER:
+            return None
+        if len(value) > MAX_TALLY_TEXT:
+            return None
+        entries[int(number)] = value
+    return entries

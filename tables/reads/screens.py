@@ -1,0 +1,332 @@
+"""What the phone pages show, read from the database: a table's screen and a player's screen.
+
+Terms:
+    screen       everything one phone page shows for the event's phase, built here with a
+                 fixed number of queries at any event size; the views only render it.
+    play round   the round whose seats the phones show: round 1 (the home tables) until
+                 play starts, then the round being played or the last one closed.
+    rule sheet   the table's own rules, on its screen during the study phase only. Once
+                 study ends the sheet is gone from the phone: "the rules are taken away".
+    asked game   the "Game k" a table's report form asks about: the next game, unless a
+                 player chose an earlier one to contest ("No, someone else won game k").
+    chosen game  that earlier game. The choice holds only while the round is open and
+                 this phone has not answered it yet, so a close, an undo or the phone's
+                 own report always brings the phone back to the next game.
+    mine         the game numbers this phone reported in the round (a display hint, so the
+                 page does not ask a phone to confirm its own report).
+    direction    where a player goes next round, in tournament.rules.movement's words: "up",
+                 "down" or "stay".
+
+A player's screen never carries rules: anybody can pick any name on the players link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tables.models import Game, GameStatus, Table
+from tables.rules.rule_sheets import RuleSheet, rule_sheet
+from tables.rules.tally import shortcuts
+from tables.rules.variants import DECK_SIZE
+from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat, SeatReason
+from tournament.rules.movement import Direction
+from tournament.rules.ordering import name_key
+
+
+def play_round_number(event: Event) -> int:
+    if event.phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE):
+        return 1
+    return event.round_number
+
+
+def move_direction(from_table: int, to_table: int) -> Direction:
+    """The direction of a move from one table to another, as tournament.rules.movement names it."""
+    if to_table > from_table:
+        return "up"
+    if to_table < from_table:
+        return "down"
+    return "stay"
+
+
+def seated_players(round_: Round, table: Table) -> list[Player]:
+    """Who sits at a table in a round, in the table's own order (accents and case ignored,
+    as movement and tie-breaks use it); one query."""
+    return sorted(
+        (seat.player for seat in round_.seats.filter(table=table).select_related("player")),
+        key=lambda player: name_key(player.name),
+    )
+
+
+# --- a table's screen ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """Where one player of this table goes for the next round, and why."""
+
+    name: str
+    to_table: int | None  # None: not seated next round (absent or removed)
+    direction: Direction | None  # None when not seated next round
+    reason: str
+    games: int | None
+    tie_broken: bool
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    games: int
+
+
+@dataclass
+class TableScreen:
+    table: Table
+    event: Event
+    round_: Round | None = None
+    players: list[Player] = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)
+    sheet: RuleSheet | None = None
+    can_report: bool = False
+    next_game: int = 1
+    chosen_game: int | None = None
+    time_is_up: bool = False
+    confirmable: Game | None = None
+    moves: list[NextTable] = field(default_factory=list)
+    arriving: list[str] = field(default_factory=list)
+    results: list[Result] = field(default_factory=list)
+    is_final: bool = False
+
+    @property
+    def polling(self) -> bool:
+        return self.event.phase != Phase.DEBRIEF
+
+    @property
+    def wins(self) -> dict[int, int]:
+        counted: dict[int, int] = {}
+        for game in self.games:
+            if game.status != GameStatus.DISPUTED and game.winner_id:
+                counted[game.winner_id] = counted.get(game.winner_id, 0) + 1
+        return counted
+
+    @property
+    def winner_choices(self) -> list[tuple[Player, int]]:
+        wins = self.wins
+        return [(player, wins.get(player.pk, 0)) for player in self.players]
+
+    @property
+    def asked_game(self) -> int:
+        return self.next_game if self.chosen_game is None else self.chosen_game
+
+    @property
+    def asked_game_exists(self) -> bool:
+        return self.chosen_game is not None
+
+
+def _moves(table: Table, round_: Round, players: list[Player]) -> tuple[list[NextTable], list[str]]:
+    """Where this table's players go next round, and who comes to this table; one query."""
+    ids = {player.pk for player in players}
+    next_seats = list(
+        Seat.objects.filter(round__event_id=round_.event_id, round__number=round_.number + 1)
+        .filter(Q(player_id__in=ids) | Q(table=table))
+        .select_related("table", "player")
+    )
+    going = {seat.player_id: seat for seat in next_seats if seat.player_id in ids}
+    moves = []
+    for player in players:
+        seat = going.get(player.pk)
+        if seat is None:
+            moves.append(
+                NextTable(player.name, None, None, _("Not seated next round"), None, False)
+            )
+            continue
+        moves.append(
+            NextTable(
+                name=player.name,
+                to_table=seat.table.number,
+                direction=move_direction(table.number, seat.table.number),
+                reason=SeatReason(seat.reason).label,
+                games=seat.games_won_before,
+                tie_broken=seat.tie_broken,
+            )
+        )
+    arriving = sorted(
+        (seat.player.name for seat in next_seats if seat.player_id not in ids),
+        key=name_key,
+    )
+    return moves, arriving
+
+
+def _results(screen: TableScreen) -> list[Result]:
+    wins = screen.wins
+    ranked = sorted(screen.players, key=lambda p: (-wins.get(p.pk, 0), name_key(p.name)))
+    return [Result(player.name, wins.get(player.pk, 0)) for player in ranked]
+
+
+def table_screen(
+    table: Table,
+    *,
+    chosen_game: int | None = None,
+    mine: frozenset[int] | set[int] = frozenset(),
+) -> TableScreen:
+    """Everything a table's phone shows now; a fixed number of queries at any event size.
+
+    chosen_game is the earlier game the phone asked about (its ?game=k); it is ignored
+    unless the round is open, the game exists and this phone has not reported it.
+    """
+    event = table.event
+    screen = TableScreen(table=table, event=event)
+    if event.phase == Phase.DEBRIEF and event.round_number == 0:
+        return screen
+    screen.round_ = Round.objects.filter(event=event, number=play_round_number(event)).first()
+    if screen.round_ is None:
+        return screen
+    screen.players = seated_players(screen.round_, table)
+    if event.phase == Phase.STUDY:
+        # Rules exist on this page in the study phase only, for this table only.
+        seated = len(screen.players)
+        screen.sheet = rule_sheet(
+            table.variant,
+            players=seated if 1 <= seated <= DECK_SIZE else None,
+            translate=_,
+        )
+        return screen
+    if event.phase in (Phase.SETUP, Phase.PRACTICE):
+        return screen
+
+    screen.games = list(
+        Game.objects.filter(round=screen.round_, table=table).select_related("winner")
+    )
+    screen.next_game = max((game.number for game in screen.games), default=0) + 1
+    screen.can_report = screen.round_.status == RoundStatus.OPEN and bool(screen.players)
+    if screen.can_report:
+        screen.time_is_up = event.time_is_up()
+        answerable = chosen_game in {game.number for game in screen.games}
+        if answerable and chosen_game not in mine:
+            screen.chosen_game = chosen_game
+        else:
+            latest = screen.games[-1] if screen.games else None
+            if (
+                latest is not None
+                and latest.status == GameStatus.UNCONFIRMED
+                and latest.number not in mine
+            ):
+                screen.confirmable = latest
+    if screen.round_.status == RoundStatus.CLOSED:
+        screen.is_final = screen.round_.number >= event.rounds_planned
+        if event.phase == Phase.BETWEEN_ROUNDS and not screen.is_final:
+            screen.moves, screen.arriving = _moves(table, screen.round_, screen.players)
+        screen.results = _results(screen)
+    return screen
+
+
+# --- a player's screen -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerScreen:
+    event: Event
+    player: Player
+    seat: Seat | None  # in the play round
+    next_seat: Seat | None  # after a round closes
+    games_won: int | None  # in the play round, once it is being played
+    is_final: bool
+
+    @property
+    def polling(self) -> bool:
+        return self.event.phase != Phase.DEBRIEF
+
+    @property
+    def direction(self) -> Direction | None:
+        if self.seat is None or self.next_seat is None:
+            return None
+        return move_direction(self.seat.table.number, self.next_seat.table.number)
+
+    @property
+    def time_is_up(self) -> bool:
+        """The round's clock has run out: players finish the trick in hand and report."""
+        return self.event.phase == Phase.ROUND and self.event.time_is_up()
+
+    @property
+    def next_reason(self) -> str:
+        return SeatReason(self.next_seat.reason).label if self.next_seat else ""
+
+
+def player_screen(event: Event, player: Player) -> PlayerScreen:
+    """What the player's phone shows now; two queries at most, at any event size."""
+    number = play_round_number(event)
+    seats = {
+        seat.round.number: seat
+        for seat in Seat.objects.filter(
+            player=player, round__event=event, round__number__in=[number, number + 1]
+        ).select_related("table", "round")
+    }
+    seat = seats.get(number)
+    is_final = False
+    next_seat = None
+    games_won = None
+    if seat is not None and seat.round.status != RoundStatus.PLANNED:
+        games_won = Game.objects.counted().filter(round=seat.round, winner=player).count()
+        if seat.round.status == RoundStatus.CLOSED:
+            is_final = number >= event.rounds_planned
+            if event.phase == Phase.BETWEEN_ROUNDS:
+                next_seat = seats.get(number + 1)
+    return PlayerScreen(event, player, seat, next_seat, games_won, is_final)
+
+
+# --- the console's paper entry (organizer) ------------------------------------------------
+
+# Rows on a printed tally sheet, and the fewest the entry form offers.
+TALLY_ROWS = 12
+MAX_TALLY_ROWS = 60
+
+
+@dataclass(frozen=True)
+class PaperLine:
+    """One game number of the entry form: what is recorded for it already, if anything."""
+
+    number: int
+    game: Game | None
+    sources: list[str]
+
+
+@dataclass(frozen=True)
+class PaperEntryScreen:
+    round_: Round
+    names: list[str]
+    shortcuts: dict[str, str]
+    lines: list[PaperLine]
+
+    @property
+    def can_enter(self) -> bool:
+        return self.round_.status == RoundStatus.OPEN and bool(self.names)
+
+
+def paper_entry_screen(round_: Round, table: Table, *, rows: int = TALLY_ROWS) -> PaperEntryScreen:
+    """The paper entry form of one table-round: its seated names (with the shortcut each has
+    on the printed sheet), and a line per game number, with the games already recorded and
+    the source of each of their reports. Three queries, whatever the number of games."""
+    names = sorted(
+        round_.seats.filter(table=table).values_list("player__name", flat=True), key=name_key
+    )
+    games = {
+        game.number: game
+        for game in Game.objects.filter(round=round_, table=table)
+        .select_related("winner")
+        .prefetch_related("reports")
+    }
+    count = min(max(rows, TALLY_ROWS, max(games, default=0) + 4), MAX_TALLY_ROWS)
+    lines = [
+        PaperLine(
+            number,
+            games.get(number),
+            [
+                report.get_source_display()
+                for report in (games[number].reports.all() if number in games else ())
+            ],
+        )
+        for number in range(1, max(count, max(games, default=0)) + 1)
+    ]
+    return PaperEntryScreen(round_, names, shortcuts(names), lines)

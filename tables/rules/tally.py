@@ -1,0 +1,250 @@
+"""Reading a paper tally sheet as the organizer types it in: one row per game.
+
+Terms:
+    tally sheet  the paper a table fills in when it has no phone: the seated names, and a
+                 row per game in which the players tick the winner, or write each player's
+                 tricks for the game cut off by the clock.
+    row          one game of the sheet as typed: its game number (the sheet's row number)
+                 and one line of text, the *entry*.
+    entry        either a winner ("JM", "Jamal", "Jam") or the tricks of a game cut off by
+                 the clock, as pairs of a player and a count ("JM 3 AL 2 BO 1"). A blank
+                 entry is a game not written on the sheet.
+    initials     the first letter of each word of a name, upper-case: "Jamal Moore" is
+                 "JM". A name can also be typed in full, by its first name, or by the start
+                 of its name, as long as only one seated name fits.
+    ambiguous    an entry that fits two seated names or more: refused, naming them, so the
+                 organizer types more letters. Never guessed.
+    shortcut     what the printed sheet shows under each name: the shortest of initials,
+                 first name and full name that this table's names do not share.
+    existing game a game of this table-round already recorded (by a phone, or an earlier
+                 paper entry) before this form was saved.
+    skipped game a filled row whose game number has neither an existing game nor a filled
+                 row before it: "game 3" can only follow "game 2".
+
+Every problem is named on its own row; parsing never drops a row. Messages are English
+marked with gettext_noop and passed through a ``translate`` callable (as in tables.rules.scoring).
+
+Standard library only: this module must stay importable without Django.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tables.rules.scoring import check_tricks, game_winner
+from tables.rules.variants import DECK_SIZE
+from tournament.common.i18n import Translate, gettext_noop, untranslated
+from tournament.rules.ordering import name_key
+
+# A player then a count: "JM 3", "Jamal=3", "Jamal Moore: 3".
+_PAIR = re.compile(r"([^\d\s,;=:]+(?:\s+[^\d\s,;=:]+)*)\s*[=:]?\s*(-?\d+)")
+
+
+def initials(name: str) -> str:
+    """The first letter of each word of ``name``, upper-case ("Jamal Moore" → "JM")."""
+    return "".join(word[0] for word in re.split(r"[\s\-]+", name.strip()) if word).upper()
+
+
+def first_name(name: str) -> str:
+    return name.strip().split()[0] if name.strip() else ""
+
+
+def shortcuts(names: Sequence[str]) -> dict[str, str]:
+    """What to print under each name for typing it back: initials where this table's names
+    do not share them, else the first name, else the full name."""
+    result = {}
+    for name in names:
+        for candidate in (initials(name), first_name(name)):
+            if candidate and [match_player(candidate, names).name] == [name]:
+                result[name] = candidate
+                break
+        else:
+            result[name] = name
+    return result
+
+
+@dataclass(frozen=True)
+class Match:
+    """One entry read as a seated name: ``name`` when exactly one fits, else ``candidates``
+    (two or more: ambiguous; none: unknown)."""
+
+    name: str | None
+    candidates: tuple[str, ...] = ()
+
+
+def match_player(text: str, names: Collection[str]) -> Match:
+    """The seated name that ``text`` stands for: its full name; else a first name or
+    initials (both exact, so "AL" beside Al Brown and Alice Lee is ambiguous); else the
+    start of one name ("Jam"). The first tier that fits anyone decides."""
+    wanted = " ".join(text.split()).casefold()
+    if not wanted:
+        return Match(None)
+    tiers = (
+        [name for name in names if " ".join(name.split()).casefold() == wanted],
+        [
+            name
+            for name in names
+            if first_name(name).casefold() == wanted
+            or initials(name).casefold() == wanted.replace(" ", "")
+        ],
+        [name for name in names if " ".join(name.split()).casefold().startswith(wanted)],
+    )
+    for found in tiers:
+        unique = sorted(set(found), key=name_key)
+        if len(unique) == 1:
+            return Match(unique[0])
+        if unique:
+            return Match(None, tuple(unique))
+    return Match(None)
+
+
+@dataclass(frozen=True)
+class Existing:
+    """A game already recorded at this table-round: its winner (None when disputed) and
+    whether the paper sheet already gave it."""
+
+    winner: str | None
+    from_paper: bool = False
+
+
+@dataclass
+class Row:
+    """One typed row, and what it says once read."""
+
+    number: int
+    text: str
+    winner: str | None = None
+    tricks: dict[str, int] | None = None
+    errors: list[str] = field(default_factory=list)
+    # Already entered from paper with this same winner: nothing to store again.
+    repeated: bool = False
+
+    @property
+    def blank(self) -> bool:
+        return not self.text.strip()
+
+    @property
+    def to_save(self) -> bool:
+        return not self.blank and not self.errors and not self.repeated
+
+
+def _say(translate: Translate, message: str, **values: object) -> str:
+    return translate(message) % values if values else translate(message)
+
+
+def _named(text: str, names: Collection[str], translate: Translate) -> tuple[str | None, str]:
+    found = match_player(text, names)
+    if found.name is not None:
+        return found.name, ""
+    if found.candidates:
+        return None, _say(
+            translate,
+            gettext_noop("“%(text)s” fits more than one player: %(names)s. Type more letters."),
+            text=text.strip(),
+            names=", ".join(found.candidates),
+        )
+    return None, _say(
+        translate,
+        gettext_noop("Nobody at this table is “%(text)s”. Seated here: %(names)s."),
+        text=text.strip(),
+        names=", ".join(sorted(names, key=name_key)),
+    )
+
+
+def _read_entry(row: Row, names: Collection[str], translate: Translate) -> None:
+    text = row.text.strip()
+    if not any(char.isdigit() for char in text):
+        row.winner, problem = _named(text, names, translate)
+        if problem:
+            row.errors.append(problem)
+        return
+    pairs = _PAIR.findall(text)
+    leftover = _PAIR.sub(" ", text).replace(",", " ").replace(";", " ").strip()
+    if not pairs or leftover:
+        row.errors.append(
+            _say(
+                translate,
+                gettext_noop(
+                    "Write the winner, or for a game cut off by the clock each player "
+                    "and their tricks, like “JM 3 AL 2”."
+                ),
+            )
+        )
+        return
+    tricks: dict[str, int] = {}
+    for who, count in pairs:
+        name, problem = _named(who, names, translate)
+        if problem:
+            row.errors.append(problem)
+        elif name in tricks:
+            row.errors.append(
+                _say(translate, gettext_noop("%(name)s is written twice."), name=name)
+            )
+        else:
+            tricks[name] = int(count)
+    if row.errors:
+        return
+    # Players left off the row took no trick.
+    tricks = {name: tricks.get(name, 0) for name in names}
+    problems = check_tricks(
+        tricks, players=min(len(names), DECK_SIZE), finished=False, translate=translate
+    )
+    if problems:
+        row.errors.extend(problems)
+        return
+    row.tricks = tricks
+    row.winner = game_winner(tricks)
+
+
+def read_tally(
+    entries: Mapping[int, str],
+    *,
+    names: Collection[str],
+    existing: Mapping[int, Existing],
+    translate: Translate = untranslated,
+) -> list[Row]:
+    """Read a table-round's typed rows, ``entries`` by game number, in game order.
+
+    ``names`` are the players seated at the table in that round (the only ones a row may
+    name), ``existing`` its games already recorded. Every row comes back, with its errors
+    if any; a row is saved only when no row has an error (see tables.paper).
+    """
+    rows = [Row(number, entries[number]) for number in sorted(entries)]
+    filled = set(existing)
+    for row in rows:
+        if row.number < 1:
+            row.errors.append(_say(translate, gettext_noop("Games are numbered from 1.")))
+            continue
+        if row.blank:
+            continue
+        _read_entry(row, names, translate)
+        if row.number > 1 and row.number - 1 not in filled:
+            row.errors.append(
+                _say(
+                    translate,
+                    gettext_noop(
+                        "Game %(missing)s is missing: fill in its row, or leave this one empty."
+                    ),
+                    missing=row.number - 1,
+                )
+            )
+        filled.add(row.number)
+        before = existing.get(row.number)
+        if before is not None and before.from_paper and not row.errors:
+            if before.winner == row.winner:
+                row.repeated = True
+            else:
+                row.errors.append(
+                    _say(
+                        translate,
+                        gettext_noop(
+                            "Game %(number)s was already typed in from paper (%(name)s): "
+                            "change its winner on the table's page."
+                        ),
+                        number=row.number,
+                        name=before.winner or "?",
+                    )
+                )
+    return rows

@@ -1,0 +1,467 @@
+"""Reporting games from phones (the organizer's corrections are in tables.writes.corrections).
+
+Terms:
+    report       one phone's statement "game k at table t was won by p" (see tables.models).
+    client key   a random key the phone makes once per game report; a double tap or a
+                 retried request over bad Wi-Fi carries the same key, so it is stored once.
+    confirmation a second report for the same game that names the same winner.
+    dispute      a second report that names another winner: both are kept, the game counts
+                 for nobody, and the organizer settles it.
+    late report  a report that reaches a round already closed: kept, not counted, until the
+                 organizer accepts it (it then counts as the game it names) or drops it.
+    game number  the "Game k" a phone offered. Phones at one table that name the same k
+                 speak of the same game, which is how a second phone confirms the first.
+    double tap   a phone that reported game k and, within DOUBLE_TAP_WINDOW, reports game
+                 k+1 with the same winner: a second tap on a name that the next game's
+                 form put under the finger. No real game ends that fast, so it is refused.
+    phantom game a one-tap report from another phone that names the winner of the latest
+                 game, still unconfirmed, as the game after it, within CONFIRMATION_WINDOW
+                 of that game's first report: the player meant "Yes, confirm game k" and
+                 tapped the name in the big list below it. It confirms game k instead;
+                 game k+1, which nobody played, is never created.
+    phone        the random id a phone keeps in its ``ft_phone`` cookie for weeks, stored
+                 on each of its reports (tables.models.GameReport.phone). A phone without
+                 the cookie (or paper, or the organizer) has none, and is judged as before.
+    duplicate    a second report of game k from the phone that already reported it, with
+                 the same winner and a new client key (a reloaded page, a second tab, a
+                 forged "confirm"): nothing is stored and the game is not confirmed. Two
+                 reports from one phone never make a confirmation. The same phone naming
+                 another winner for its own game is stored as a dispute, as from any
+                 phone: it counts for nobody until the organizer settles it.
+    held report  a report from a phone that already reported at another table in the same
+                 round. In a round a phone belongs to one table, so this is the table link
+                 used from elsewhere: a player who moved away and kept the old page open,
+                 a photo of a tent card's QR code. The report is kept, not counted, and
+                 shown to the organizer with its note ("this phone reported at table 3 this
+                 round"), who accepts it (it then counts as the game it names) or drops it,
+                 as a late report. The phone is told plainly that the organizer will check
+                 it. Once the organizer accepted one held report of a phone at a table, that
+                 phone's later reports there in the round count as usual: the organizer
+                 vouched for it (a table that borrowed the phone of a player from another
+                 table, say).
+
+Why holding, and not refusing or counting: a link cannot be taken back from a photo, and
+the organizer may rotate a table's link only between rounds without disturbing the room.
+Refusing would lose a real result reported by a helpful neighbour; counting would let a
+player who moved away add or confirm games at a table they left. Holding loses nothing,
+costs the organizer one click, and makes the odd report visible where late reports
+already are. The first table a phone reports at in a round is not held, so a phone that
+reports at its old table and then at its new one gets the second report held: the note
+names the old table, where the organizer looks next. A name that is not seated at the
+table in the round is refused, as before: the page offers only the seated players.
+
+A game is counted once, however many reports it has. A finished event (see
+tournament.writes.finishing) takes no report at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import (
+    Game,
+    GameReport,
+    GameStatus,
+    ReportSource,
+    ReportState,
+    Table,
+)
+from tables.rules.scoring import check_tricks, game_winner
+from tables.rules.variants import DECK_SIZE
+from tournament.common.errors import Refused
+from tournament.models import Event, Player, Round, RoundStatus
+
+DOUBLE_TAP_WINDOW = timedelta(seconds=5)
+# Long enough for the other phones to poll (every 2 s), show "Another phone says..." and
+# for a player to read it and tap; far too short for a real game to follow: shuffling,
+# dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
+CONFIRMATION_WINDOW = timedelta(seconds=30)
+
+
+class Outcome(StrEnum):
+    RECORDED = "recorded"  # the first report of this game
+    CONFIRMED = "confirmed"  # a second report agreed
+    DISPUTED = "disputed"  # a report disagreed
+    REPEATED = "repeated"  # the same client key again: nothing new stored
+    LATE = "late"  # the round was closed: kept for the organizer
+    HELD = "held"  # the phone reported at another table this round: kept for the organizer
+    DUPLICATE = "duplicate"  # this phone had reported this game already: nothing new stored
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    outcome: Outcome
+    report: GameReport
+    game: Game | None
+    # A phantom game: the report named the game after this one, and confirmed this one.
+    read_as_confirmation: bool = False
+
+
+def next_game_number(*, round_: Round, table: Table) -> int:
+    highest = Game.objects.filter(round=round_, table=table).aggregate(n=Max("number"))["n"]
+    return (highest or 0) + 1
+
+
+def seated_players(round_: Round, table: Table) -> dict[int, Player]:
+    """The players seated at a table in a round, by id: the only ones a result may name."""
+    return {
+        seat.player_id: seat.player
+        for seat in round_.seats.filter(table=table).select_related("player")
+    }
+
+
+def _tricks_json(tricks: Mapping[Player, int] | None) -> dict[str, int] | None:
+    return None if tricks is None else {str(p.pk): int(n) for p, n in tricks.items()}
+
+
+def _refuse_unless_playing(round_: Round | None, round_number: int) -> Round:
+    if round_ is None or round_.status == RoundStatus.PLANNED:
+        if round_number <= 1:
+            raise Refused(_("No round is being played yet: practice games are not scored."))
+        raise Refused(
+            _("Round %(number)s has not started yet: wait for the organizer to start it.")
+            % {"number": round_number}
+        )
+    return round_
+
+
+def _winner_from_tricks(
+    tricks: Mapping[Player, int],
+    seated: Mapping[int, Player],
+    *,
+    finished: bool,
+    fewest_wins: bool = False,
+) -> Player:
+    """The player with most tricks (the fewest at a fewest-wins table), once the counts fit
+    the table's deal (tables.rules.scoring). The phone never says which: the table's rule is
+    applied here, so nothing on the phone gives a variant away."""
+    counts = {player.name: count for player, count in tricks.items()}
+    problems = check_tricks(
+        counts,
+        # More players than cards: the deal is the 28-player one, one card each.
+        players=min(len(seated), DECK_SIZE),
+        finished=finished,
+        translate=_,
+    )
+    if problems:
+        raise Refused(" ".join(problems))
+    by_name = {player.name: player for player in tricks}
+    return by_name[game_winner(counts, fewest_wins=fewest_wins)]
+
+
+def report_game(
+    *,
+    table: Table,
+    round_number: int,
+    client_key: str,
+    winner: Player | None = None,
+    tricks: Mapping[Player, int] | None = None,
+    finished: bool | None = None,
+    game_number: int | None = None,
+    source: str = ReportSource.PHONE,
+    previous_key: str | None = None,
+    tapped: bool = False,
+    phone: str | None = None,
+    now: datetime | None = None,
+) -> ReportResult:
+    """Store one report of a game at a table, given either the winner or tricks per player.
+
+    With tricks, the winner is the player with most tricks so far (the fewest at a
+    fewest-wins table; ties broken alphabetically either way), which is how a game cut
+    off by the clock is decided; such a game counts as unfinished unless ``finished``
+    says otherwise.
+
+    ``game_number`` is the "Game k" the phone offered; without it the report is the next
+    game. A number beyond the next one (a stale page after the organizer deleted a game)
+    also means the next game. The same ``client_key`` twice returns the stored report
+    (REPEATED) and stores nothing, even when both requests arrive at once.
+
+    ``previous_key`` is the client key of the last report this phone made at this table.
+    If that report was of game k, arrived less than DOUBLE_TAP_WINDOW before ``now``, and
+    this one names the same winner for game k+1, it is a double tap: refused, nothing
+    stored.
+
+    ``tapped`` says the winner was tapped in a phone's list of names, under which another
+    phone's report may be waiting for confirmation: such a report can be a phantom game,
+    and then confirms the latest game. A phone without the cookie (``previous_key`` None)
+    is taken for another phone, as its page already asks it to confirm.
+
+    ``phone`` is the phone's own id (see the module's terms): a second report of the same
+    game from it is a DUPLICATE, and a report from a phone that reported at another table
+    in this round is HELD for the organizer.
+    """
+    if not client_key or len(client_key) > 64:
+        raise Refused(_("This report has no valid key. Reload the page and report again."))
+    if (winner is None) == (tricks is None):
+        raise Refused(_("Report either the winner or the tricks per player."))
+    if game_number is not None and game_number < 1:
+        raise Refused(_("Games are numbered from 1."))
+    try:
+        return _report_game(
+            table=table,
+            round_number=round_number,
+            client_key=client_key,
+            winner=winner,
+            tricks=tricks,
+            finished=(tricks is None) if finished is None else finished,
+            game_number=game_number,
+            source=source,
+            previous_key=previous_key,
+            tapped=tapped,
+            phone=phone or None,
+            now=now or timezone.now(),
+        )
+    except IntegrityError:
+        # Two requests with the same key raced past the check below (possible on a
+        # database without SQLite's write lock): the first one's report is the answer.
+        repeated = _repeated(client_key, table)
+        if repeated is None:
+            raise
+        return repeated
+
+
+def _repeated(client_key: str, table: Table) -> ReportResult | None:
+    stored = GameReport.objects.filter(client_key=client_key).select_related("game").first()
+    if stored is None:
+        return None
+    if stored.table_id != table.pk:
+        # Keys are random, so this is a forged request; never show another table's games.
+        raise Refused(_("This report has no valid key. Reload the page and report again."))
+    return ReportResult(Outcome.REPEATED, stored, stored.game)
+
+
+def _report_game(
+    *,
+    table: Table,
+    round_number: int,
+    client_key: str,
+    winner: Player | None,
+    tricks: Mapping[Player, int] | None,
+    finished: bool,
+    game_number: int | None,
+    source: str,
+    previous_key: str | None,
+    tapped: bool,
+    phone: str | None,
+    now: datetime,
+) -> ReportResult:
+    with transaction.atomic():
+        # First, so this report and a close (or another report) of the event run one
+        # after the other: what the checks below read stays true until the commit.
+        event = Event.objects.lock(table.event_id)
+        if (repeated := _repeated(client_key, table)) is not None:
+            return repeated
+        # A finished event is read-only (tournament.writes.finishing): read under the lock, as
+        # the organizer may have finished it since the phone's link was looked up.
+        if event.is_finished:
+            raise Refused(_("The event is finished: no more games can be reported."))
+
+        round_ = _refuse_unless_playing(
+            Round.objects.filter(event_id=table.event_id, number=round_number).first(),
+            round_number,
+        )
+        seated = seated_players(round_, table)
+        named = [winner] if winner is not None else list(tricks)
+        if not named or any(p.pk not in seated for p in named):
+            raise Refused(_("That player is not seated at this table in this round."))
+        if tricks is not None:
+            winner = _winner_from_tricks(
+                tricks, seated, finished=finished, fewest_wins=table.fewest_wins
+            )
+        # This phone's reports in the round, at any table: one query, none without a phone.
+        mine = _phone_reports(phone, round_)
+
+        # The latest game rather than only its number: the phantom check needs it too.
+        latest = Game.objects.filter(round=round_, table=table).order_by("-number").first()
+        next_number = (latest.number if latest else 0) + 1
+        number = next_number if game_number is None else min(game_number, next_number)
+        phantom = (
+            tapped
+            and tricks is None
+            and number == next_number
+            and round_.status == RoundStatus.OPEN
+            and _just_reported_elsewhere(
+                latest, winner=winner, previous_key=previous_key, mine=mine, now=now
+            )
+        )
+        if phantom:
+            number = latest.number
+        # Only a report that would create a new game can be a double tap; one for a game
+        # that exists already is a confirmation (or a dispute) of another phone's report.
+        elif previous_key and previous_key != client_key and number == next_number:
+            _refuse_double_tap(
+                previous_key, round_=round_, table=table, number=number, winner=winner, now=now
+            )
+        own = _own_report(mine, table=table, number=number, winner=winner)
+        if own is not None:
+            return ReportResult(Outcome.DUPLICATE, own, own.game)
+        report = GameReport(
+            round=round_,
+            table=table,
+            game_number=number,
+            winner=winner,
+            tricks=_tricks_json(tricks),
+            finished=finished,
+            client_key=client_key,
+            source=source,
+            phone=phone or "",
+            other_table_number=_other_table(mine, table=table),
+        )
+        if round_.status == RoundStatus.CLOSED or report.other_table_number is not None:
+            closed = round_.status == RoundStatus.CLOSED
+            report.state = ReportState.LATE if closed else ReportState.HELD
+            report.save()
+            Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
+            return ReportResult(Outcome.LATE if closed else Outcome.HELD, report, None)
+
+        outcome, game = _attach(report, round_, table, number)
+        Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
+        return ReportResult(outcome, report, game, read_as_confirmation=phantom)
+
+
+def _phone_reports(phone: str | None, round_: Round) -> list[GameReport]:
+    """A phone's reports in a round, oldest first, with their tables and games."""
+    if phone is None:
+        return []
+    return list(
+        GameReport.objects.filter(round=round_, phone=phone)
+        .select_related("table", "game")
+        .order_by("received_at", "pk")
+    )
+
+
+def _own_report(
+    mine: list[GameReport], *, table: Table, number: int, winner: Player
+) -> GameReport | None:
+    """This phone's earlier report of the same game naming the same winner: a duplicate."""
+    for earlier in mine:
+        if (
+            earlier.table_id == table.pk
+            and earlier.game_number == number
+            and earlier.winner_id == winner.pk
+            and earlier.state != ReportState.DROPPED
+        ):
+            return earlier
+    return None
+
+
+def _other_table(mine: list[GameReport], *, table: Table) -> int | None:
+    """The table where this phone last reported in the round, if not this one: the reason
+    to hold the report. None once the organizer accepted a held report of the phone here."""
+    vouched = any(
+        earlier.table_id == table.pk
+        and earlier.state == ReportState.ACCEPTED
+        and earlier.other_table_number is not None
+        for earlier in mine
+    )
+    elsewhere = [earlier.table.number for earlier in mine if earlier.table_id != table.pk]
+    return None if vouched or not elsewhere else elsewhere[-1]
+
+
+def _just_reported_elsewhere(
+    latest: Game | None,
+    *,
+    winner: Player,
+    previous_key: str | None,
+    mine: list[GameReport],
+    now: datetime,
+) -> bool:
+    """Whether a report of ``winner`` for the game after ``latest`` is a phantom game."""
+    if (
+        latest is None
+        or latest.status != GameStatus.UNCONFIRMED
+        or latest.winner_id != winner.pk
+        or now - latest.reported_at >= CONFIRMATION_WINDOW
+    ):
+        return False
+    # This phone's own report: a phone never confirms itself.
+    if any(earlier.game_id == latest.pk for earlier in mine):
+        return False
+    return not (previous_key and latest.reports.filter(client_key=previous_key).exists())
+
+
+def _refuse_double_tap(
+    previous_key: str, *, round_: Round, table: Table, number: int, winner: Player, now: datetime
+) -> None:
+    previous = (
+        GameReport.objects.filter(client_key=previous_key, round=round_, table=table)
+        .only("game_number", "winner_id", "received_at")
+        .first()
+    )
+    if (
+        previous is not None
+        and number == previous.game_number + 1
+        and winner.pk == previous.winner_id
+        and now - previous.received_at < DOUBLE_TAP_WINDOW
+    ):
+        raise Refused(
+            _(
+                "You reported game %(number)s a moment ago — if another game has really "
+                "ended, tap again in a few seconds."
+            )
+            % {"number": previous.game_number}
+        )
+
+
+def existing_game(round_: Round, table: Table, number: int) -> Game | None:
+    return Game.objects.filter(round=round_, table=table, number=number).first()
+
+
+def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tuple[Outcome, Game]:
+    game = existing_game(round_, table, number)
+    if game is None:
+        try:
+            # A savepoint holding only the game: if another phone created game k a moment
+            # ago, the unique constraint fails here and this report becomes the second one.
+            with transaction.atomic():
+                game = Game.objects.create(
+                    round=round_,
+                    table=table,
+                    number=number,
+                    winner=report.winner,
+                    tricks=report.tricks,
+                    finished=report.finished,
+                    reported_by=report.get_source_display(),
+                )
+        except IntegrityError:
+            game = Game.objects.get(round=round_, table=table, number=number)
+        else:
+            report.game = game
+            report.save()
+            return Outcome.RECORDED, game
+
+    report.game = game
+    report.save()
+    return _judge(report, game)
+
+
+def _judge(report: GameReport, game: Game) -> tuple[Outcome, Game]:
+    """What a report of a game that exists already makes of it: a confirmation or a
+    dispute (the report is stored)."""
+    change = game.status_after_report(report.winner_id)
+    if change == GameStatus.CONFIRMED:
+        # Conditional: a game that is no longer unconfirmed when the update runs (a
+        # dispute got in first) is judged again as it is now, so a phone is never
+        # told "confirmed" about a game that is disputed.
+        if not Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
+            status=GameStatus.CONFIRMED, updated_at=timezone.now()
+        ):
+            game.refresh_from_db(fields=["status", "winner"])
+            return _judge(report, game)
+        game.status = GameStatus.CONFIRMED
+    elif change == GameStatus.DISPUTED:
+        Game.objects.filter(pk=game.pk).exclude(status=GameStatus.SETTLED).update(
+            status=GameStatus.DISPUTED, updated_at=timezone.now()
+        )
+        game.status = GameStatus.DISPUTED
+    # A settled game keeps the organizer's winner: a report naming it agrees with it.
+    agrees = game.status != GameStatus.DISPUTED and game.winner_id == report.winner_id
+    return (Outcome.CONFIRMED if agrees else Outcome.DISPUTED), game

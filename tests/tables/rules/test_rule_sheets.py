@@ -1,0 +1,418 @@
+"""Rule sheets: the full rules written out for one variant, in the product's own words."""
+
+import ast
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tables.rules.deal import hand_sizes, tricks_per_game
+from tables.rules.rule_sheets import RuleSheet, rule_sheet
+from tables.rules.variants import ALL_VARIANTS, EVERY_VARIANT, Suit, Variant
+
+ROOT = Path(__file__).resolve().parents[3]
+MODULE_PATH = ROOT / "tables" / "rule_sheets.py"
+VARIANTS_PATH = ROOT / "tables" / "variants.py"
+
+
+def v(code: str) -> Variant:
+    return Variant.from_code(code)
+
+
+def code_of(variant: Variant) -> str:
+    return variant.code
+
+
+ACE_HIGH = [variant for variant in ALL_VARIANTS if variant.ace_high]
+ACE_LOW = [variant for variant in ALL_VARIANTS if not variant.ace_high]
+
+
+def sheet_strings(sheet: RuleSheet) -> list[str]:
+    strings = [sheet.title, sheet.subtitle]
+    if sheet.deal is not None:
+        strings.append(sheet.deal)
+    for section in sheet.sections:
+        strings += [section.heading, section.text]
+    table = sheet.deal_table
+    strings += [table.caption, *table.headings]
+    for row in table.rows:
+        strings += [row.cards, row.last_trick]
+    return strings
+
+
+def sheet_text(sheet: RuleSheet) -> str:
+    return "\n".join(sheet_strings(sheet))
+
+
+def section_text(sheet: RuleSheet, heading: str) -> str:
+    (text,) = [section.text for section in sheet.sections if section.heading == heading]
+    return text
+
+
+PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
+
+
+def shout(message: str) -> str:
+    """A stand-in translation: upper-case everything except the placeholders."""
+    return "".join(
+        part if PLACEHOLDER.fullmatch(part) else part.upper() for part in PLACEHOLDER.split(message)
+    )
+
+
+def marked_messages(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "gettext_noop"
+        and isinstance(node.args[0], ast.Constant)
+    }
+
+
+def recorder() -> tuple[set[str], Callable[[str], str]]:
+    """A ``translate`` that passes messages through and the set of messages it was given."""
+    seen: set[str] = set()
+
+    def record(message: str) -> str:
+        seen.add(message)
+        return message
+
+    return seen, record
+
+
+# --- rule_sheet -------------------------------------------------------------------------
+
+EXPECTED_HEADINGS = [
+    "Cards",
+    "Dealing",
+    "Starting",
+    "Following suit",
+    "Winning a trick",
+    "Trumps",
+    "The next trick",
+    "End of the game",
+    "Scoring in the tournament",
+]
+PLAYER_COUNTS = [None, 1, 2, 4, 5, 6, 9, 15, 28]
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
+def test_sheet_has_every_part_of_the_rules(variant):
+    sheet = rule_sheet(variant)
+    assert sheet.title == "Five Tricks"
+    assert sheet.subtitle
+    assert [section.heading for section in sheet.sections] == EXPECTED_HEADINGS
+    assert all(section.text for section in sheet.sections)
+    assert "28 cards" in section_text(sheet, "Cards")
+    assert "dealer's left" in section_text(sheet, "Starting")
+    assert "must follow suit" in section_text(sheet, "Following suit")
+    assert "leads the next" in section_text(sheet, "The next trick")
+    assert "sit out the last trick" in section_text(sheet, "Dealing")
+    assert "most tricks wins the game" in section_text(sheet, "End of the game")
+
+
+@pytest.mark.parametrize("variant", ACE_HIGH, ids=code_of)
+def test_ace_high_sheet_says_the_highest_card_wins_and_the_ace_is_above_the_7(variant):
+    sheet = rule_sheet(variant)
+    winning = section_text(sheet, "Winning a trick")
+    assert "the highest card of the suit that was led wins" in winning
+    assert "The ace is the highest card, above the 7" in winning
+    assert "ace, 7, 6, 5, 4, 3, 2" in winning
+    assert "the highest trump wins" in section_text(sheet, "Trumps")
+    assert "lowest" not in sheet_text(sheet)
+
+
+@pytest.mark.parametrize("variant", ACE_LOW, ids=code_of)
+def test_ace_low_sheet_says_the_lowest_card_wins_and_the_ace_is_below_the_2(variant):
+    sheet = rule_sheet(variant)
+    winning = section_text(sheet, "Winning a trick")
+    assert "the lowest card of the suit that was led wins" in winning
+    assert "The ace is the lowest card, below the 2" in winning
+    assert "ace, 2, 3, 4, 5, 6, 7" in winning
+    assert "the lowest trump wins" in section_text(sheet, "Trumps")
+    assert "highest" not in sheet_text(sheet)
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
+def test_sheet_names_its_trump_suit_and_no_other_suit(variant):
+    sheet = rule_sheet(variant)
+    trumps = section_text(sheet, "Trumps")
+    assert f"The trump suit is {variant.trump.value} ({variant.trump.symbol})" in trumps
+    text = sheet_text(sheet).lower()
+    for other in Suit:
+        if other != variant.trump:
+            # The singular catches slips like sheet 9's "the club you played" on hearts.
+            assert other.value.rstrip("s") not in text
+            assert other.symbol not in text
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
+def test_only_anytime_sheets_allow_trumping_at_any_time(variant):
+    sheet = rule_sheet(variant)
+    anytime_words = "any time" in sheet_text(sheet)
+    assert anytime_words == variant.trump_anytime
+    trumps = section_text(sheet, "Trumps")
+    if variant.trump_anytime:
+        assert "even when you have a card of the suit that was led" in trumps
+    else:
+        assert "When you have no card of the suit that was led, you may play a trump" in trumps
+
+
+@pytest.mark.parametrize(
+    ("players", "deal"),
+    [
+        (
+            1,
+            "Deal 7 cards to each player and put the other 21 aside, face down. "
+            "A game has 7 tricks.",
+        ),
+        (
+            2,
+            "Deal 7 cards to each player and put the other 14 aside, face down. "
+            "A game has 7 tricks.",
+        ),
+        (
+            3,
+            "Deal 7 cards to each player and put the other 7 aside, face down. "
+            "A game has 7 tricks.",
+        ),
+        (4, "Deal all 28 cards: 7 to each player. A game has 7 tricks."),
+        (
+            5,
+            "Deal all 28 cards: 6 each to the first 3 players from the dealer's left, 5 each "
+            "to the other 2. A game has 6 tricks; only 3 players play the last one.",
+        ),
+        (
+            6,
+            "Deal all 28 cards: 5 each to the first 4 players from the dealer's left, 4 each "
+            "to the other 2. A game has 5 tricks; only 4 players play the last one.",
+        ),
+        (7, "Deal all 28 cards: 4 to each player. A game has 4 tricks."),
+        (
+            8,
+            "Deal all 28 cards: 4 each to the first 4 players from the dealer's left, 3 each "
+            "to the other 4. A game has 4 tricks; only 4 players play the last one.",
+        ),
+        (
+            9,
+            "Deal all 28 cards: 4 to the player on the dealer's left, 3 each to the other 8. "
+            "A game has 4 tricks; only the player on the dealer's left plays the last one.",
+        ),
+        (14, "Deal all 28 cards: 2 to each player. A game has 2 tricks."),
+        (28, "Deal all 28 cards: 1 to each player. A game has 1 trick."),
+    ],
+)
+def test_deal_line_gives_the_hands_and_the_tricks_for_the_tables_size(players, deal):
+    assert rule_sheet(v("low-spades"), players).deal == deal
+
+
+DEAL_ROWS = [
+    # players, cards each, tricks in a game, who plays the last trick
+    (3, "7", 7, "all"),
+    (4, "7", 7, "all"),
+    (5, "6 or 5", 6, "3 of 5"),
+    (6, "5 or 4", 5, "4 of 6"),
+    (7, "4", 4, "all"),
+]
+
+
+def rows_of(sheet: RuleSheet) -> list[tuple[int, str, int, str]]:
+    return [(r.players, r.cards, r.tricks, r.last_trick) for r in sheet.deal_table.rows]
+
+
+@pytest.mark.parametrize("players", [None, 3, 4, 5, 6, 7])
+def test_every_sheet_prints_the_deal_for_three_to_seven_players(players):
+    sheet = rule_sheet(v("high-clubs"), players)
+    table = sheet.deal_table
+    assert table.caption == "The deal at each table size"
+    assert table.headings == ("Players", "Cards", "Tricks", "Last trick")
+    assert rows_of(sheet) == DEAL_ROWS
+    assert [row.players for row in table.rows if row.home] == ([] if players is None else [players])
+    assert table.home == players
+    # The table belongs to the Dealing section, so it is shown where the deal is explained.
+    (dealing,) = [section for section in sheet.sections if section.table is not None]
+    assert dealing.heading == "Dealing"
+
+
+@pytest.mark.parametrize(
+    ("players", "row"),
+    [
+        (2, (2, "7", 7, "all")),
+        (8, (8, "4 or 3", 4, "4 of 8")),
+        (9, (9, "4 or 3", 4, "1 of 9")),
+    ],
+)
+def test_a_table_outside_three_to_seven_also_gets_its_own_row(players, row):
+    sheet = rule_sheet(v("high-clubs"), players)
+    assert rows_of(sheet) == sorted([*DEAL_ROWS, row])
+    assert [r.players for r in sheet.deal_table.rows if r.home] == [players]
+
+
+def test_the_deal_table_agrees_with_the_deal():
+    for row in rule_sheet(v("low-clubs"), 9).deal_table.rows:
+        hands = hand_sizes(row.players)
+        assert row.tricks == tricks_per_game(row.players) == max(hands)
+        assert row.cards.split(" or ") == sorted({str(n) for n in hands}, reverse=True)
+
+
+def test_dealing_states_the_whole_deck_the_small_table_rule_and_the_short_last_trick():
+    dealing = section_text(rule_sheet(v("high-hearts")), "Dealing")
+    assert "deals all 28 cards one at a time, starting on their left" in dealing
+    assert "the players nearest the dealer's left get one card more" in dealing
+    assert "With 2 or 3 players, deal 7 cards each and put the rest aside, face down" in dealing
+    assert "The game ends when every card dealt has been played" in dealing
+    assert "sit out the last trick: a short trick, won like any other" in dealing
+
+
+def test_a_tie_goes_to_the_first_name_first_in_the_alphabet():
+    sheet = rule_sheet(v("low-hearts"))
+    end = section_text(sheet, "End of the game")
+    assert "the first name in alphabetical order wins" in end
+    assert "accents and capitals do not count" in end
+    assert "ties as above" in section_text(sheet, "Scoring in the tournament")
+
+
+def test_the_sheet_is_the_same_for_every_size_but_its_deal_line_and_home_row():
+    bare = rule_sheet(v("high-spades"))
+    for players in (3, 4, 5, 6, 7):
+        sized = rule_sheet(v("high-spades"), players)
+        assert [s.text for s in sized.sections] == [s.text for s in bare.sections]
+        assert rows_of(sized) == rows_of(bare)
+
+
+@pytest.mark.parametrize("players", [0, -3, 29])
+def test_sheet_rejects_impossible_player_counts(players):
+    with pytest.raises(ValueError):
+        rule_sheet(v("high-hearts"), players)
+
+
+def test_sheet_explains_tournament_scoring():
+    scoring = section_text(rule_sheet(v("low-diamonds")), "Scoring in the tournament")
+    assert "most tricks" in scoring
+    assert "round ends before a game is finished" in scoring
+    assert "most tricks so far wins that game" in scoring
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_every_sheet_string_goes_through_translate(variant, players):
+    # Only translated text and interpolated numbers and symbols may reach the sheet, so an
+    # upper-casing translation leaves no lower-case letter anywhere.
+    sheet = rule_sheet(variant, players, translate=shout)
+    leftovers = [text for text in sheet_strings(sheet) if any(char.islower() for char in text)]
+    assert leftovers == []
+
+
+def test_translate_is_applied_at_call_time():
+    english = rule_sheet(v("high-hearts"), 7)
+    shouted = rule_sheet(v("high-hearts"), 7, translate=shout)
+    assert shouted.title == "FIVE TRICKS"
+    assert shouted.deal == "DEAL ALL 28 CARDS: 4 TO EACH PLAYER. A GAME HAS 4 TRICKS."
+    assert shouted.deal_table.rows[0].last_trick == "ALL"
+    assert rule_sheet(v("high-hearts"), 7) == english
+
+
+def test_translated_strings_are_exactly_the_marked_ones():
+    seen, record = recorder()
+    for variant in EVERY_VARIANT:
+        for players in PLAYER_COUNTS:
+            rule_sheet(variant, players, record)
+
+    # Every message passed to translate is marked for makemessages, here or among the suit
+    # names the sheet borrows from tables.rules.variants, and nothing marked here is dead.
+    assert seen <= marked_messages(MODULE_PATH) | marked_messages(VARIANTS_PATH)
+    assert marked_messages(MODULE_PATH) <= seen
+
+
+SOURCE_WORDING = [
+    "A Card Game Easy to Learn and Easy to Play",
+    "constitute a trick",
+    "This is called trumping",
+    "gathers up the trick",
+    "The procedure is repeated",
+    "s/he",
+    "there may not be enough cards for everyone to play",
+    "The player who has won the most tricks wins the game",
+    "may play a heart any time you want",
+    "the club you played",
+]
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_sheet_uses_its_own_words(variant):
+    text = sheet_text(rule_sheet(variant, 5)).lower()
+    assert [phrase for phrase in SOURCE_WORDING if phrase.lower() in text] == []
+
+
+# --- the clauses beyond the classic three -----------------------------------------------
+
+NEW_CLAUSE_VARIANTS = [variant for variant in EVERY_VARIANT if variant not in ALL_VARIANTS]
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_every_sheet_has_every_part_and_states_its_winner(variant):
+    sheet = rule_sheet(variant)
+    assert [section.heading for section in sheet.sections] == EXPECTED_HEADINGS
+    assert all(section.text for section in sheet.sections)
+    end = section_text(sheet, "End of the game")
+    scoring = section_text(sheet, "Scoring in the tournament")
+    if variant.fewest_wins:
+        assert "The player with the fewest tricks wins the game" in end
+        assert "the fewest tricks so far wins that game" in scoring
+        assert "most tricks" not in sheet_text(sheet)
+    else:
+        assert "The player with the most tricks wins the game" in end
+        assert "fewest" not in sheet_text(sheet)
+    assert "first name in alphabetical order wins" in end
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_a_no_trump_sheet_names_no_suit_and_no_trump_can_win(variant):
+    sheet = rule_sheet(variant)
+    text = sheet_text(sheet)
+    trumps = section_text(sheet, "Trumps")
+    if variant.no_trump:
+        assert "There is no trump suit in this game" in trumps
+        assert "unless a trump was played" not in text
+        assert "The trump suit is" not in text
+        for suit in Suit:
+            assert suit.value not in text.lower()
+            assert suit.symbol not in text
+    else:
+        assert f"The trump suit is {variant.trump.value}" in trumps
+        assert "no trump suit" not in text
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_only_broken_sheets_forbid_leading_trumps(variant):
+    sheet = rule_sheet(variant)
+    forbids = "Trumps may not be led until they are broken" in section_text(sheet, "Trumps")
+    assert forbids == variant.trumps_broken
+    following = section_text(sheet, "Following suit")
+    assert ("any suit except trumps, until trumps are broken" in following) == variant.trumps_broken
+    assert ("broken" in sheet_text(sheet)) == variant.trumps_broken
+
+
+@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
+def test_only_overtake_sheets_make_players_play_higher(variant):
+    sheet = rule_sheet(variant)
+    following = section_text(sheet, "Following suit")
+    assert ("You must also play higher if you can" in following) == variant.must_overtake
+    # A trump must beat a trump only where trumps exist.
+    assert ("Play higher with trumps too" in section_text(sheet, "Trumps")) == (
+        variant.must_overtake and not variant.no_trump
+    )
+
+
+@pytest.mark.parametrize("variant", NEW_CLAUSE_VARIANTS, ids=code_of)
+def test_clause_sheets_keep_the_direction_words_of_their_variant(variant):
+    text = sheet_text(rule_sheet(variant))
+    if variant.ace_high:
+        assert "The ace is the highest card, above the 7" in text
+        assert "lowest" not in text
+    else:
+        assert "The ace is the lowest card, below the 2" in text
+        assert "highest" not in text

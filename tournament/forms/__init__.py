@@ -1,0 +1,431 @@
+"""Forms of the organizer console.
+
+Terms:
+    roster form   names pasted one per line, or a CSV file; read by tournament.rules.roster and
+                  taken whole or not at all, with one message per problem line.
+    confirmed     a tick that says "the players have already seen their rules, change the
+                  variant anyway"; needed once the study phase has started.
+    sign-in forms the console's and the admin's password forms, rate-limited per account
+                  and per client address (tournament.writes.signin).
+    question form one debrief question's words and stage; the words are tidied
+                  (tournament.rules.debrief_questions.tidy_question) and their length checked
+                  with a message that says how long they are.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from tables.rules.variants import (
+    ALL_VARIANTS,
+    EVERY_VARIANT,
+    NEW_CLAUSES,
+    DifferenceSet,
+    Variant,
+    clause_meaning,
+    variant_label,
+)
+from tournament.common.languages import known_language
+from tournament.models import (
+    PLAYER_NAME_MAX_LENGTH,
+    STAGE_CHOICES,
+    Event,
+    Phase,
+    Player,
+    PlayerStatus,
+)
+from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH, tidy_question
+from tournament.rules.roster import (
+    MAX_CSV_BYTES,
+    MAX_LINES,
+    FileProblem,
+    LineProblem,
+    ProblemKind,
+    RosterInput,
+    read_csv,
+    read_lines,
+)
+from tournament.writes import signin
+
+
+class EventForm(forms.ModelForm):
+    """A new event, or an existing event's settings."""
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "rounds_planned",
+            "round_minutes",
+            "study_minutes",
+            "practice_minutes",
+            "paper_only",
+            "language",
+            "difference_set",
+            "disruptive_share",
+        ]
+        widgets = {
+            "disruptive_share": forms.NumberInput(attrs={"min": 0, "max": 1, "step": 0.05}),
+            "name": forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
+            "rounds_planned": forms.NumberInput(attrs={"min": 1, "max": 20}),
+            "round_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
+            "study_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
+            "practice_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
+        }
+        labels = {
+            "rounds_planned": gettext_lazy("Number of rounds"),
+            "round_minutes": gettext_lazy("Round (minutes)"),
+            "study_minutes": gettext_lazy("Study (minutes)"),
+            "practice_minutes": gettext_lazy("Practice (minutes)"),
+            "difference_set": gettext_lazy("Hidden differences"),
+            "disruptive_share": gettext_lazy("Disruptive tables, at most (share)"),
+        }
+        help_texts = {
+            "difference_set": gettext_lazy("Used by the next draw of the variants."),
+            "disruptive_share": gettext_lazy(
+                "Fewest tricks wins and must play higher go to at most this share of the "
+                "tables, e.g. 0.2 for one in five."
+            ),
+        }
+
+    custom_clauses = forms.MultipleChoiceField(
+        label=gettext_lazy("Clauses of a custom set"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["custom_clauses"].choices = [
+            (clause.value, clause_meaning(clause, _)) for clause in NEW_CLAUSES
+        ]
+        if not self.is_bound:
+            self.initial["custom_clauses"] = list(self.instance.custom_clauses or [])
+        # A form that leaves them out (an older page, a script) keeps the event's choice.
+        self.fields["difference_set"].required = False
+        self.fields["disruptive_share"].required = False
+        self.fields["language"].required = False
+
+    def clean_language(self) -> str:
+        if language := self.cleaned_data.get("language"):
+            return language
+        # A new event speaks the console's language; an existing one keeps its own.
+        if self.instance._state.adding:
+            return known_language(get_language()) or settings.LANGUAGE_CODE
+        return self.instance.language
+
+    def clean_difference_set(self) -> str:
+        return self.cleaned_data.get("difference_set") or self.instance.difference_set
+
+    def clean_disruptive_share(self) -> float:
+        share = self.cleaned_data.get("disruptive_share")
+        return self.instance.disruptive_share if share is None else share
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        chosen = cleaned.get("custom_clauses") or []
+        if cleaned.get("difference_set") == DifferenceSet.CUSTOM and not chosen:
+            self.add_error(
+                "custom_clauses", _("Tick at least one clause for a custom set of differences.")
+            )
+        return cleaned
+
+    def save(self, commit: bool = True) -> Event:
+        self.instance.custom_clauses = list(self.cleaned_data.get("custom_clauses") or [])
+        return super().save(commit)
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise ValidationError(_("Give the event a name."))
+        return name
+
+    def clean_rounds_planned(self) -> int:
+        rounds = self.cleaned_data["rounds_planned"]
+        event = self.instance
+        if event.pk is None:
+            return rounds
+        highest = max((r.number for r in event.rounds.all()), default=0)
+        if rounds < highest:
+            raise ValidationError(
+                _("Round %(number)s is already seated or played, so at least %(number)s rounds.")
+                % {"number": highest}
+            )
+        last_closed_was_last = (
+            event.phase in (Phase.BETWEEN_ROUNDS, Phase.DEBRIEF)
+            and event.round_number == event.rounds_planned
+            and highest == event.round_number
+        )
+        if rounds > event.rounds_planned and last_closed_was_last:
+            raise ValidationError(
+                _(
+                    "The last round is already closed, without a seating for another round. "
+                    "To play more rounds: undo that close, change the number of rounds, "
+                    "then close the round again."
+                )
+            )
+        return rounds
+
+
+def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str:
+    """One problem as the organizer reads it, naming the line (or the file's row)."""
+    where = (
+        _("Row %(line)s") % {"line": problem.line}
+        if row_word
+        else _("Line %(line)s") % {"line": problem.line}
+    )
+    values = {
+        "where": where,
+        "name": problem.name,
+        "other": problem.other_line,
+        "other_name": problem.other_name,
+        "length": problem.length,
+        "limit": PLAYER_NAME_MAX_LENGTH,
+    }
+    if problem.kind == ProblemKind.EMPTY:
+        return _("%(where)s: there is no name to add.") % values
+    if problem.kind == ProblemKind.TOO_LONG:
+        return (
+            _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.") % values
+        )
+    # A name that differs only in capitals is named beside the one it clashes with: the
+    # organizer would otherwise look for an identical name and not find it.
+    if problem.kind == ProblemKind.REPEATED:
+        if problem.clashes:
+            return (
+                _(
+                    "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
+                    "names must differ by more than capital letters and accents."
+                )
+                % values
+            )
+        return _("%(where)s: “%(name)s” is already on line %(other)s.") % values
+    if problem.kind == ProblemKind.ON_ROSTER:
+        if problem.clashes:
+            return (
+                _(
+                    "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
+                    "names must differ by more than capital letters and accents."
+                )
+                % values
+            )
+        return _("%(where)s: “%(name)s” is already on the roster.") % values
+    if problem.clashes:
+        return (
+            _(
+                "%(where)s: “%(name)s” clashes with “%(other_name)s”, who was removed earlier; "
+                "put them back from the list of removed players instead."
+            )
+            % values
+        )
+    return (
+        _(
+            "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
+            "removed players instead."
+        )
+        % values
+    )
+
+
+FILE_PROBLEM_MESSAGES = {
+    FileProblem.TOO_BIG: gettext_lazy("This file is too big for a roster (1 MB at most)."),
+    FileProblem.NOT_TEXT: gettext_lazy(
+        "This file is not a CSV file. In a spreadsheet, choose “Save as” and “CSV”."
+    ),
+    FileProblem.TOO_MANY_LINES: gettext_lazy("A roster can have at most %(max)s lines."),
+    FileProblem.NO_NAMES: gettext_lazy("There are no names to add."),
+}
+
+
+class RosterForm(forms.Form):
+    """Names to add: typed one per line, or an uploaded CSV file (the file wins)."""
+
+    names = forms.CharField(
+        label=gettext_lazy("Names, one per line"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
+        help_text=gettext_lazy("Blank lines are skipped."),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("Or a CSV file"),
+        required=False,
+        help_text=gettext_lazy(
+            "The column headed “Name” (or “First name” and “Last name”), else the first column."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
+    )
+
+    def __init__(self, *args, event: Event, players: list[Player] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.players = players if players is not None else list(event.players.all())
+        self.roster_input: RosterInput | None = None
+        self.from_file = False
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        existing = [p.name for p in self.players if p.status != PlayerStatus.REMOVED]
+        removed = [p.name for p in self.players if p.status == PlayerStatus.REMOVED]
+        upload = cleaned.get("file")
+        if upload:
+            self.from_file = True
+            if upload.size > MAX_CSV_BYTES:
+                result = RosterInput(file_problem=FileProblem.TOO_BIG)
+            else:
+                result = read_csv(upload.read(), existing=existing, removed=removed)
+            if result.names:
+                # Put the file's names in the box so that nothing is lost: the organizer
+                # can fix them there and add them without the file.
+                self.data = self.data.copy()
+                self.data["names"] = "\n".join(
+                    [*result.names, *(p.name for p in result.problems if p.name)]
+                )
+        else:
+            result = read_lines(cleaned.get("names", ""), existing=existing, removed=removed)
+        self.roster_input = result
+        if result.file_problem is not None:
+            raise ValidationError(
+                str(FILE_PROBLEM_MESSAGES[result.file_problem]) % {"max": MAX_LINES}
+            )
+        if result.problems:
+            raise ValidationError(
+                [line_problem_message(p, row_word=self.from_file) for p in result.problems]
+            )
+        return cleaned
+
+    @property
+    def accepted_names(self) -> list[str]:
+        return self.roster_input.names if self.roster_input else []
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=200,  # the real limit is checked with a message that says the length
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class TablePlanForm(forms.Form):
+    table_count = forms.TypedChoiceField(label=gettext_lazy("Tables"), coerce=int)
+
+    def __init__(self, *args, options: list, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table_count"].choices = [
+            (plan.table_count, plan_choice_label(plan)) for plan in options
+        ]
+
+
+def plan_choice_label(plan) -> str:
+    sizes = ", ".join(
+        _("%(tables)s × %(size)s") % {"tables": count, "size": size}
+        for size, count in plan.size_counts.items()
+    )
+    return _("%(count)s tables (%(sizes)s players)") % {"count": plan.table_count, "sizes": sizes}
+
+
+class MovePlayerForm(forms.Form):
+    """Move one seated player to another table in the planned round."""
+
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
+    table = forms.TypedChoiceField(label=gettext_lazy("to table"), coerce=int)
+
+    def __init__(self, *args, players: list[tuple[int, str]], tables: list[int], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("Choose a player")), *players]
+        self.fields["table"].choices = [(n, _("Table %(number)s") % {"number": n}) for n in tables]
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    # The classic ones first, as the organizer knows them, then every clause combination.
+    variants = [*sorted(ALL_VARIANTS), *EVERY_VARIANT[len(ALL_VARIANTS) :]]
+    return [(v.code, variant_label(v, _)) for v in variants]
+
+
+class SetVariantForm(forms.Form):
+    variant = forms.ChoiceField(label=gettext_lazy("Variant"))
+    confirmed = forms.BooleanField(
+        label=gettext_lazy("The players have seen their rules: change it anyway"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = variant_choices()
+
+    def clean_variant(self) -> Variant:
+        return Variant.from_code(self.cleaned_data["variant"])
+
+
+class CloseRoundForm(forms.Form):
+    """The version the organizer saw: the close is refused if anything changed since.
+
+    disputed_ok is the tick "close anyway: the disputed games count for nobody".
+    """
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    disputed_ok = forms.BooleanField(required=False)
+
+
+class SignInForm(AuthenticationForm):
+    """The console's password sign-in. It counts its failures and refuses, unchecked, once an
+    account or an address has failed too often (tournament.writes.signin), saying until when."""
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        if username is None or not self.cleaned_data.get("password"):
+            return super().clean()  # a field is missing: its own error says so
+        attempt = signin.start_password_attempt(
+            username=username, address=signin.client_address(self.request)
+        )
+        if isinstance(attempt, signin.Lockout):
+            raise ValidationError(attempt.message(), code="too_many_attempts")
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            signin.finish_password_attempt(attempt, succeeded=False)
+            raise
+        signin.finish_password_attempt(attempt, succeeded=True)
+        return cleaned
+
+
+class AdminSignInForm(SignInForm, AdminAuthenticationForm):
+    """The admin's sign-in: staff accounts only, rate-limited like the console's."""
+
+
+class DebriefQuestionForm(forms.Form):
+    """One debrief question, new or edited. Errors keep what was typed (bound form)."""
+
+    text = forms.CharField(
+        label=gettext_lazy("Question"),
+        # The real limit is checked below, with a message that says the length; the
+        # browser gets no maxlength, which would cut a pasted question short unseen.
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    stage = forms.ChoiceField(label=gettext_lazy("Stage"), choices=STAGE_CHOICES)
+
+    def clean_text(self) -> str:
+        text = tidy_question(self.cleaned_data.get("text") or "")
+        if not text:
+            raise ValidationError(_("Write the question: it cannot be empty."))
+        if len(text) > QUESTION_MAX_LENGTH:
+            raise ValidationError(
+                _("A question can be at most %(limit)s characters long; this one has %(count)s.")
+                % {"limit": QUESTION_MAX_LENGTH, "count": len(text)}
+            )
+        return text
+
+
+class RadarForm(forms.ModelForm):
+    """The radar's thresholds (tournament.reads.radar), set by the organizer on the console."""
+
+    class Meta:
+        model = Event
+        fields = ["radar_quiet_minutes", "radar_newcomer_minutes", "radar_disputes", "radar_streak"]

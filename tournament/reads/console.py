@@ -1,0 +1,649 @@
+"""What the organizer's console shows, read from the database in a constant number of queries.
+
+Terms:
+    console        ONE page per event with sections: phase and clock, the round panel
+                   (close, undo), late reports, tables, roster, table plan, variants and
+                   the corrections log (tournament.views.organizer_console renders it).
+    seating round  the round whose seating the tables show: the planned round 1 before play,
+                   the open round during a round, the next round between rounds (its seats
+                   carry the moves), the last round at the debrief.
+    results round  the round whose games the tables count: the open round, or the last one
+                   played when no next seating exists.
+    table view     one table in one round: its players, the games they won, and every
+                   game reported there with the phones' reports behind it.
+    close check    what closing a round would do, laid out per table for the organizer to
+                   check: results and moves, disputes to settle, and a note for each player
+                   who is not present any more (see tournament.reads.close_preview: not present).
+    reprint        a table whose printed kit is out of date: its variant or phone link
+                   changed after the kit was printed (tables.models: needs reprint).
+
+Every builder loads players, tables, rounds, seats and games once each and joins them in
+Python, so a page costs the same whatever the headcount. Nothing here reads a request:
+the views add what depends on one (forms, messages, URLs).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from django.db.models import Prefetch
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+
+from tables.models import (
+    KEPT_FOR_THE_ORGANIZER,
+    Game,
+    GameCorrection,
+    GameReport,
+    GameStatus,
+    ReportState,
+    Table,
+    variant_warnings,
+)
+from tables.rules.variants import clause_summary, variant_label
+from tournament.models import (
+    DebriefStep,
+    Event,
+    ObserverNote,
+    PathsHighlight,
+    Phase,
+    Player,
+    PlayerStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatReason,
+)
+from tournament.reads.close_preview import ClosePreview, preview_close
+from tournament.reads.debrief import DebriefProgress, debrief_progress
+from tournament.rules.movement import Move
+from tournament.rules.ordering import name_key
+from tournament.rules.table_plan import (
+    MAX_TABLE_SIZE,
+    MIN_TABLE_SIZE,
+    TablePlan,
+    size_problems,
+    suggest_table_plan,
+    table_count_options,
+)
+
+CORRECTIONS_ON_CONSOLE = 8
+
+MOVE_DIRECTIONS = {
+    SeatReason.MOVES_UP: "up",
+    SeatReason.MOVES_DOWN: "down",
+}
+
+
+def optional_url(name: str, *args) -> str | None:
+    """A URL of a page another part of the app provides, or None until it exists."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def labelled_reports(reports: Iterable[GameReport]) -> list[tuple[GameReport, str]]:
+    """The reports of one game in the order they arrived, each with the label that tells
+    it from the others ("second report (12:03:58): Bob"); their winners must be loaded."""
+    arrived = sorted(reports, key=lambda report: (report.received_at, report.pk))
+    return [(report, report.label(place)) for place, report in enumerate(arrived, 1)]
+
+
+# --- the console -------------------------------------------------------------------------
+
+
+@dataclass
+class SeatLine:
+    """One player at one table of the seating round."""
+
+    player_id: int
+    name: str
+    reason: str
+    reason_label: str
+    from_table: int | None
+    games_before: int | None
+    tie_broken: bool
+    games: int | None = None  # games won in the results round, when it is shown
+
+    @property
+    def direction(self) -> str:
+        return MOVE_DIRECTIONS.get(self.reason, "")
+
+
+@dataclass
+class TableCard:
+    table: Table
+    variant_label: str
+    seats: list[SeatLine] = field(default_factory=list)
+    reported: int = 0
+    disputed: int = 0
+    unconfirmed: int = 0
+    phone_url: str | None = None
+
+    @property
+    def number(self) -> int:
+        return self.table.number
+
+    @property
+    def size_problem(self) -> bool:
+        return bool(self.seats) and not MIN_TABLE_SIZE <= len(self.seats) <= MAX_TABLE_SIZE
+
+
+@dataclass
+class RosterLine:
+    player: Player
+    table_number: int | None
+
+
+@dataclass
+class Console:
+    """Everything the console page shows, loaded in a fixed number of queries."""
+
+    event: Event
+    players: list[Player]
+    tables: list[Table]
+    rounds: list[Round]
+    current: Round | None
+    planned: Round | None
+    seating_round: Round | None
+    results: Round | None
+    cards: list[TableCard]
+    roster: list[RosterLine]
+    late_reports: list[GameReport]
+    corrections: list[GameCorrection]
+    corrections_total: int
+    undo_blocker: str | None
+    last_closed: Round | None
+    notes: list[ObserverNote] = field(default_factory=list)  # by table, then time
+
+    @property
+    def notes_by_table(self) -> list[tuple[int, list[ObserverNote]]]:
+        """The observers' notes, top table first, each table's newest first."""
+        grouped: dict[int, list[ObserverNote]] = {}
+        for note in self.notes:
+            grouped.setdefault(note.table_number, []).insert(0, note)
+        return sorted(grouped.items(), reverse=True)
+
+    @property
+    def held_count(self) -> int:
+        """How many of the reports kept for the organizer are held (the rest are late)."""
+        return sum(report.state == ReportState.HELD for report in self.late_reports)
+
+    # --- the debrief ---
+    @cached_property
+    def debrief_progress(self) -> DebriefProgress:
+        """Where the projector stands in the debrief's running order: one query, made
+        only when the page shows the debrief panel."""
+        return debrief_progress(self.event)
+
+    @property
+    def shows_paths(self) -> bool:
+        return self.event.debrief_step == DebriefStep.PATHS
+
+    @property
+    def paths_highlight_choices(self) -> list[tuple[str, str]]:
+        return PathsHighlight.choices
+
+    # --- roster ---
+    @property
+    def present(self) -> list[Player]:
+        return [p for p in self.players if p.status == PlayerStatus.PRESENT]
+
+    @property
+    def absent(self) -> list[RosterLine]:
+        return [line for line in self.roster if line.player.status == PlayerStatus.ABSENT]
+
+    @property
+    def removed(self) -> list[Player]:
+        return [p for p in self.players if p.status == PlayerStatus.REMOVED]
+
+    @property
+    def on_roster(self) -> list[RosterLine]:
+        return [line for line in self.roster if line.player.status != PlayerStatus.REMOVED]
+
+    @property
+    def unseated_present(self) -> list[Player]:
+        """Present players without a seat in the seating round (they join at the next close)."""
+        seated = {line.player.pk for line in self.roster if line.table_number is not None}
+        return [p for p in self.present if p.pk not in seated]
+
+    @property
+    def seated_choices(self) -> list[tuple[int, str]]:
+        """(player id, name) of everyone seated in the seating round, alphabetically."""
+        return sorted(
+            ((seat.player_id, seat.name) for card in self.cards for seat in card.seats),
+            key=lambda pair: name_key(pair[1]),
+        )
+
+    # --- table plan ---
+    @property
+    def plan_made(self) -> bool:
+        return bool(self.tables) and any(r.number == 1 for r in self.rounds)
+
+    @property
+    def can_plan(self) -> bool:
+        return self.event.phase == Phase.SETUP
+
+    @property
+    def suggestion(self) -> TablePlan | None:
+        return suggest_table_plan(len(self.present))
+
+    @property
+    def plan_options(self) -> list[TablePlan]:
+        return table_count_options(len(self.present))
+
+    @property
+    def seat_sizes(self) -> dict[int, int]:
+        return {card.number: len(card.seats) for card in self.cards}
+
+    @property
+    def size_problems(self) -> list[tuple[int, int]]:
+        if self.seating_round is None:
+            return []
+        return size_problems(self.seat_sizes)
+
+    @property
+    def planned_size_problems(self) -> list[tuple[int, int]]:
+        """(table, players) outside 3..6 in the seating still to be played: moving a
+        player can fix them. Tables of a round being played are what they are."""
+        if self.seating_round is None or self.seating_round.status != RoundStatus.PLANNED:
+            return []
+        return self.size_problems
+
+    # --- variants ---
+    @property
+    def variant_warnings(self) -> list[str]:
+        return (
+            variant_warnings(
+                self.tables, self.event.trump_anytime_share, self.event.disruptive_share
+            )
+            if self.tables
+            else []
+        )
+
+    @property
+    def clause_summary(self) -> list[str]:
+        """Where the draw put the event's new clauses, and why (tables.rules.variants)."""
+        if not self.tables:
+            return []
+        plan = [table.variant for table in sorted(self.tables, key=lambda t: t.number)]
+        return clause_summary(plan, self.event.draw_clauses, self.event.disruptive_share, _)
+
+    @property
+    def reprint_numbers(self) -> list[int]:
+        """Tables whose printed kit is out of date (new variant or new link since it was
+        printed), from the tables already loaded."""
+        return [table.number for table in self.tables if table.needs_reprint]
+
+    @property
+    def variants_locked(self) -> bool:
+        """Players have seen their rules: a change needs the organizer's confirmation."""
+        return self.event.phase != Phase.SETUP
+
+    # --- phase ---
+    @property
+    def attention_total(self) -> int:
+        return sum(card.disputed + card.unconfirmed for card in self.cards)
+
+    @property
+    def disputed_total(self) -> int:
+        return sum(card.disputed for card in self.cards)
+
+    @property
+    def unconfirmed_total(self) -> int:
+        return sum(card.unconfirmed for card in self.cards)
+
+    @property
+    def reported_total(self) -> int:
+        return sum(card.reported for card in self.cards)
+
+    @property
+    def tables_without_games(self) -> list[int]:
+        return [card.number for card in self.cards if card.seats and not card.reported]
+
+    # --- undo ---
+    @property
+    def undo_note(self) -> str:
+        """Until when the last close can be undone (shown beside the undo button)."""
+        following = self.last_closed.number + 1 if self.last_closed else None
+        if any(r.number == following for r in self.rounds):
+            return _("Possible while round %(number)s has no reported game.") % {
+                "number": following
+            }
+        return _("Possible until you start the debrief: the results are final then.")
+
+
+def seating_and_results(
+    event: Event, current: Round | None, planned: Round | None
+) -> tuple[Round | None, Round | None]:
+    """The seating round and the results round (see Terms) for the event's phase."""
+    if event.phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE):
+        return planned, None
+    if event.phase == Phase.ROUND:
+        return current, current
+    if event.phase == Phase.BETWEEN_ROUNDS and planned is not None:
+        return planned, None
+    return current, current
+
+
+def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) -> Console:
+    players = sorted(event.players.all(), key=lambda p: name_key(p.name))
+    by_player = {p.pk: p for p in players}
+    tables = list(event.tables.order_by("number"))
+    by_table = {t.pk: t for t in tables}
+    rounds = list(event.rounds.select_related("closed_by").order_by("number"))
+    by_number = {r.number: r for r in rounds}
+    current = by_number.get(event.round_number)
+    planned = next((r for r in rounds if r.status == RoundStatus.PLANNED), None)
+    seating_round, results = seating_and_results(event, current, planned)
+
+    cards = {
+        t.pk: TableCard(
+            table=t,
+            variant_label=variant_label(t.variant, _),
+            phone_url=optional_url("phone:table", t.token),
+        )
+        for t in tables
+    }
+    wins: Counter[int] = Counter()
+    if results is not None:
+        for table_id, winner_id, status in Game.objects.filter(round=results).values_list(
+            "table_id", "winner_id", "status"
+        ):
+            card = cards[table_id]
+            card.reported += 1
+            if status == GameStatus.DISPUTED:
+                card.disputed += 1
+            else:
+                card.unconfirmed += status == GameStatus.UNCONFIRMED
+                wins[winner_id] += 1
+
+    table_of_player: dict[int, int] = {}
+    if seating_round is not None:
+        reasons = dict(SeatReason.choices)
+        for seat in Seat.objects.filter(round=seating_round).values(
+            "player_id", "table_id", "from_table_id", "reason", "games_won_before", "tie_broken"
+        ):
+            player = by_player[seat["player_id"]]
+            from_table = by_table.get(seat["from_table_id"])
+            cards[seat["table_id"]].seats.append(
+                SeatLine(
+                    player_id=player.pk,
+                    name=player.name,
+                    reason=seat["reason"],
+                    reason_label=reasons.get(seat["reason"], ""),
+                    from_table=from_table.number if from_table else None,
+                    games_before=seat["games_won_before"],
+                    tie_broken=seat["tie_broken"],
+                    games=wins.get(player.pk, 0) if results is not None else None,
+                )
+            )
+            table_of_player[player.pk] = by_table[seat["table_id"]].number
+    for card in cards.values():
+        if results is not None:
+            card.seats.sort(key=lambda s: (-(s.games or 0), name_key(s.name)))
+        else:
+            card.seats.sort(key=lambda s: name_key(s.name))
+
+    closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
+    last_closed = closed[-1] if closed else None
+    following = by_number.get(last_closed.number + 1) if last_closed else None
+    following_has_games = following is not None and (
+        Game.objects.filter(round=following).exists()
+        or GameReport.objects.filter(round=following).exists()
+    )
+
+    correction_rows = GameCorrection.objects.filter(round__event=event)
+    return Console(
+        event=event,
+        players=players,
+        tables=tables,
+        rounds=rounds,
+        current=current,
+        planned=planned,
+        seating_round=seating_round,
+        results=results,
+        cards=list(cards.values()),
+        roster=[RosterLine(p, table_of_player.get(p.pk)) for p in players],
+        late_reports=list(
+            GameReport.objects.filter(round__event=event, state__in=KEPT_FOR_THE_ORGANIZER)
+            .select_related("table", "winner", "round")
+            .order_by("received_at", "pk")
+        ),
+        corrections=list(
+            correction_rows.select_related("table", "round", "changed_by")[:corrections]
+        ),
+        corrections_total=correction_rows.count(),
+        undo_blocker=event.undo_refusal(
+            last_closed_number=last_closed.number if last_closed else None,
+            next_round_has_games=following_has_games,
+        ),
+        last_closed=last_closed,
+        notes=list(ObserverNote.objects.filter(event=event)),
+    )
+
+
+# --- one table ---------------------------------------------------------------------------
+
+
+@dataclass
+class GameLine:
+    game: Game
+    reports: list[GameReport]
+
+    @property
+    def labelled_reports(self) -> list[tuple[GameReport, str]]:
+        return labelled_reports(self.reports)
+
+    @property
+    def needs_attention(self) -> bool:
+        return self.game.status in (GameStatus.DISPUTED, GameStatus.UNCONFIRMED)
+
+
+@dataclass
+class TableView:
+    """One table in one round (None before the table plan exists)."""
+
+    table: Table
+    variant_label: str
+    round_: Round | None
+    rounds: list[Round]  # every round that started, for the links between them
+    players: list[tuple[Seat, int]]  # seat, games won in the round
+    games: list[GameLine]
+    table_numbers: list[int]
+
+    @property
+    def can_add(self) -> bool:
+        return self.round_ is not None and self.round_.status == RoundStatus.OPEN
+
+
+def build_table_view(event: Event, table: Table, *, round_number: int | None = None) -> TableView:
+    """The table in round_number, else in the results round (or the seating round).
+
+    Raises Round.DoesNotExist when round_number names no round of the event.
+    """
+    rounds = list(event.rounds.order_by("number"))
+    by_number = {r.number: r for r in rounds}
+    if round_number is not None:
+        if round_number not in by_number:
+            raise Round.DoesNotExist(round_number)
+        round_ = by_number[round_number]
+    else:
+        seating_round, results = seating_and_results(
+            event,
+            by_number.get(event.round_number),
+            next((r for r in rounds if r.status == RoundStatus.PLANNED), None),
+        )
+        round_ = results or seating_round
+    seats: list[Seat] = []
+    games: list[GameLine] = []
+    wins: Counter[int] = Counter()
+    if round_ is not None:
+        seats = sorted(
+            round_.seats.filter(table=table).select_related("player", "from_table"),
+            key=lambda s: name_key(s.player.name),
+        )
+        for game in (
+            Game.objects.filter(round=round_, table=table)
+            .select_related("winner")
+            .prefetch_related(
+                Prefetch("reports", queryset=GameReport.objects.select_related("winner"))
+            )
+            .order_by("number")
+        ):
+            games.append(GameLine(game, list(game.reports.all())))
+            if game.status != GameStatus.DISPUTED and game.winner_id:
+                wins[game.winner_id] += 1
+    return TableView(
+        table=table,
+        variant_label=variant_label(table.variant, _),
+        round_=round_,
+        rounds=[r for r in rounds if r.status != RoundStatus.PLANNED],
+        players=[(seat, wins.get(seat.player_id, 0)) for seat in seats],
+        games=games,
+        table_numbers=list(event.tables.order_by("number").values_list("number", flat=True)),
+    )
+
+
+# --- the close check ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    move: Move
+    label: str
+    not_present: bool
+
+
+@dataclass
+class MoveBlock:
+    """One table's results this round, best first, with where each player goes."""
+
+    table: Table
+    moves: list[MoveLine]
+    next_size: int
+
+
+@dataclass
+class Dispute:
+    game: Game
+    players: list[Player]  # who was seated at the game's table: the possible winners
+
+    @property
+    def report_labels(self) -> list[str]:
+        return self.game.report_labels()
+
+
+@dataclass
+class CloseCheck:
+    preview: ClosePreview
+    blocks: list[MoveBlock]
+    disputes: list[Dispute]
+    absent_notes: list[str]
+
+    @property
+    def unconfirmed_tables(self) -> list[int]:
+        return sorted({game.table.number for game in self.preview.unconfirmed})
+
+    @property
+    def next_size_problems(self) -> list[tuple[int, int]]:
+        if not self.preview.seats_next_round:
+            return []
+        return size_problems(self.preview.next_sizes)
+
+
+def absent_note(name: str, move: Move, *, removed: bool, seats_next_round: bool) -> str:
+    """What happens to a player who played this round but is not present now.
+
+    The round's results stand (their games count, for them and for the others' moves);
+    only their own move is not applied.
+    """
+    values = {"name": name, "table": move.to_table}
+    if not seats_next_round:
+        if removed:
+            text = _("%(name)s was removed from the roster: their games this round count.")
+        else:
+            text = _("%(name)s is absent: their games this round count.")
+    elif removed:
+        if move.direction == "up":
+            text = _(
+                "%(name)s was removed from the roster: their games this round count, but their "
+                "move up to table %(table)s is not applied. If put back, they start at the "
+                "lowest table."
+            )
+        elif move.direction == "down":
+            text = _(
+                "%(name)s was removed from the roster: their games this round count, but their "
+                "move down to table %(table)s is not applied. If put back, they start at the "
+                "lowest table."
+            )
+        else:
+            text = _(
+                "%(name)s was removed from the roster: their games this round count, but they "
+                "are not seated at table %(table)s next round. If put back, they start at the "
+                "lowest table."
+            )
+    elif move.direction == "up":
+        text = _(
+            "%(name)s is absent: their games this round count, but their move up to table "
+            "%(table)s is not applied. When back, they start at the lowest table."
+        )
+    elif move.direction == "down":
+        text = _(
+            "%(name)s is absent: their games this round count, but their move down to table "
+            "%(table)s is not applied. When back, they start at the lowest table."
+        )
+    else:
+        text = _(
+            "%(name)s is absent: their games this round count, but they are not seated at "
+            "table %(table)s next round. When back, they start at the lowest table."
+        )
+    return text % values
+
+
+def build_close_check(event: Event, round_: Round) -> CloseCheck:
+    preview = preview_close(round_)
+    tables = {t.number: t for t in event.tables.all()}
+    reasons = dict(SeatReason.choices)
+    next_sizes = preview.next_sizes
+    blocks = [
+        MoveBlock(
+            table=tables[table_number],
+            moves=[
+                MoveLine(
+                    move=move,
+                    label=str(reasons.get(move.reason.value, "")),
+                    not_present=move.player in preview.not_present,
+                )
+                for move in moves
+            ],
+            next_size=next_sizes.get(table_number, 0),
+        )
+        for table_number, moves in preview.moves_by_table.items()
+    ]
+    seated_by_table: dict[int, list[Player]] = defaultdict(list)
+    for seat in round_.seats.select_related("player"):
+        seated_by_table[seat.table_id].append(seat.player)
+    for players in seated_by_table.values():
+        players.sort(key=lambda p: name_key(p.name))
+    return CloseCheck(
+        preview=preview,
+        blocks=blocks,
+        disputes=[
+            Dispute(game=game, players=seated_by_table.get(game.table_id, []))
+            for game in preview.disputed
+        ],
+        absent_notes=[
+            absent_note(
+                name,
+                preview.moves[name],
+                removed=name in preview.removed,
+                seats_next_round=preview.seats_next_round,
+            )
+            for name in sorted(preview.not_present, key=name_key)
+        ],
+    )

@@ -1,0 +1,401 @@
+"""Backups of the database while the event runs, and putting one back.
+
+Terms:
+    backup         a copy of the whole SQLite database (every event in it), taken *online*
+                   with SQLite's backup API while phones keep reporting. It holds exactly
+                   what was committed when it began, never half of a write. A file copy
+                   could catch the database between two writes of one commit, or miss the
+                   commits still waiting in its write-ahead log, so it is never used.
+    backup folder  settings.BACKUP_DIR, ``backups/`` in the data directory; made at the
+                   first backup. Backups hold everything the database holds (sign-in
+                   sessions too), so the folder and its files are readable by their owner
+                   only.
+    name           ``event-12-round-02-20261122T231005.123456Z-closed.sqlite3``: the event
+                   and round that prompted the backup, when it began (UTC, to the
+                   microsecond, so two backups never share a name), and its moment. Names
+                   of one event sort in the order the backups were taken.
+    moment         why a backup was taken: a round was closed, the debrief started, the
+                   organizer asked for one (console), or a restore is about to replace the
+                   database (``before-restore-<time>.sqlite3``, the database as it was).
+    kept           the newest KEEP_PER_EVENT backups of each event (and of the copies made
+                   before a restore); older ones are deleted as new ones arrive.
+    automatic      the backups taken after a round close and at the start of the debrief.
+                   They run once the transaction that made the change has committed, so
+                   they hold it, and take no lock that would hold up a phone's report. One
+                   that fails is logged; it never undoes the change or shows the organizer
+                   an error for it.
+    in memory      a database kept in memory (the test suite's) has no file: nothing to
+                   lose in a crash and nothing to copy. It gets no automatic backups, and
+                   asking for one is refused.
+    JSON backup    on PostgreSQL the app cannot copy the database file, so the same moments
+                   write the event's record (tournament.reads.records) into the folder instead:
+                   ``import_event`` reads it back as a new event. Restoring a whole
+                   PostgreSQL database is a job for its own tools.
+    restore        (SQLite only) replace the live database with a backup: the backup must
+                   pass ``PRAGMA integrity_check`` and be a Five Tricks database this
+                   version can run, the live database is first backed up itself, and the
+                   backup is then copied *into* the live file with the same backup API (see
+                   restore_database for why).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from functools import partial
+from pathlib import Path
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db.migrations.loader import MigrationLoader
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.common.errors import Refused
+from tournament.models import Event
+from tournament.reads.records import export_event
+
+KEEP_PER_EVENT = 10
+STAMP_FORMAT = "%Y%m%dT%H%M%S.%fZ"
+RESTORE_PREFIX = "before-restore"
+IN_MEMORY = ":memory:"
+BUSY_TIMEOUT_SECONDS = 20
+_NAME = re.compile(
+    r"^event-(?P<event>\d+)-round-(?P<round>\d+)-(?P<stamp>\d{8}T\d{6}\.\d{6}Z)"
+    r"-(?P<moment>[a-z-]+)\.(?:sqlite3|json)$"
+)
+_RESTORE_NAME = re.compile(rf"^{RESTORE_PREFIX}-(?P<stamp>\d{{8}}T\d{{6}}\.\d{{6}}Z)\.sqlite3$")
+# The tables that make a file a Five Tricks database rather than any SQLite file.
+_OUR_TABLES = {"django_migrations", "tournament_event", "tables_table"}
+
+logger = logging.getLogger(__name__)
+# One backup at a time in this process: two at once would only compete for the disk,
+# and choosing a free name must not race.
+_writing = threading.Lock()
+
+
+class Moment(StrEnum):
+    ROUND_CLOSED = "closed"
+    DEBRIEF = "debrief"
+    ON_DEMAND = "on-demand"
+
+
+class BackupFailed(Refused):
+    """A backup or a restore that could not be done; nothing was replaced."""
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One file of the backup folder, as its name describes it (see Terms: name)."""
+
+    path: Path
+    taken_at: datetime
+    event_id: int | None = None
+    round_number: int | None = None
+    moment: str = RESTORE_PREFIX
+
+    @classmethod
+    def from_path(cls, path: Path) -> Backup | None:
+        """The backup a file's name describes; None for any other file."""
+        if match := _NAME.match(path.name):
+            return cls(
+                path=path,
+                taken_at=_parse_stamp(match["stamp"]),
+                event_id=int(match["event"]),
+                round_number=int(match["round"]),
+                moment=match["moment"],
+            )
+        if match := _RESTORE_NAME.match(path.name):
+            return cls(path=path, taken_at=_parse_stamp(match["stamp"]))
+        return None
+
+
+def _parse_stamp(stamp: str) -> datetime:
+    return datetime.strptime(stamp, STAMP_FORMAT).replace(tzinfo=UTC)
+
+
+def backup_dir() -> Path:
+    return Path(settings.BACKUP_DIR)
+
+
+def list_backups(*, event_id: int | None = None, directory: Path | None = None) -> list[Backup]:
+    """The backups in the folder, newest first; only one event's when event_id is given."""
+    directory = directory or backup_dir()
+    try:
+        paths = list(directory.iterdir())
+    except OSError:
+        # Not made yet, or something else in its place: no backups to show (the console
+        # must open whatever the folder is); taking one says what is wrong.
+        return []
+    found = (Backup.from_path(path) for path in paths)
+    return sorted(
+        (b for b in found if b is not None and (event_id is None or b.event_id == event_id)),
+        key=lambda backup: (backup.taken_at, backup.path.name),
+        reverse=True,
+    )
+
+
+def last_backup(event_id: int, *, directory: Path | None = None) -> Backup | None:
+    """The event's newest backup, read from the folder's file names (no query)."""
+    backups = list_backups(event_id=event_id, directory=directory)
+    return backups[0] if backups else None
+
+
+def prune(directory: Path, *, event_id: int | None, keep: int = KEEP_PER_EVENT) -> list[Path]:
+    """Delete all but the newest ``keep`` backups of one event (None: the copies made
+    before restores); returns the files deleted."""
+    backups = [b for b in list_backups(directory=directory) if b.event_id == event_id]
+    deleted = []
+    for backup in backups[keep:]:
+        backup.path.unlink(missing_ok=True)
+        deleted.append(backup.path)
+    return deleted
+
+
+# --- copying a database ------------------------------------------------------------------
+
+
+def _uri(path: Path | str, mode: str) -> str:
+    # A URI with mode=rw never creates an empty database where a file is missing.
+    return f"{Path(path).absolute().as_uri()}?mode={mode}"
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """Copy a live SQLite database file to ``target`` online (see Terms: backup).
+
+    The copy runs in one step, which reads one committed state of the source; with the
+    source in WAL mode, writers carry on meanwhile. It is written under a temporary name
+    and renamed when complete, so a crash never leaves half a copy under a backup's
+    name, and it is left in rollback-journal mode: one self-contained file.
+    """
+    partial_copy = target.with_name(f".{target.name}.partial")
+    partial_copy.unlink(missing_ok=True)
+    reader = sqlite3.connect(_uri(source, "rw"), uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+    try:
+        copy = sqlite3.connect(partial_copy)
+        try:
+            reader.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+        os.chmod(partial_copy, 0o600)
+        os.replace(partial_copy, target)
+    except BaseException:
+        partial_copy.unlink(missing_ok=True)
+        raise
+    finally:
+        reader.close()
+
+
+def integrity_problems(path: Path) -> list[str]:
+    """What ``PRAGMA integrity_check`` finds wrong with an SQLite file, [] when sound.
+    A file SQLite cannot read at all is one problem, in SQLite's words."""
+    try:
+        database = sqlite3.connect(_uri(path, "ro"), uri=True)
+    except sqlite3.Error as error:
+        return [str(error)]
+    try:
+        rows = [row[0] for row in database.execute("PRAGMA integrity_check")]
+    except sqlite3.Error as error:
+        return [str(error)]
+    finally:
+        database.close()
+    return [] if rows == ["ok"] else rows
+
+
+def _free_name(directory: Path, prefix: str, when: datetime, suffix: str) -> Path:
+    """``<prefix>-<time><suffix>`` for a file not there yet; a later microsecond if it is."""
+    when = when.astimezone(UTC)
+    while True:
+        path = directory / f"{prefix}-{when.strftime(STAMP_FORMAT)}{suffix}"
+        if not path.exists():
+            return path
+        when += timedelta(microseconds=1)
+
+
+def _folder(directory: Path) -> Path:
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return directory
+
+
+def _live_sqlite(alias: str = DEFAULT_DB_ALIAS) -> Path | str | None:
+    """The live SQLite database's file; IN_MEMORY for one kept in memory (the test
+    suite's), None on another database."""
+    connection = connections[alias]
+    if connection.vendor != "sqlite":
+        return None
+    if connection.is_in_memory_db():
+        return IN_MEMORY
+    return Path(connection.settings_dict["NAME"])
+
+
+def _refuse_in_memory(source: Path | str | None) -> None:
+    if source == IN_MEMORY:
+        raise BackupFailed(_("This database is kept in memory: there is no file to back up."))
+
+
+# --- taking backups ----------------------------------------------------------------------
+
+
+def back_up(
+    *,
+    event_id: int,
+    round_number: int,
+    moment: Moment,
+    directory: Path | None = None,
+    now: datetime | None = None,
+) -> Backup:
+    """Take one backup for an event (see Terms) and keep that event's newest ones.
+
+    Raises BackupFailed with the reason when the file cannot be written.
+    """
+    directory = directory or backup_dir()
+    now = now or timezone.now()
+    source = _live_sqlite()
+    _refuse_in_memory(source)
+    prefix = f"event-{event_id}-round-{round_number:02d}"
+    suffix = f"-{moment}.{'json' if source is None else 'sqlite3'}"
+    try:
+        with _writing:
+            path = _free_name(_folder(directory), prefix, now, suffix)
+            if source is None:
+                _write_record(event_id, path)
+            else:
+                copy_database(source, path)
+            prune(directory, event_id=event_id)
+    except (OSError, sqlite3.Error, DatabaseError) as error:
+        raise BackupFailed(
+            _("The backup could not be written to %(folder)s: %(error)s")
+            % {"folder": directory, "error": error}
+        ) from error
+    return Backup.from_path(path)
+
+
+def _write_record(event_id: int, path: Path) -> None:
+    record = export_event(Event.objects.get(pk=event_id))
+    partial_copy = path.with_name(f".{path.name}.partial")
+    try:
+        with open(partial_copy, "w", encoding="utf-8", opener=_private) as handle:
+            json.dump(record, handle, ensure_ascii=False, indent=1)
+        os.replace(partial_copy, path)
+    except BaseException:
+        partial_copy.unlink(missing_ok=True)
+        raise
+
+
+def _private(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o600)
+
+
+def back_up_after_commit(*, event: Event, moment: Moment, round_number: int | None = None) -> None:
+    """Take an automatic backup once the current transaction commits (see Terms:
+    automatic); the event's current round unless ``round_number`` is given."""
+    if _live_sqlite() == IN_MEMORY:
+        return
+    transaction.on_commit(
+        partial(
+            _back_up_quietly,
+            event_id=event.pk,
+            round_number=event.round_number if round_number is None else round_number,
+            moment=moment,
+        )
+    )
+
+
+def _back_up_quietly(*, event_id: int, round_number: int, moment: Moment) -> None:
+    try:
+        back_up(event_id=event_id, round_number=round_number, moment=moment)
+    except Exception:
+        # Whatever went wrong, the change it follows is committed and must stand.
+        logger.exception(
+            "The %s backup of event %s (round %s) failed.", moment, event_id, round_number
+        )
+
+
+# --- restoring ---------------------------------------------------------------------------
+
+
+def _refuse_unless_ours(path: Path) -> None:
+    """Refuse a file that is not a sound Five Tricks database this version can run."""
+    if not path.is_file():
+        raise BackupFailed(_("There is no file %(path)s.") % {"path": path})
+    if problems := integrity_problems(path):
+        raise BackupFailed(
+            _("%(path)s is not a sound SQLite database: %(problems)s")
+            % {"path": path, "problems": "; ".join(problems[:5])}
+        )
+    database = sqlite3.connect(_uri(path, "ro"), uri=True)
+    try:
+        tables = {row[0] for row in database.execute("SELECT name FROM sqlite_master")}
+        if _OUR_TABLES - tables:
+            raise BackupFailed(_("%(path)s is not a Five Tricks database.") % {"path": path})
+        applied = set(database.execute("SELECT app, name FROM django_migrations"))
+    finally:
+        database.close()
+    known = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+    if applied - known:
+        raise BackupFailed(
+            _("%(path)s was made by a newer version of Five Tricks: update it first.")
+            % {"path": path}
+        )
+
+
+def restore_database(
+    backup: Path, *, directory: Path | None = None, now: datetime | None = None
+) -> Backup:
+    """Replace the live SQLite database with ``backup``; returns the copy of the database
+    as it was, kept first in the backup folder.
+
+    The backup is copied *into* the live file with SQLite's backup API rather than moved
+    over it. The copy is one write transaction of the live database: it waits for a
+    running server's write to finish, a crash halfway leaves the old database whole,
+    and the write-ahead log and shared-memory files stay SQLite's to manage. Moving a
+    file over the database (os.replace) would leave a running server writing to the
+    old, unlinked file, and deleting its -wal and -shm files under an open connection
+    corrupts it.
+    """
+    backup = Path(backup).resolve()
+    live = _live_sqlite()
+    if live is None:
+        raise BackupFailed(
+            _(
+                "Restoring a backup works on the SQLite database only. On PostgreSQL, "
+                "import a JSON backup as a new event (import_event) or use PostgreSQL's "
+                "own tools."
+            )
+        )
+    _refuse_unless_ours(backup)
+    _refuse_in_memory(live)
+    live = live.resolve()
+    if backup == live:
+        raise BackupFailed(_("That file is the live database itself."))
+
+    directory = directory or backup_dir()
+    connections.close_all()
+    try:
+        with _writing:
+            kept = _free_name(_folder(directory), RESTORE_PREFIX, now or timezone.now(), ".sqlite3")
+            copy_database(live, kept)
+            source = sqlite3.connect(_uri(backup, "ro"), uri=True)
+            try:
+                target = sqlite3.connect(_uri(live, "rw"), uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+                try:
+                    source.backup(target)
+                    target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    target.close()
+            finally:
+                source.close()
+            prune(directory, event_id=None)
+    except (OSError, sqlite3.Error) as error:
+        raise BackupFailed(
+            _("The backup could not be restored: %(error)s") % {"error": error}
+        ) from error
+    return Backup.from_path(kept)
