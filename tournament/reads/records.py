@@ -5,7 +5,9 @@ Terms:
                   variants, every round's seats, games, reports and corrections, and where
                   the phases and the clock stand. Players are named by name and tables by
                   number, never by database id, so a record moves between installations
-                  (tournament.writes.record_import reads it back as a new event).
+                  (tournament.writes.record_import reads it back as a new event). Its
+                  parts and fields, and how each is written, are listed once in
+                  tournament.reads.record_format; the export walks that list.
     format, version
                   the first two fields of a record: RECORD_FORMAT says what the file is,
                   RECORD_VERSION which shape of it; an import refuses any other.
@@ -33,17 +35,18 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
-from tables.models import Game, GameCorrection, GameReport, GameStatus
+from tables.models import GameStatus
 from tournament.models import (
     DebriefQuestion,
     Event,
@@ -51,13 +54,26 @@ from tournament.models import (
     Player,
     Round,
     RoundStatus,
-    Seat,
     SeatReason,
+)
+from tournament.reads.record_format import (
+    DEBRIEF,
+    EVENT,
+    GAMES,
+    NOTES,
+    PLAYERS,
+    QUESTIONS,
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    ROUND_PARTS,
+    ROUNDS,
+    TABLES,
+    Field,
+    Kind,
+    Section,
 )
 from tournament.rules.movement import explain_moves
 
-RECORD_FORMAT = "fivetricks-event"
-RECORD_VERSION = 1
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_BOM = "\ufeff"
 
@@ -97,237 +113,106 @@ def _one_moment() -> Iterator[None]:
 
 
 def export_event(event: Event, *, now: datetime | None = None) -> dict[str, Any]:
-    """The record of an event (see Terms), read in nine queries whatever its size."""
+    """The record of an event (see Terms), read in ten queries whatever its size."""
     with _one_moment():
         return _read_record(event, now or timezone.now())
 
 
+class _Writer:
+    """Writes a section's rows as the record holds them (tournament.reads.record_format:
+    Kind), with the names, numbers and positions that stand for the rows they point at."""
+
+    def __init__(self, *, names: dict[int, str], numbers: dict[int, int]) -> None:
+        self.names = names
+        self.numbers = numbers
+        self.games: dict[int, int] = {}  # game id -> number, once the games are read
+        self.positions: dict[int, int] = {}  # question id -> position, likewise
+
+    def row(self, section: Section, values: dict[str, Any]) -> dict[str, Any]:
+        return {field.key: self.value(field, values[field.column]) for field in section.fields}
+
+    def value(self, field: Field, value: Any) -> Any:
+        """One field's stored value as the record writes it."""
+        match field.kind:
+            case Kind.MOMENT:
+                return iso(value)
+            case Kind.DURATION:
+                return None if value is None else duration_iso_string(value)
+            case Kind.CLAUSES:
+                return list(value or [])
+            case Kind.PLAYER:
+                return self.names.get(value)
+            case Kind.TABLE:
+                return self.numbers.get(value)
+            case Kind.GAME:
+                return self.games.get(value)
+            case Kind.QUESTION:
+                return self.positions.get(value)
+            case Kind.TRICKS:
+                return _names_for(value, self.names)
+            case Kind.SNAPSHOT:
+                return _snapshot_with_names(value, self.names)
+        return (value or None) if field.null_is_blank else value
+
+    def rows(self, section: Section, values: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        written = [self.row(section, row) for row in values]
+        if section.sort_by:
+            written.sort(key=lambda row: tuple(row[key] for key in section.sort_by))
+        return written
+
+
+def _query(section: Section, rows: QuerySet, *also: str) -> list[dict[str, Any]]:
+    """A section's rows as stored: its fields' columns, the id and ``also``, in its order."""
+    values = rows.values("id", *also, *section.columns)
+    return list(values.order_by(*section.order_by) if section.order_by else values)
+
+
+def _attributes(instance: Any, section: Section) -> dict[str, Any]:
+    """A section held by one object (the event, its debrief), as a query would read it."""
+    return {field.column: getattr(instance, field.column) for field in section.fields}
+
+
 def _read_record(event: Event, now: datetime) -> dict[str, Any]:
+    """The record, section by section as tournament.reads.record_format lists them: each
+    list section in one query, a round's parts grouped by round."""
     event = Event.objects.get(pk=event.pk)
-    players = list(Player.objects.filter(event=event).values("id", "name", "status"))
-    names = {player["id"]: player["name"] for player in players}
-    tables = list(
-        event.tables.values(
-            "id",
-            "number",
-            "ace_high",
-            "trump",
-            "trump_anytime",
-            "no_trump",
-            "trumps_broken",
-            "must_overtake",
-            "fewest_wins",
-            "variant_set_by_hand",
-            "sheet_language",
-        ).order_by("number")
+    players = _query(PLAYERS, Player.objects.filter(event=event))
+    tables = _query(TABLES, event.tables.all())
+    rounds = _query(ROUNDS, Round.objects.filter(event=event))
+    out = _Writer(
+        names={player["id"]: player["name"] for player in players},
+        numbers={table["id"]: table["number"] for table in tables},
     )
-    numbers = {table["id"]: table["number"] for table in tables}
-    rounds = list(
-        Round.objects.filter(event=event)
-        .values("id", "number", "status", "started_at", "closed_at", "closed_by__username")
-        .order_by("number")
-    )
-    by_round: dict[int, dict[str, list]] = {
-        r["id"]: {"seats": [], "games": [], "reports": [], "corrections": []} for r in rounds
-    }
-
-    for seat in Seat.objects.filter(round__event=event).values(
-        "round_id",
-        "player_id",
-        "table_id",
-        "from_table_id",
-        "reason",
-        "games_won_before",
-        "tie_broken",
-        "earned_table_id",
-        "earned_reason",
-    ):
-        by_round[seat["round_id"]]["seats"].append(
-            {
-                "player": names[seat["player_id"]],
-                "table": numbers[seat["table_id"]],
-                "from_table": numbers.get(seat["from_table_id"]),
-                "reason": seat["reason"],
-                "games_won_before": seat["games_won_before"],
-                "tie_broken": seat["tie_broken"],
-                "earned_table": numbers.get(seat["earned_table_id"]),
-                "earned_reason": seat["earned_reason"] or None,
-            }
-        )
-
-    game_numbers: dict[int, int] = {}
-    for game in Game.objects.filter(round__event=event).values(
-        "id",
-        "round_id",
-        "table_id",
-        "number",
-        "winner_id",
-        "tricks",
-        "finished",
-        "status",
-        "reported_by",
-        "reported_at",
-        "updated_at",
-    ):
-        game_numbers[game["id"]] = game["number"]
-        by_round[game["round_id"]]["games"].append(
-            {
-                "table": numbers[game["table_id"]],
-                "number": game["number"],
-                "winner": names.get(game["winner_id"]),
-                "tricks": _names_for(game["tricks"], names),
-                "finished": game["finished"],
-                "status": game["status"],
-                "reported_by": game["reported_by"],
-                "reported_at": iso(game["reported_at"]),
-                "updated_at": iso(game["updated_at"]),
-            }
-        )
-
-    for report in (
-        GameReport.objects.filter(round__event=event)
-        .values(
-            "round_id",
-            "table_id",
-            "game_number",
-            "game_id",
-            "winner_id",
-            "tricks",
-            "finished",
-            "state",
-            "source",
-            "received_at",
-        )
-        .order_by("received_at", "pk")
-    ):
-        by_round[report["round_id"]]["reports"].append(
-            {
-                "table": numbers[report["table_id"]],
-                "game_number": report["game_number"],
-                "game": game_numbers.get(report["game_id"]),
-                "winner": names[report["winner_id"]],
-                "tricks": _names_for(report["tricks"], names),
-                "finished": report["finished"],
-                "state": report["state"],
-                "source": report["source"],
-                "received_at": iso(report["received_at"]),
-            }
-        )
-
-    for correction in (
-        GameCorrection.objects.filter(round__event=event)
-        .values(
-            "round_id",
-            "table_id",
-            "game_number",
-            "game_id",
-            "action",
-            "changed_by__username",
-            "changed_at",
-            "before",
-            "after",
-        )
-        .order_by("changed_at", "pk")
-    ):
-        by_round[correction["round_id"]]["corrections"].append(
-            {
-                "table": numbers[correction["table_id"]],
-                "game_number": correction["game_number"],
-                "game": game_numbers.get(correction["game_id"]),
-                "action": correction["action"],
-                "changed_by": correction["changed_by__username"],
-                "changed_at": iso(correction["changed_at"]),
-                "before": _snapshot_with_names(correction["before"], names),
-                "after": _snapshot_with_names(correction["after"], names),
-            }
-        )
-
-    for lists in by_round.values():
-        lists["seats"].sort(key=lambda seat: (seat["table"], seat["player"]))
-        lists["games"].sort(key=lambda game: (game["table"], game["number"]))
-
-    paused = event.clock_paused_remaining
+    parts: dict[int, dict[str, list]] = {r["id"]: {} for r in rounds}
+    for part in ROUND_PARTS:
+        stored = _query(part, part.model.objects.filter(round__event=event), "round_id")
+        if part is GAMES:
+            out.games = {game["id"]: game["number"] for game in stored}
+        by_round = defaultdict(list)
+        for row in stored:
+            by_round[row["round_id"]].append(row)
+        for round_id, lists in parts.items():
+            lists[part.key] = out.rows(part, by_round[round_id])
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "exported_at": iso(now),
-        "event": {
-            "name": event.name,
-            "created_at": iso(event.created_at),
-            "seed": event.seed,
-            "rounds_planned": event.rounds_planned,
-            "round_minutes": event.round_minutes,
-            "study_minutes": event.study_minutes,
-            "practice_minutes": event.practice_minutes,
-            "trump_anytime_share": event.trump_anytime_share,
-            "difference_set": event.difference_set,
-            "custom_clauses": list(event.custom_clauses or []),
-            "disruptive_share": event.disruptive_share,
-            "language": event.language,
-            "phase": event.phase,
-            "round_number": event.round_number,
-            "clock_ends_at": iso(event.clock_ends_at),
-            "clock_paused_remaining": None if paused is None else duration_iso_string(paused),
-            "rules_revealed": event.rules_revealed,
-        },
-        "players": sorted(
-            ({"name": p["name"], "status": p["status"]} for p in players),
-            key=lambda player: player["name"],
-        ),
-        "tables": [{key: value for key, value in table.items() if key != "id"} for table in tables],
-        "rounds": [
-            {
-                "number": r["number"],
-                "status": r["status"],
-                "started_at": iso(r["started_at"]),
-                "closed_at": iso(r["closed_at"]),
-                "closed_by": r["closed_by__username"],
-                **by_round[r["id"]],
-            }
-            for r in rounds
-        ],
-        # The observers' notes (tournament.writes.notes); a record without them imports too.
-        "notes": [
-            {
-                "table": note["table_number"],
-                "round": note["round_number"],
-                "tag": note["tag"],
-                "text": note["text"],
-                "by": note["author_name"],
-                "at": iso(note["created_at"]),
-                "on_projector": note["on_projector"],
-            }
-            for note in ObserverNote.objects.filter(event=event)
-            .order_by("table_number", "created_at", "pk")
-            .values(
-                "table_number",
-                "round_number",
-                "tag",
-                "text",
-                "author_name",
-                "created_at",
-                "on_projector",
-            )
-        ],
-        "debrief": _debrief_record(event),
+        EVENT.key: out.row(EVENT, _attributes(event, EVENT)),
+        PLAYERS.key: out.rows(PLAYERS, players),
+        TABLES.key: out.rows(TABLES, tables),
+        ROUNDS.key: [{**out.row(ROUNDS, r), **parts[r["id"]]} for r in rounds],
+        NOTES.key: out.rows(NOTES, _query(NOTES, ObserverNote.objects.filter(event=event))),
+        DEBRIEF.key: _debrief_record(event, out),
     }
 
 
-def _debrief_record(event: Event) -> dict[str, Any]:
+def _debrief_record(event: Event, out: _Writer) -> dict[str, Any]:
     """The record's "debrief" object (see Terms: debrief), in one query."""
-    questions = list(
-        DebriefQuestion.objects.filter(event=event)
-        .values("id", "position", "stage", "text")
-        .order_by("position")
-    )
-    shown = next((q["position"] for q in questions if q["id"] == event.debrief_question_id), None)
+    questions = _query(QUESTIONS, DebriefQuestion.objects.filter(event=event))
+    out.positions = {question["id"]: question["position"] for question in questions}
     return {
-        "step": event.debrief_step,
-        "shown_question": shown,
-        "paths_highlight": event.paths_highlight,
-        "questions": [
-            {"position": q["position"], "stage": q["stage"], "text": q["text"]} for q in questions
-        ],
+        **out.row(DEBRIEF, _attributes(event, DEBRIEF)),
+        QUESTIONS.key: out.rows(QUESTIONS, questions),
     }
 
 
