@@ -18,8 +18,9 @@ Terms:
                      before and after, so a change made in a hurry can be seen and undone.
     paper tally      a table's games typed in from its paper tally sheet (tables.rules.tally), a
                      whole table-round in one submit. Each row is a report like a phone's
-                     (source "paper"), so paper and phones confirm or dispute each other,
-                     and each is logged as a paper entry.
+                     (source "paper"), applied by the same rule (tables.writes.recording),
+                     so paper and phones confirm or dispute each other, and each is
+                     logged as a paper entry.
 
 Every correction is written in one transaction together with its entry in the log, and
 bumps the table's version so the console, projector and that table's phones see it. Each
@@ -35,7 +36,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import (
@@ -50,6 +50,7 @@ from tables.models import (
     Table,
 )
 from tables.rules.tally import Existing, Row, read_tally
+from tables.writes.recording import Outcome, record_reports
 from tables.writes.reporting import existing_game, next_game_number, seated_players
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
@@ -262,12 +263,12 @@ def enter_paper_tally(
 ) -> PaperEntry:
     """Type in a table's paper tally sheet for one open round: every row in one transaction.
 
-    Each row is a report from the sheet (ReportSource.PAPER), handled as a phone's report
-    is (tables.writes.reporting): a new game number records the game, unconfirmed; an existing
-    game with the same winner is confirmed, one with another winner becomes disputed (a
-    settled game keeps its winner). Each stored row also goes in the corrections log,
-    marked as paper. A row already typed in from paper with the same winner is skipped,
-    so saving the same form twice stores nothing new.
+    Each row is a report from the sheet (ReportSource.PAPER), handled by the rule a
+    phone's report follows (tables.writes.recording): a new game number records the game,
+    unconfirmed; an existing game with the same winner is confirmed, one with another
+    winner becomes disputed (a settled game keeps its winner). Each stored row also goes
+    in the corrections log, marked as paper. A row already typed in from paper with the
+    same winner is skipped, so saving the same form twice stores nothing new.
 
     The event is locked first, as every write to it is (Event.objects.lock), so a phone
     report or a second organizer waits rather than numbering the same game. The queries
@@ -275,32 +276,12 @@ def enter_paper_tally(
     """
     with transaction.atomic():
         event = Event.objects.lock(round_.event_id)
-        round_ = Round.objects.get(pk=round_.pk)
-        table = Table.objects.get(pk=table.pk, event=event)
-        table.event = event
-        if event.is_finished:
-            raise Refused(_("The event is finished: no more games can be reported."))
-        if round_.status != RoundStatus.OPEN:
-            raise Refused(_("Paper results can be typed in only while their round is open."))
-        seated = {player.name: player for player in seated_players(round_, table).values()}
-        if not seated:
-            raise Refused(_("Nobody is seated at this table in this round."))
+        round_, table, seated = _sheet_to_enter(event, round_, table)
         games = {
             game.number: game
             for game in Game.objects.filter(round=round_, table=table).select_related("winner")
         }
-        on_paper = dict(
-            GameReport.objects.filter(
-                round=round_, table=table, source=ReportSource.PAPER, game__isnull=False
-            ).values_list("game_number", "winner__name")
-        )
-        existing = {
-            number: Existing(
-                winner=on_paper.get(number, game.winner.name if game.winner_id else None),
-                from_paper=number in on_paper,
-            )
-            for number, game in games.items()
-        }
+        existing = _as_the_sheet_reads(round_, table, games)
         rows = read_tally(entries, names=list(seated), existing=existing, translate=_)
         if any(row.errors for row in rows):
             return PaperEntry(rows, saved=False)
@@ -308,83 +289,93 @@ def enter_paper_tally(
         if not to_save:
             return PaperEntry(rows, saved=True)
 
-        def tricks_json(row: Row) -> dict[str, int] | None:
-            if row.tricks is None:
-                return None
-            return {str(seated[name].pk): count for name, count in row.tricks.items()}
-
         before = {
             row.number: _snapshot(games[row.number]) for row in to_save if row.number in games
         }
-        new_games = [
-            Game(
-                round=round_,
-                table=table,
-                number=row.number,
-                winner=seated[row.winner],
-                tricks=tricks_json(row),
-                finished=row.tricks is None,
-                reported_by=ReportSource.PAPER.label,
-            )
-            for row in to_save
-            if row.number not in games
-        ]
-        Game.objects.bulk_create(new_games)
-        games.update({game.number: game for game in new_games})
-        confirm, dispute = [], []
-        for row in to_save:
-            if row.number not in before:
-                continue  # this row made the game: nothing to judge it against
-            game = games[row.number]
-            change = game.status_after_report(seated[row.winner].pk)
-            if change == GameStatus.CONFIRMED:
-                confirm.append(game)
-            elif change == GameStatus.DISPUTED:
-                dispute.append(game)
-        now = timezone.now()
-        Game.objects.filter(
-            pk__in=[game.pk for game in confirm], status=GameStatus.UNCONFIRMED
-        ).update(status=GameStatus.CONFIRMED, updated_at=now)
-        Game.objects.filter(pk__in=[game.pk for game in dispute]).exclude(
-            status=GameStatus.SETTLED
-        ).update(status=GameStatus.DISPUTED, updated_at=now)
-        for game in confirm:
-            game.status = GameStatus.CONFIRMED
-        for game in dispute:
-            game.status = GameStatus.DISPUTED
-        GameReport.objects.bulk_create(
-            GameReport(
-                round=round_,
-                table=table,
-                game_number=row.number,
-                game=games[row.number],
-                winner=seated[row.winner],
-                tricks=tricks_json(row),
-                finished=row.tricks is None,
-                client_key=f"paper-{uuid.uuid4().hex}",
-                source=ReportSource.PAPER,
-            )
-            for row in to_save
+        recorded = record_reports(
+            round_=round_,
+            table=table,
+            reports=[
+                _paper_report(row, round_=round_, table=table, seated=seated) for row in to_save
+            ],
+            games=games,
         )
         GameCorrection.objects.bulk_create(
             GameCorrection(
                 round=round_,
                 table=table,
-                game=games[row.number],
+                game=done.game,
                 game_number=row.number,
                 action=CorrectionAction.PAPER,
                 changed_by=by,
                 before=before.get(row.number),
                 # The sheet's word beside the game it left: with a dispute they differ.
-                after={**_snapshot(games[row.number]), "paper": row.winner},
+                after={**_snapshot(done.game), "paper": row.winner},
             )
-            for row in to_save
+            for row, done in zip(to_save, recorded, strict=True)
         )
         Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
+        changes = [done.change for done in recorded]
         return PaperEntry(
             rows,
             saved=True,
-            recorded=len(new_games),
-            confirmed=len(confirm),
-            disputed=len(dispute),
+            recorded=sum(done.outcome == Outcome.RECORDED for done in recorded),
+            confirmed=changes.count(GameStatus.CONFIRMED),
+            disputed=changes.count(GameStatus.DISPUTED),
         )
+
+
+def _paper_report(
+    row: Row, *, round_: Round, table: Table, seated: dict[str, Player]
+) -> GameReport:
+    """A row of the sheet as a report (unsaved), as a phone's would be."""
+    tricks = (
+        None
+        if row.tricks is None
+        else {str(seated[name].pk): count for name, count in row.tricks.items()}
+    )
+    return GameReport(
+        round=round_,
+        table=table,
+        game_number=row.number,
+        winner=seated[row.winner],
+        tricks=tricks,
+        finished=row.tricks is None,
+        client_key=f"paper-{uuid.uuid4().hex}",
+        source=ReportSource.PAPER,
+    )
+
+
+def _sheet_to_enter(
+    event: Event, round_: Round, table: Table
+) -> tuple[Round, Table, dict[str, Player]]:
+    """The round and table of a sheet as they stand under the event's lock, and the
+    players seated there by name; refused unless the round is open to paper results."""
+    round_ = Round.objects.get(pk=round_.pk)
+    table = Table.objects.get(pk=table.pk, event=event)
+    table.event = event
+    if event.is_finished:
+        raise Refused(_("The event is finished: no more games can be reported."))
+    if round_.status != RoundStatus.OPEN:
+        raise Refused(_("Paper results can be typed in only while their round is open."))
+    seated = {player.name: player for player in seated_players(round_, table).values()}
+    if not seated:
+        raise Refused(_("Nobody is seated at this table in this round."))
+    return round_, table, seated
+
+
+def _as_the_sheet_reads(round_: Round, table: Table, games: dict[int, Game]) -> dict[int, Existing]:
+    """Each game as a row of the sheet would meet it (tables.rules.tally.Existing): the
+    winner paper gave it if it was typed in before, else the game's own."""
+    on_paper = dict(
+        GameReport.objects.filter(
+            round=round_, table=table, source=ReportSource.PAPER, game__isnull=False
+        ).values_list("game_number", "winner__name")
+    )
+    return {
+        number: Existing(
+            winner=on_paper.get(number, game.winner.name if game.winner_id else None),
+            from_paper=number in on_paper,
+        )
+        for number, game in games.items()
+    }

@@ -50,8 +50,10 @@ reports at its old table and then at its new one gets the second report held: th
 names the old table, where the organizer looks next. A name that is not seated at the
 table in the round is refused, as before: the page offers only the seated players.
 
-A game is counted once, however many reports it has. A finished event (see
-tournament.writes.finishing) takes no report at all.
+A game is counted once, however many reports it has. What a counted report does to its
+game (records, confirms or disputes it) is the rule paper tally sheets follow too
+(tables.writes.recording). A finished event (see tournament.writes.finishing) takes no
+report at all.
 """
 
 from __future__ import annotations
@@ -59,7 +61,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -76,6 +77,7 @@ from tables.models import (
 )
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
+from tables.writes.recording import Outcome, record_reports
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
@@ -84,16 +86,6 @@ DOUBLE_TAP_WINDOW = timedelta(seconds=5)
 # for a player to read it and tap; far too short for a real game to follow: shuffling,
 # dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
 CONFIRMATION_WINDOW = timedelta(seconds=30)
-
-
-class Outcome(StrEnum):
-    RECORDED = "recorded"  # the first report of this game
-    CONFIRMED = "confirmed"  # a second report agreed
-    DISPUTED = "disputed"  # a report disagreed
-    REPEATED = "repeated"  # the same client key again: nothing new stored
-    LATE = "late"  # the round was closed: kept for the organizer
-    HELD = "held"  # the phone reported at another table this round: kept for the organizer
-    DUPLICATE = "duplicate"  # this phone had reported this game already: nothing new stored
 
 
 @dataclass(frozen=True)
@@ -264,18 +256,9 @@ def _report_game(
         if event.is_finished:
             raise Refused(_("The event is finished: no more games can be reported."))
 
-        round_ = _refuse_unless_playing(
-            Round.objects.filter(event_id=table.event_id, number=round_number).first(),
-            round_number,
+        round_, winner = _round_and_winner(
+            table, round_number, winner=winner, tricks=tricks, finished=finished
         )
-        seated = seated_players(round_, table)
-        named = [winner] if winner is not None else list(tricks)
-        if not named or any(p.pk not in seated for p in named):
-            raise Refused(_("That player is not seated at this table in this round."))
-        if tricks is not None:
-            winner = _winner_from_tricks(
-                tricks, seated, finished=finished, fewest_wins=table.fewest_wins
-            )
         # This phone's reports in the round, at any table: one query, none without a phone.
         mine = _phone_reports(phone, round_)
 
@@ -315,16 +298,48 @@ def _report_game(
             phone=phone or "",
             other_table_number=_other_table(mine, table=table),
         )
-        if round_.status == RoundStatus.CLOSED or report.other_table_number is not None:
-            closed = round_.status == RoundStatus.CLOSED
-            report.state = ReportState.LATE if closed else ReportState.HELD
-            report.save()
-            Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
-            return ReportResult(Outcome.LATE if closed else Outcome.HELD, report, None)
+        if (kept := _keep_for_the_organizer(report, round_)) is not None:
+            return kept
 
         outcome, game = _attach(report, round_, table, number)
         Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
         return ReportResult(outcome, report, game, read_as_confirmation=phantom)
+
+
+def _round_and_winner(
+    table: Table,
+    round_number: int,
+    *,
+    winner: Player | None,
+    tricks: Mapping[Player, int] | None,
+    finished: bool,
+) -> tuple[Round, Player]:
+    """The round being played, and the winner a report names, given or from its tricks:
+    refused unless every player it names is seated at the table in that round."""
+    round_ = _refuse_unless_playing(
+        Round.objects.filter(event_id=table.event_id, number=round_number).first(),
+        round_number,
+    )
+    seated = seated_players(round_, table)
+    named = [winner] if winner is not None else list(tricks)
+    if not named or any(p.pk not in seated for p in named):
+        raise Refused(_("That player is not seated at this table in this round."))
+    if tricks is not None:
+        winner = _winner_from_tricks(
+            tricks, seated, finished=finished, fewest_wins=table.fewest_wins
+        )
+    return round_, winner
+
+
+def _keep_for_the_organizer(report: GameReport, round_: Round) -> ReportResult | None:
+    """A late or held report (see Terms), stored uncounted; None for any other."""
+    closed = round_.status == RoundStatus.CLOSED
+    if not closed and report.other_table_number is None:
+        return None
+    report.state = ReportState.LATE if closed else ReportState.HELD
+    report.save()
+    Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)
+    return ReportResult(Outcome.LATE if closed else Outcome.HELD, report, None)
 
 
 def _phone_reports(phone: str | None, round_: Round) -> list[GameReport]:
@@ -416,52 +431,10 @@ def existing_game(round_: Round, table: Table, number: int) -> Game | None:
 
 
 def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tuple[Outcome, Game]:
+    """Store a counted report and apply it to its game, by the rule paper tally sheets
+    share (tables.writes.recording): RECORDED, CONFIRMED or DISPUTED."""
     game = existing_game(round_, table, number)
-    if game is None:
-        try:
-            # A savepoint holding only the game: if another phone created game k a moment
-            # ago, the unique constraint fails here and this report becomes the second one.
-            with transaction.atomic():
-                game = Game.objects.create(
-                    round=round_,
-                    table=table,
-                    number=number,
-                    winner=report.winner,
-                    tricks=report.tricks,
-                    finished=report.finished,
-                    reported_by=report.get_source_display(),
-                )
-        except IntegrityError:
-            game = Game.objects.get(round=round_, table=table, number=number)
-        else:
-            report.game = game
-            report.save()
-            return Outcome.RECORDED, game
-
-    report.game = game
-    report.save()
-    return _judge(report, game)
-
-
-def _judge(report: GameReport, game: Game) -> tuple[Outcome, Game]:
-    """What a report of a game that exists already makes of it: a confirmation or a
-    dispute (the report is stored)."""
-    change = game.status_after_report(report.winner_id)
-    if change == GameStatus.CONFIRMED:
-        # Conditional: a game that is no longer unconfirmed when the update runs (a
-        # dispute got in first) is judged again as it is now, so a phone is never
-        # told "confirmed" about a game that is disputed.
-        if not Game.objects.filter(pk=game.pk, status=GameStatus.UNCONFIRMED).update(
-            status=GameStatus.CONFIRMED, updated_at=timezone.now()
-        ):
-            game.refresh_from_db(fields=["status", "winner"])
-            return _judge(report, game)
-        game.status = GameStatus.CONFIRMED
-    elif change == GameStatus.DISPUTED:
-        Game.objects.filter(pk=game.pk).exclude(status=GameStatus.SETTLED).update(
-            status=GameStatus.DISPUTED, updated_at=timezone.now()
-        )
-        game.status = GameStatus.DISPUTED
-    # A settled game keeps the organizer's winner: a report naming it agrees with it.
-    agrees = game.status != GameStatus.DISPUTED and game.winner_id == report.winner_id
-    return (Outcome.CONFIRMED if agrees else Outcome.DISPUTED), game
+    [recorded] = record_reports(
+        round_=round_, table=table, reports=[report], games={} if game is None else {number: game}
+    )
+    return recorded.outcome, recorded.game
