@@ -341,8 +341,8 @@ def _digits(groups: Iterable[Group]) -> int:
     for group in groups:
         if group.table is not None:
             numbers.append(group.table)
-        # Move rows live with the seat reasons they show (tournament.reads.projector), so they
-        # are recognised by their destination rather than by their class.
+        # Move rows live with the seat reasons they show (tournament.reads.projector.boards),
+        # so they are recognised by their destination rather than by their class.
         numbers += [to_table for row in group.rows if (to_table := getattr(row, "to_table", None))]
     return len(str(max(numbers, default=1)))
 
