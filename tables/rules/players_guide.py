@@ -104,22 +104,39 @@ def players_guide(
     ):
         if minutes < 1:
             raise ValueError(f"{name} must be at least 1, got {minutes}")
+    return PlayersGuide(
+        title=translated(translate, gettext_noop("How the tournament works")),
+        subtitle=translated(translate, gettext_noop("Five Tricks · keep this page on the table")),
+        steps_heading=translated(translate, gettext_noop("What happens, in order")),
+        steps=_steps(translate, study_minutes, practice_minutes, round_minutes),
+        rules_heading=translated(translate, gettext_noop("How you win, and where you go next")),
+        rules=_rules(translate, winner_by_sheet=winner_by_sheet),
+    )
 
-    def plain(message: str) -> str:
-        return translated(translate, message)
 
-    def section(
-        key: str, heading: str, *paragraphs: str, minutes: int | None = None, each: bool = False
-    ) -> GuideSection:
-        return GuideSection(
-            key=key,
-            heading=plain(heading),
-            paragraphs=tuple(plain(paragraph) for paragraph in paragraphs),
-            duration=None if minutes is None else _duration(minutes, translate, each=each),
-        )
+def _section(
+    translate: Translate,
+    key: str,
+    heading: str,
+    *paragraphs: str,
+    minutes: int | None = None,
+    each: bool = False,
+) -> GuideSection:
+    return GuideSection(
+        key=key,
+        heading=translated(translate, heading),
+        paragraphs=tuple(translated(translate, paragraph) for paragraph in paragraphs),
+        duration=None if minutes is None else _duration(minutes, translate, each=each),
+    )
 
-    steps = (
-        section(
+
+def _steps(
+    translate: Translate, study_minutes: int, practice_minutes: int, round_minutes: int
+) -> tuple[GuideSection, ...]:
+    """What happens next, in the order the event runs (see Terms: step)."""
+    return (
+        _section(
+            translate,
             STUDY,
             gettext_noop("Study the rules, talking allowed"),
             gettext_noop(
@@ -128,7 +145,8 @@ def players_guide(
             ),
             minutes=study_minutes,
         ),
-        section(
+        _section(
+            translate,
             SILENCE,
             gettext_noop("Then silence, until the end"),
             gettext_noop(
@@ -141,7 +159,8 @@ def players_guide(
                 "pictures are fine, as long as a drawing holds no words."
             ),
         ),
-        section(
+        _section(
+            translate,
             PRACTICE,
             gettext_noop("Practice at your home table"),
             gettext_noop(
@@ -149,7 +168,8 @@ def players_guide(
             ),
             minutes=practice_minutes,
         ),
-        section(
+        _section(
+            translate,
             ROUNDS,
             gettext_noop("The rounds"),
             gettext_noop(
@@ -160,8 +180,13 @@ def players_guide(
             each=True,
         ),
     )
-    rules = (
-        section(
+
+
+def _rules(translate: Translate, *, winner_by_sheet: bool) -> tuple[GuideSection, ...]:
+    """How the tournament counts (see Terms: rule)."""
+    return (
+        _section(
+            translate,
             GAME,
             gettext_noop("Who wins a game"),
             gettext_noop(
@@ -175,12 +200,14 @@ def players_guide(
                 "game, finish the trick on the table: the most tricks so far wins that game."
             ),
         ),
-        section(
+        _section(
+            translate,
             ROUND,
             gettext_noop("Who wins a round"),
             gettext_noop("The player who wins the most games at the table during the round."),
         ),
-        section(
+        _section(
+            translate,
             MOVES,
             gettext_noop("Who changes tables"),
             gettext_noop(
@@ -194,7 +221,8 @@ def players_guide(
             gettext_noop("At a table of more than four players, two go up and two go down."),
             gettext_noop("The top table's winners and the bottom table's losers stay put."),
         ),
-        section(
+        _section(
+            translate,
             TIES,
             gettext_noop("Ties"),
             gettext_noop(
@@ -207,12 +235,4 @@ def players_guide(
                 "alphabetically wins it."
             ),
         ),
-    )
-    return PlayersGuide(
-        title=plain(gettext_noop("How the tournament works")),
-        subtitle=plain(gettext_noop("Five Tricks · keep this page on the table")),
-        steps_heading=plain(gettext_noop("What happens, in order")),
-        steps=steps,
-        rules_heading=plain(gettext_noop("How you win, and where you go next")),
-        rules=rules,
     )

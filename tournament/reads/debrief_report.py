@@ -44,7 +44,13 @@ from tables.models import (
 )
 from tables.rules.variants import rule_lines, variant_label
 from tournament.models import Event, Phase, RoundStatus
-from tournament.reads.debrief import TableTimeline, build_debrief, disputed_games, table_timelines
+from tournament.reads.debrief import (
+    Debrief,
+    TableTimeline,
+    build_debrief,
+    disputed_games,
+    table_timelines,
+)
 from tournament.reads.projector import highlight_count
 from tournament.rules import charts
 from tournament.rules.clash import legend_kinds
@@ -235,9 +241,36 @@ def build_report(event: Event) -> DebriefReport:
         )
         for table in Table.objects.filter(event=event).order_by("number")
     ]
-    highlight = highlight_count(None, len(data.paths))
+    return DebriefReport(
+        event=event,
+        played_on=started[0] if started else event.created_at,
+        players=len(data.paths),
+        rounds_played=sum(status != RoundStatus.PLANNED for _number, status, _at in rounds),
+        tables=tables,
+        sentence=data.sentence,
+        charts=_report_charts(data),
+        kind_legend=[
+            (charts.KIND_SYMBOLS[kind], _(charts.CLASH_TITLES[kind]))
+            for kind in legend_kinds(data.cells.values())
+        ],
+        disputes=dispute_lines(event, disputed_games(event)),
+        ladder=ladder_lines(event, data.paths, data.rounds),
+        ladder_round=data.rounds[-1] if data.rounds else None,
+        timelines=table_timelines(event, data),
+    )
+
+
+def _report_charts(data: Debrief) -> list[Chart]:
+    """The debrief's four charts, as on the projector, with their titles and captions:
+    the disputes map, the clash map, every player's path and the moves between tables."""
+    return [*_grid_charts(data), _paths_chart(data), _flow_chart(data)]
+
+
+def _grid_charts(data: Debrief) -> list[Chart]:
+    """The disputes map and the clash map: one grid, the second with the kinds of rules
+    that met. Each has its own hatching, as both are in one page."""
     cells = data.grid_cells()
-    report_charts = [
+    return [
         Chart(
             "disputes",
             _("Where games were disputed"),
@@ -270,64 +303,55 @@ def build_report(event: Event) -> DebriefReport:
                 )
             ),
         ),
-        Chart(
-            "paths",
-            _("Every player’s path"),
-            _("Each line is a player: their table in every round, top table highest.")
-            + (
-                " "
-                + ngettext(
-                    "The player who climbed or fell furthest is drawn bold and named.",
-                    "The %(count)s players who climbed or fell furthest are drawn bold and named.",
-                    highlight,
-                )
-                % {"count": highlight}
-                if highlight
-                else ""
-            ),
-            mark_safe(
-                charts.paths_svg(
-                    data.paths,
-                    data.rounds,
-                    data.tables,
-                    label=_("Every player's table, round by round"),
-                    highlight=charts.biggest_moves(data.paths, highlight) if highlight else None,
-                    translate=_,
-                )
-            ),
-        ),
-        Chart(
-            "flow",
-            _("Moves between tables"),
-            _(
-                "Each arrow: how many players went from a table to the next round’s table. "
-                "Dashed arrows go down."
-            ),
-            mark_safe(
-                charts.flow_svg(
-                    data.flows,
-                    data.rounds,
-                    data.tables,
-                    label=_("How many players went from each table to each table"),
-                    translate=_,
-                )
-            ),
-        ),
     ]
-    return DebriefReport(
-        event=event,
-        played_on=started[0] if started else event.created_at,
-        players=len(data.paths),
-        rounds_played=sum(status != RoundStatus.PLANNED for _number, status, _at in rounds),
-        tables=tables,
-        sentence=data.sentence,
-        charts=report_charts,
-        kind_legend=[
-            (charts.KIND_SYMBOLS[kind], _(charts.CLASH_TITLES[kind]))
-            for kind in legend_kinds(data.cells.values())
-        ],
-        disputes=dispute_lines(event, disputed_games(event)),
-        ladder=ladder_lines(event, data.paths, data.rounds),
-        ladder_round=data.rounds[-1] if data.rounds else None,
-        timelines=table_timelines(event, data),
+
+
+def _paths_chart(data: Debrief) -> Chart:
+    """Every player's path; with many players the biggest climbs and falls are bold."""
+    highlight = highlight_count(None, len(data.paths))
+    return Chart(
+        "paths",
+        _("Every player’s path"),
+        _("Each line is a player: their table in every round, top table highest.")
+        + (
+            " "
+            + ngettext(
+                "The player who climbed or fell furthest is drawn bold and named.",
+                "The %(count)s players who climbed or fell furthest are drawn bold and named.",
+                highlight,
+            )
+            % {"count": highlight}
+            if highlight
+            else ""
+        ),
+        mark_safe(
+            charts.paths_svg(
+                data.paths,
+                data.rounds,
+                data.tables,
+                label=_("Every player's table, round by round"),
+                highlight=charts.biggest_moves(data.paths, highlight) if highlight else None,
+                translate=_,
+            )
+        ),
+    )
+
+
+def _flow_chart(data: Debrief) -> Chart:
+    return Chart(
+        "flow",
+        _("Moves between tables"),
+        _(
+            "Each arrow: how many players went from a table to the next round’s table. "
+            "Dashed arrows go down."
+        ),
+        mark_safe(
+            charts.flow_svg(
+                data.flows,
+                data.rounds,
+                data.tables,
+                label=_("How many players went from each table to each table"),
+                translate=_,
+            )
+        ),
     )

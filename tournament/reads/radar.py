@@ -71,6 +71,35 @@ def build_radar(event: Event, *, now: datetime | None = None) -> list[RadarLine]
     ).first()
     if round_ is None:
         return []
+    reading = _read_round(event, round_)
+    lines = []
+    for table_id, number in reading.numbers.items():
+        flags = [
+            flag
+            for flag in (
+                _dispute_flag(event, reading.disputed[table_id]),
+                _time_flag(event, round_, reading, table_id, now),
+                _streak_flag(event, reading.winners[table_id]),
+            )
+            if flag is not None
+        ]
+        if flags:
+            lines.append(RadarLine(number, flags))
+    return sorted(lines, key=lambda line: (-line.weight, -len(line.flags), -line.table))
+
+
+@dataclass(frozen=True)
+class _RoundReading:
+    """What the radar reads of the open round, by table id: four queries."""
+
+    numbers: dict[int, int]  # every table's number
+    last_report: dict[int, datetime]  # tables that reported at all
+    disputed: Counter[int]  # unsettled disputed games
+    winners: dict[int, Counter[str]]  # games won by each winner's name
+    newcomers: dict[int, int]  # seats that came from another table, or from none
+
+
+def _read_round(event: Event, round_: Round) -> _RoundReading:
     numbers = dict(Table.objects.filter(event=event).values_list("pk", "number"))
     last_report = dict(
         GameReport.objects.filter(round=round_)
@@ -94,67 +123,65 @@ def build_radar(event: Event, *, now: datetime | None = None) -> list[RadarLine]
         .annotate(count=Count("pk"))
         .values_list("table_id", "count")
     )
+    return _RoundReading(numbers, last_report, disputed, winners, newcomers)
 
-    clock_runs = not event.clock_is_paused
-    started = round_.started_at or now
-    flags: dict[int, list[Flag]] = defaultdict(list)
-    for table_id in numbers:
-        if disputed[table_id] >= event.radar_disputes:
-            count = disputed[table_id]
-            flags[table_id].append(
-                Flag(
-                    "disputes",
-                    ngettext(
-                        "%(count)s disputed game waiting",
-                        "%(count)s disputed games waiting",
-                        count,
-                    )
-                    % {"count": count},
-                    WEIGHT["disputes"] + count,
-                )
+
+def _dispute_flag(event: Event, count: int) -> Flag | None:
+    if count < event.radar_disputes:
+        return None
+    return Flag(
+        "disputes",
+        ngettext(
+            "%(count)s disputed game waiting",
+            "%(count)s disputed games waiting",
+            count,
+        )
+        % {"count": count},
+        WEIGHT["disputes"] + count,
+    )
+
+
+def _time_flag(
+    event: Event, round_: Round, reading: _RoundReading, table_id: int, now: datetime
+) -> Flag | None:
+    """Newcomers and nothing reported since the round started, else a quiet table; neither
+    while the clock is paused."""
+    if event.clock_is_paused:
+        return None
+    silent_since_start = table_id not in reading.last_report
+    waited = _minutes(reading.last_report.get(table_id, round_.started_at or now), now)
+    newcomers = reading.newcomers.get(table_id)
+    if newcomers and silent_since_start and waited >= event.radar_newcomer_minutes:
+        return Flag(
+            "newcomers",
+            ngettext(
+                "%(count)s newcomer arrived and nothing reported for %(minutes)s min",
+                "%(count)s newcomers arrived and nothing reported for %(minutes)s min",
+                newcomers,
             )
-        silent_since_start = table_id not in last_report
-        waited = _minutes(last_report.get(table_id, started), now)
-        if (
-            clock_runs
-            and newcomers.get(table_id)
-            and silent_since_start
-            and waited >= event.radar_newcomer_minutes
-        ):
-            flags[table_id].append(
-                Flag(
-                    "newcomers",
-                    ngettext(
-                        "%(count)s newcomer arrived and nothing reported for %(minutes)s min",
-                        "%(count)s newcomers arrived and nothing reported for %(minutes)s min",
-                        newcomers[table_id],
-                    )
-                    % {"count": newcomers[table_id], "minutes": waited},
-                    WEIGHT["newcomers"] + waited / 10,
-                )
-            )
-        elif clock_runs and waited >= event.radar_quiet_minutes:
-            flags[table_id].append(
-                Flag(
-                    "quiet",
-                    _("No report for %(minutes)s min") % {"minutes": waited},
-                    WEIGHT["quiet"] + waited / 10,
-                )
-            )
-        wins = winners[table_id]
-        games = sum(wins.values())
-        if len(wins) == 1 and games >= event.radar_streak:
-            flags[table_id].append(
-                Flag(
-                    "streak",
-                    ngettext(
-                        "%(name)s won the only game",
-                        "%(name)s won all %(count)s games",
-                        games,
-                    )
-                    % {"count": games, "name": next(iter(wins))},
-                    WEIGHT["streak"] + games / 10,
-                )
-            )
-    lines = [RadarLine(numbers[table_id], table_flags) for table_id, table_flags in flags.items()]
-    return sorted(lines, key=lambda line: (-line.weight, -len(line.flags), -line.table))
+            % {"count": newcomers, "minutes": waited},
+            WEIGHT["newcomers"] + waited / 10,
+        )
+    if waited >= event.radar_quiet_minutes:
+        return Flag(
+            "quiet",
+            _("No report for %(minutes)s min") % {"minutes": waited},
+            WEIGHT["quiet"] + waited / 10,
+        )
+    return None
+
+
+def _streak_flag(event: Event, wins: Counter[str]) -> Flag | None:
+    games = sum(wins.values())
+    if len(wins) != 1 or games < event.radar_streak:
+        return None
+    return Flag(
+        "streak",
+        ngettext(
+            "%(name)s won the only game",
+            "%(name)s won all %(count)s games",
+            games,
+        )
+        % {"count": games, "name": next(iter(wins))},
+        WEIGHT["streak"] + games / 10,
+    )

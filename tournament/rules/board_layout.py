@@ -19,8 +19,8 @@ Terms:
     line      the unit of height: a row whose name fits on one line. A name too wide for
               its column wraps onto a second line, and its row is a layout's
               `wrapped_lines` tall. The gap between two fragments is part of a line.
-    em        the unit of width: the height of a row's letters. A name is measured in em,
-              and so is what a row shows beside it.
+    em        the unit of width: the height of a row's letters. A name is measured in em
+              (tournament.rules.name_width), and so is what a row shows beside it.
     name line the width a layout keeps for a name on one line, in em. It follows from the
               letters' size: smaller letters leave more em in the same column.
     layout    how many columns a page has and how big letters may get in them.
@@ -43,11 +43,11 @@ Standard library only: this module must stay importable without Django.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Protocol
+
+from tournament.rules.name_width import name_width, two_line_width
 
 # --- rows and groups ----------------------------------------------------------------
 
@@ -89,69 +89,6 @@ class Group:
     table: int | None
     rows: tuple[Row, ...]
     top: bool = False
-
-
-# --- how wide a name is ---------------------------------------------------------------
-
-# Advance widths in em of a semibold sans that is not condensed (Arial's bold metrics;
-# Helvetica, Segoe UI and Liberation Sans are close). The projector asks for a condensed
-# face first, about a fifth narrower, but a venue's laptop may have none: a name measured
-# here fits in either.
-_WIDTHS_BY_CHARS = {
-    0.28: "ijlI .,:;!|'’/",
-    0.33: "ft-()[]",
-    0.39: "r",
-    0.5: "z",
-    0.56: "acesvxykJ0123456789",
-    0.61: "bdghnopquFLTZ",
-    0.67: "EPSVXY",
-    0.72: "ABCDHKNRU&",
-    0.78: "wGOQ",
-    0.83: "M",
-    0.89: "m",
-    0.94: "W",
-}
-_CHAR_WIDTH = {char: width for width, chars in _WIDTHS_BY_CHARS.items() for char in chars}
-_OTHER_WIDTH = 0.72  # a letter of another alphabet: as wide as a capital
-_WIDE_WIDTH = 1.0  # Chinese, Japanese or Korean: a square
-WIDTH_MARGIN = 1.05  # for semibold faces a little wider than Arial's bold
-
-
-def _char_width(char: str) -> float:
-    if char in _CHAR_WIDTH:
-        return _CHAR_WIDTH[char]
-    if unicodedata.combining(char):
-        return 0.0
-    if unicodedata.east_asian_width(char) in "WF":
-        return _WIDE_WIDTH
-    # An accented letter is as wide as the letter without its accent.
-    return _CHAR_WIDTH.get(unicodedata.normalize("NFD", char)[0], _OTHER_WIDTH)
-
-
-@lru_cache(maxsize=4096)
-def name_width(name: str) -> float:
-    """The name's width on one line, in em."""
-    return sum(_char_width(char) * WIDTH_MARGIN for char in name)
-
-
-@lru_cache(maxsize=4096)
-def two_line_width(name: str) -> float:
-    """The narrowest line that holds the name on two lines, in em.
-
-    A browser breaks a line at a space (which then takes no room) or after a hyphen; a
-    name without either cannot wrap, and needs its whole width.
-    """
-    widths = [_char_width(char) * WIDTH_MARGIN for char in name]
-    whole = sum(widths)
-    best = whole
-    before = 0.0
-    for index, char in enumerate(name):
-        if char == " ":
-            best = min(best, max(before, whole - before - widths[index]))
-        before += widths[index]
-        if char == "-" and index < len(name) - 1:
-            best = min(best, max(before, whole - before))
-    return best
 
 
 # --- boards: columns and pages that fit the screen ----------------------------------
@@ -404,8 +341,8 @@ def _digits(groups: Iterable[Group]) -> int:
     for group in groups:
         if group.table is not None:
             numbers.append(group.table)
-        # Move rows live with the seat reasons they show (tournament.reads.projector), so they
-        # are recognised by their destination rather than by their class.
+        # Move rows live with the seat reasons they show (tournament.reads.projector.boards),
+        # so they are recognised by their destination rather than by their class.
         numbers += [to_table for row in group.rows if (to_table := getattr(row, "to_table", None))]
     return len(str(max(numbers, default=1)))
 

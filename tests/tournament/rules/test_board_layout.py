@@ -18,10 +18,9 @@ from tournament.rules.board_layout import (
     beside_name,
     column_height,
     lay_out,
-    name_width,
     pack,
-    two_line_width,
 )
+from tournament.rules.name_width import name_width, two_line_width
 
 # No example database: it would leave a .hypothesis directory in the work tree.
 PROPERTY = settings(database=None, deadline=None, max_examples=100)
@@ -291,18 +290,6 @@ def test_a_page_too_many_is_better_than_a_name_cut():
     assert len(short.pages) == 1
     assert len(board.pages) > 1
     assert fits(board) == []
-
-
-def test_a_name_is_measured_by_its_letters_not_its_length():
-    assert name_width("WWWW") > name_width("Anna") > name_width("iiii")
-    assert name_width("Émilie") == name_width("Emilie"), "accents take no room"
-    assert name_width("山田太郎") == 4 * name_width("山") > name_width("Yamada")
-
-
-def test_two_lines_break_at_a_space_or_after_a_hyphen_only():
-    assert two_line_width("Ann Lee") == max(name_width("Ann"), name_width("Lee"))
-    assert two_line_width("Fitzgerald-Moore") == max(name_width("Fitzgerald-"), name_width("Moore"))
-    assert two_line_width("Oluwaseun") == name_width("Oluwaseun"), "one word cannot wrap"
 
 
 def test_a_row_keeps_room_for_what_its_kind_shows_beside_the_name():

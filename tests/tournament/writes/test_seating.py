@@ -14,7 +14,6 @@ from tables.rules.variants import Clause, Suit, Variant
 from tests import factories
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, Seat, SeatReason
-from tournament.writes import seating
 from tournament.writes.rounds import advance_phase
 from tournament.writes.seating import (
     add_players,
@@ -23,6 +22,7 @@ from tournament.writes.seating import (
     redraw_variants,
     remove_player,
     rename_player,
+    roster,
     rotate_table_link,
     seat_players,
     set_player_status,
@@ -367,17 +367,19 @@ def test_the_database_refuses_what_the_roster_check_refuses(organizer, first, tw
     assert list(event.players.values_list("name", flat=True)) == [first]
 
 
-def _blind_once(monkeypatch):
+def _blind_once(monkeypatch) -> list:
     """The next name check sees the roster as it was before another request's write: the
-    write the database's constraint then catches."""
-    real = seating._taken_names
+    write the database's constraint then catches. Returns the checks made, so a test can
+    tell that the blind check ran (and the one after the constraint)."""
+    real = roster._taken_names
     calls = []
 
     def blind_once(*args, **kwargs):
         calls.append(args)
         return {} if len(calls) == 1 else real(*args, **kwargs)
 
-    monkeypatch.setattr(seating, "_taken_names", blind_once)
+    monkeypatch.setattr(roster, "_taken_names", blind_once)
+    return calls
 
 
 @pytest.mark.parametrize(("first", "twin"), SAME_NAMES)
@@ -386,9 +388,10 @@ def test_a_name_only_the_constraint_catches_is_refused_naming_whose_it_is(
 ):
     event = factories.make_event(owner=organizer)
     factories.add_players(event, [first])
-    _blind_once(monkeypatch)
+    checks = _blind_once(monkeypatch)
     with pytest.raises(Refused) as refused:
         add_players(event=event, names=["Someone New", twin])
+    assert len(checks) == 2, "the blind check, then the one after the constraint"
     assert refused.value.message.startswith(f"“{twin}” clashes with “{first}” already on")
     assert list(event.players.values_list("name", flat=True)) == [first]
 
@@ -398,13 +401,15 @@ def test_a_rename_only_the_constraint_catches_is_refused_naming_whose_name_it_is
 ):
     event = factories.make_event(owner=organizer)
     ann = factories.add_players(event, ["İlker", "Ann"])[1]
-    _blind_once(monkeypatch)
+    checks = _blind_once(monkeypatch)
     with pytest.raises(Refused, match="“ilker” clashes with “İlker” already on the roster"):
         rename_player(player=ann, name="ilker")
+    assert len(checks) == 2
     assert Player.objects.get(pk=ann.pk).name == "Ann"
-    _blind_once(monkeypatch)
+    checks = _blind_once(monkeypatch)
     with pytest.raises(Refused) as refused:
         rename_player(player=ann, name="İlker")
+    assert len(checks) == 2
     assert refused.value.message == "İlker is already on the roster."
 
 

@@ -1,4 +1,4 @@
-"""What the organizer's console shows, read from the database in a constant number of queries.
+"""The organizer's console page, section by section, read in a constant number of queries.
 
 Terms:
     console        ONE page per event with sections: phase and clock, the round panel
@@ -9,27 +9,21 @@ Terms:
                    carry the moves), the last round at the debrief.
     results round  the round whose games the tables count: the open round, or the last one
                    played when no next seating exists.
-    table view     one table in one round: its players, the games they won, and every
-                   game reported there with the phones' reports behind it.
-    close check    what closing a round would do, laid out per table for the organizer to
-                   check: results and moves, disputes to settle, and a note for each player
-                   who is not present any more (see tournament.reads.close_preview: not present).
+    table card     one table on the console: its variant, its seats in the seating round,
+                   and its games in the results round (reported, disputed, unconfirmed).
     reprint        a table whose printed kit is out of date: its variant or phone link
                    changed after the kit was printed (tables.models: needs reprint).
 
-Every builder loads players, tables, rounds, seats and games once each and joins them in
-Python, so a page costs the same whatever the headcount. Nothing here reads a request:
-the views add what depends on one (forms, messages, URLs).
+build_console loads players, tables, rounds, seats and games once each and joins them in
+Python, so the page costs the same whatever the headcount.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.db.models import Prefetch
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
@@ -57,9 +51,7 @@ from tournament.models import (
     Seat,
     SeatReason,
 )
-from tournament.reads.close_preview import ClosePreview, preview_close
 from tournament.reads.debrief import DebriefProgress, debrief_progress
-from tournament.rules.movement import Move
 from tournament.rules.ordering import name_key
 from tournament.rules.table_plan import (
     MAX_TABLE_SIZE,
@@ -84,16 +76,6 @@ def optional_url(name: str, *args) -> str | None:
         return reverse(name, args=args)
     except NoReverseMatch:
         return None
-
-
-def labelled_reports(reports: Iterable[GameReport]) -> list[tuple[GameReport, str]]:
-    """The reports of one game in the order they arrived, each with the label that tells
-    it from the others ("second report (12:03:58): Bob"); their winners must be loaded."""
-    arrived = sorted(reports, key=lambda report: (report.received_at, report.pk))
-    return [(report, report.label(place)) for place, report in enumerate(arrived, 1)]
-
-
-# --- the console -------------------------------------------------------------------------
 
 
 @dataclass
@@ -332,15 +314,12 @@ def seating_and_results(
 
 def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) -> Console:
     players = sorted(event.players.all(), key=lambda p: name_key(p.name))
-    by_player = {p.pk: p for p in players}
     tables = list(event.tables.order_by("number"))
-    by_table = {t.pk: t for t in tables}
     rounds = list(event.rounds.select_related("closed_by").order_by("number"))
     by_number = {r.number: r for r in rounds}
     current = by_number.get(event.round_number)
     planned = next((r for r in rounds if r.status == RoundStatus.PLANNED), None)
     seating_round, results = seating_and_results(event, current, planned)
-
     cards = {
         t.pk: TableCard(
             table=t,
@@ -349,54 +328,10 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
         )
         for t in tables
     }
-    wins: Counter[int] = Counter()
-    if results is not None:
-        for table_id, winner_id, status in Game.objects.filter(round=results).values_list(
-            "table_id", "winner_id", "status"
-        ):
-            card = cards[table_id]
-            card.reported += 1
-            if status == GameStatus.DISPUTED:
-                card.disputed += 1
-            else:
-                card.unconfirmed += status == GameStatus.UNCONFIRMED
-                wins[winner_id] += 1
-
-    table_of_player: dict[int, int] = {}
-    if seating_round is not None:
-        reasons = dict(SeatReason.choices)
-        for seat in Seat.objects.filter(round=seating_round).values(
-            "player_id", "table_id", "from_table_id", "reason", "games_won_before", "tie_broken"
-        ):
-            player = by_player[seat["player_id"]]
-            from_table = by_table.get(seat["from_table_id"])
-            cards[seat["table_id"]].seats.append(
-                SeatLine(
-                    player_id=player.pk,
-                    name=player.name,
-                    reason=seat["reason"],
-                    reason_label=reasons.get(seat["reason"], ""),
-                    from_table=from_table.number if from_table else None,
-                    games_before=seat["games_won_before"],
-                    tie_broken=seat["tie_broken"],
-                    games=wins.get(player.pk, 0) if results is not None else None,
-                )
-            )
-            table_of_player[player.pk] = by_table[seat["table_id"]].number
-    for card in cards.values():
-        if results is not None:
-            card.seats.sort(key=lambda s: (-(s.games or 0), name_key(s.name)))
-        else:
-            card.seats.sort(key=lambda s: name_key(s.name))
-
+    wins = _count_games(cards, results) if results is not None else None
+    table_of_player = _seat_cards(cards, seating_round, players, tables, wins)
     closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
     last_closed = closed[-1] if closed else None
-    following = by_number.get(last_closed.number + 1) if last_closed else None
-    following_has_games = following is not None and (
-        Game.objects.filter(round=following).exists()
-        or GameReport.objects.filter(round=following).exists()
-    )
-
     correction_rows = GameCorrection.objects.filter(round__event=event)
     return Console(
         event=event,
@@ -418,232 +353,81 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
             correction_rows.select_related("table", "round", "changed_by")[:corrections]
         ),
         corrections_total=correction_rows.count(),
-        undo_blocker=event.undo_refusal(
-            last_closed_number=last_closed.number if last_closed else None,
-            next_round_has_games=following_has_games,
-        ),
+        undo_blocker=_undo_blocker(event, by_number, last_closed),
         last_closed=last_closed,
         notes=list(ObserverNote.objects.filter(event=event)),
     )
 
 
-# --- one table ---------------------------------------------------------------------------
-
-
-@dataclass
-class GameLine:
-    game: Game
-    reports: list[GameReport]
-
-    @property
-    def labelled_reports(self) -> list[tuple[GameReport, str]]:
-        return labelled_reports(self.reports)
-
-    @property
-    def needs_attention(self) -> bool:
-        return self.game.status in (GameStatus.DISPUTED, GameStatus.UNCONFIRMED)
-
-
-@dataclass
-class TableView:
-    """One table in one round (None before the table plan exists)."""
-
-    table: Table
-    variant_label: str
-    round_: Round | None
-    rounds: list[Round]  # every round that started, for the links between them
-    players: list[tuple[Seat, int]]  # seat, games won in the round
-    games: list[GameLine]
-    table_numbers: list[int]
-
-    @property
-    def can_add(self) -> bool:
-        return self.round_ is not None and self.round_.status == RoundStatus.OPEN
-
-
-def build_table_view(event: Event, table: Table, *, round_number: int | None = None) -> TableView:
-    """The table in round_number, else in the results round (or the seating round).
-
-    Raises Round.DoesNotExist when round_number names no round of the event.
-    """
-    rounds = list(event.rounds.order_by("number"))
-    by_number = {r.number: r for r in rounds}
-    if round_number is not None:
-        if round_number not in by_number:
-            raise Round.DoesNotExist(round_number)
-        round_ = by_number[round_number]
-    else:
-        seating_round, results = seating_and_results(
-            event,
-            by_number.get(event.round_number),
-            next((r for r in rounds if r.status == RoundStatus.PLANNED), None),
-        )
-        round_ = results or seating_round
-    seats: list[Seat] = []
-    games: list[GameLine] = []
+def _count_games(cards: dict[int, TableCard], results: Round) -> Counter[int]:
+    """Count each card's games in the results round; returns the games each player won (a
+    disputed game counts for nobody). One query."""
     wins: Counter[int] = Counter()
-    if round_ is not None:
-        seats = sorted(
-            round_.seats.filter(table=table).select_related("player", "from_table"),
-            key=lambda s: name_key(s.player.name),
-        )
-        for game in (
-            Game.objects.filter(round=round_, table=table)
-            .select_related("winner")
-            .prefetch_related(
-                Prefetch("reports", queryset=GameReport.objects.select_related("winner"))
-            )
-            .order_by("number")
+    for table_id, winner_id, status in Game.objects.filter(round=results).values_list(
+        "table_id", "winner_id", "status"
+    ):
+        card = cards[table_id]
+        card.reported += 1
+        if status == GameStatus.DISPUTED:
+            card.disputed += 1
+        else:
+            card.unconfirmed += status == GameStatus.UNCONFIRMED
+            wins[winner_id] += 1
+    return wins
+
+
+def _seat_cards(
+    cards: dict[int, TableCard],
+    seating_round: Round | None,
+    players: list[Player],
+    tables: list[Table],
+    wins: Counter[int] | None,
+) -> dict[int, int]:
+    """Fill each card's seats from the seating round, with the games won in the results
+    round when there is one (``wins``); returns each seated player's table number. One
+    query."""
+    by_player = {p.pk: p for p in players}
+    by_table = {t.pk: t for t in tables}
+    table_of_player: dict[int, int] = {}
+    if seating_round is not None:
+        reasons = dict(SeatReason.choices)
+        for seat in Seat.objects.filter(round=seating_round).values(
+            "player_id", "table_id", "from_table_id", "reason", "games_won_before", "tie_broken"
         ):
-            games.append(GameLine(game, list(game.reports.all())))
-            if game.status != GameStatus.DISPUTED and game.winner_id:
-                wins[game.winner_id] += 1
-    return TableView(
-        table=table,
-        variant_label=variant_label(table.variant, _),
-        round_=round_,
-        rounds=[r for r in rounds if r.status != RoundStatus.PLANNED],
-        players=[(seat, wins.get(seat.player_id, 0)) for seat in seats],
-        games=games,
-        table_numbers=list(event.tables.order_by("number").values_list("number", flat=True)),
-    )
-
-
-# --- the close check ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MoveLine:
-    move: Move
-    label: str
-    not_present: bool
-
-
-@dataclass
-class MoveBlock:
-    """One table's results this round, best first, with where each player goes."""
-
-    table: Table
-    moves: list[MoveLine]
-    next_size: int
-
-
-@dataclass
-class Dispute:
-    game: Game
-    players: list[Player]  # who was seated at the game's table: the possible winners
-
-    @property
-    def report_labels(self) -> list[str]:
-        return self.game.report_labels()
-
-
-@dataclass
-class CloseCheck:
-    preview: ClosePreview
-    blocks: list[MoveBlock]
-    disputes: list[Dispute]
-    absent_notes: list[str]
-
-    @property
-    def unconfirmed_tables(self) -> list[int]:
-        return sorted({game.table.number for game in self.preview.unconfirmed})
-
-    @property
-    def next_size_problems(self) -> list[tuple[int, int]]:
-        if not self.preview.seats_next_round:
-            return []
-        return size_problems(self.preview.next_sizes)
-
-
-def absent_note(name: str, move: Move, *, removed: bool, seats_next_round: bool) -> str:
-    """What happens to a player who played this round but is not present now.
-
-    The round's results stand (their games count, for them and for the others' moves);
-    only their own move is not applied.
-    """
-    values = {"name": name, "table": move.to_table}
-    if not seats_next_round:
-        if removed:
-            text = _("%(name)s was removed from the roster: their games this round count.")
-        else:
-            text = _("%(name)s is absent: their games this round count.")
-    elif removed:
-        if move.direction == "up":
-            text = _(
-                "%(name)s was removed from the roster: their games this round count, but their "
-                "move up to table %(table)s is not applied. If put back, they start at the "
-                "lowest table."
-            )
-        elif move.direction == "down":
-            text = _(
-                "%(name)s was removed from the roster: their games this round count, but their "
-                "move down to table %(table)s is not applied. If put back, they start at the "
-                "lowest table."
-            )
-        else:
-            text = _(
-                "%(name)s was removed from the roster: their games this round count, but they "
-                "are not seated at table %(table)s next round. If put back, they start at the "
-                "lowest table."
-            )
-    elif move.direction == "up":
-        text = _(
-            "%(name)s is absent: their games this round count, but their move up to table "
-            "%(table)s is not applied. When back, they start at the lowest table."
-        )
-    elif move.direction == "down":
-        text = _(
-            "%(name)s is absent: their games this round count, but their move down to table "
-            "%(table)s is not applied. When back, they start at the lowest table."
-        )
-    else:
-        text = _(
-            "%(name)s is absent: their games this round count, but they are not seated at "
-            "table %(table)s next round. When back, they start at the lowest table."
-        )
-    return text % values
-
-
-def build_close_check(event: Event, round_: Round) -> CloseCheck:
-    preview = preview_close(round_)
-    tables = {t.number: t for t in event.tables.all()}
-    reasons = dict(SeatReason.choices)
-    next_sizes = preview.next_sizes
-    blocks = [
-        MoveBlock(
-            table=tables[table_number],
-            moves=[
-                MoveLine(
-                    move=move,
-                    label=str(reasons.get(move.reason.value, "")),
-                    not_present=move.player in preview.not_present,
+            player = by_player[seat["player_id"]]
+            from_table = by_table.get(seat["from_table_id"])
+            cards[seat["table_id"]].seats.append(
+                SeatLine(
+                    player_id=player.pk,
+                    name=player.name,
+                    reason=seat["reason"],
+                    reason_label=reasons.get(seat["reason"], ""),
+                    from_table=from_table.number if from_table else None,
+                    games_before=seat["games_won_before"],
+                    tie_broken=seat["tie_broken"],
+                    games=wins.get(player.pk, 0) if wins is not None else None,
                 )
-                for move in moves
-            ],
-            next_size=next_sizes.get(table_number, 0),
-        )
-        for table_number, moves in preview.moves_by_table.items()
-    ]
-    seated_by_table: dict[int, list[Player]] = defaultdict(list)
-    for seat in round_.seats.select_related("player"):
-        seated_by_table[seat.table_id].append(seat.player)
-    for players in seated_by_table.values():
-        players.sort(key=lambda p: name_key(p.name))
-    return CloseCheck(
-        preview=preview,
-        blocks=blocks,
-        disputes=[
-            Dispute(game=game, players=seated_by_table.get(game.table_id, []))
-            for game in preview.disputed
-        ],
-        absent_notes=[
-            absent_note(
-                name,
-                preview.moves[name],
-                removed=name in preview.removed,
-                seats_next_round=preview.seats_next_round,
             )
-            for name in sorted(preview.not_present, key=name_key)
-        ],
+            table_of_player[player.pk] = by_table[seat["table_id"]].number
+    for card in cards.values():
+        if wins is not None:
+            card.seats.sort(key=lambda s: (-(s.games or 0), name_key(s.name)))
+        else:
+            card.seats.sort(key=lambda s: name_key(s.name))
+    return table_of_player
+
+
+def _undo_blocker(
+    event: Event, by_number: dict[int, Round], last_closed: Round | None
+) -> str | None:
+    """Why the last close cannot be undone (Event.undo_refusal), or None. At most two
+    queries: whether the round after it has a game or a report yet."""
+    following = by_number.get(last_closed.number + 1) if last_closed else None
+    following_has_games = following is not None and (
+        Game.objects.filter(round=following).exists()
+        or GameReport.objects.filter(round=following).exists()
+    )
+    return event.undo_refusal(
+        last_closed_number=last_closed.number if last_closed else None,
+        next_round_has_games=following_has_games,
     )

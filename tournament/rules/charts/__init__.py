@@ -1,0 +1,52 @@
+"""The debrief's charts as SVG markup, drawn on the server so they need no script.
+
+Terms:
+    chart     one ``<svg>`` the projector and the printed report show at the debrief: the
+              grid (disputes per table-round, and on the clash map which rules met there:
+              tournament.rules.charts.grid), every player's path
+              (tournament.rules.charts.paths) and the flow between tables
+              (tournament.rules.charts.flow). Each module defines its chart's terms.
+    canvas    what every chart draws on, 1600 x 900 units (16:9), with its text and shared
+              labels (tournament.rules.charts.svg).
+
+Names go through ElementTree, which escapes them: a player called ``<b>Bold</b>`` is
+text, never markup. Words arrive marked with ``gettext_noop`` and are translated through
+the ``translate`` callable. Callers import the charts from here.
+
+Standard library only: this package must stay importable without Django.
+"""
+
+from __future__ import annotations
+
+from tournament.rules.charts.flow import FLOW_TITLE, flow_svg
+from tournament.rules.charts.grid import (
+    CLASH_TITLES,
+    DIFFERED_TITLE,
+    DISPUTES_TITLE,
+    KIND_SYMBOLS,
+    GridCell,
+    grid_svg,
+)
+from tournament.rules.charts.paths import DASHES, PALETTE, PlayerPath, biggest_moves, paths_svg
+from tournament.rules.charts.svg import GLYPH_WIDTH, HEIGHT, ROUND_LABEL, TABLE_LABEL, WIDTH
+
+__all__ = [
+    "CLASH_TITLES",
+    "DASHES",
+    "DIFFERED_TITLE",
+    "DISPUTES_TITLE",
+    "FLOW_TITLE",
+    "GLYPH_WIDTH",
+    "HEIGHT",
+    "KIND_SYMBOLS",
+    "PALETTE",
+    "ROUND_LABEL",
+    "TABLE_LABEL",
+    "WIDTH",
+    "GridCell",
+    "PlayerPath",
+    "biggest_moves",
+    "flow_svg",
+    "grid_svg",
+    "paths_svg",
+]
