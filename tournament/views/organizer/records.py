@@ -49,8 +49,8 @@ def _download(content: str, *, content_type: str, filename: str) -> HttpResponse
 
 
 @require_GET
-@never_cache
 @event_view(may="organize")
+@never_cache
 def event_json(request: HttpRequest, event: Event) -> HttpResponse:
     return _download(
         json.dumps(export_event(event), ensure_ascii=False, indent=2),
@@ -60,8 +60,8 @@ def event_json(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @require_GET
-@never_cache
 @event_view(may="organize")
+@never_cache
 def event_results_csv(request: HttpRequest, event: Event) -> HttpResponse:
     return _download(
         results_csv(export_event(event)),
@@ -71,8 +71,8 @@ def event_results_csv(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @require_GET
-@never_cache
 @event_view(may="organize")
+@never_cache
 def event_notes_csv(request: HttpRequest, event: Event) -> HttpResponse:
     return _download(
         notes_csv(export_event(event)),
