@@ -52,17 +52,18 @@ def endpoints() -> list[tuple[str, list[str]]]:
     """(namespaced URL name, argument names) of every named view."""
     found: list[tuple[str, list[str]]] = []
 
-    def walk(patterns, namespace: str | None) -> None:
+    def walk(patterns, namespace: str | None, outer: list[str]) -> None:
+        # An included list's arguments start with its prefix's (an event's pk).
         for pattern in patterns:
             if isinstance(pattern, URLResolver):
                 inner = pattern.namespace or namespace
                 if inner not in SKIPPED_NAMESPACES:
-                    walk(pattern.url_patterns, inner)
+                    walk(pattern.url_patterns, inner, [*outer, *pattern.pattern.converters])
             elif isinstance(pattern, URLPattern) and pattern.name:
                 name = f"{namespace}:{pattern.name}" if namespace else pattern.name
-                found.append((name, list(pattern.pattern.converters)))
+                found.append((name, [*outer, *pattern.pattern.converters]))
 
-    walk(get_resolver().url_patterns, None)
+    walk(get_resolver().url_patterns, None, [])
     return sorted(found)
 
 

@@ -137,7 +137,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tournament.common.network.address_context",
                 "tournament.common.languages.languages_context",
-                "tournament.views.organizer.access_context",
+                "tournament.views.access.access_context",
             ],
         },
     },

@@ -10,7 +10,7 @@ urlpatterns = [
     path("", home, name="home"),
     path("favicon.ico", favicon, name="favicon"),
     path("console/", include("tournament.organizer_urls")),
-    path("console/kit/", include("tables.kit_urls")),
+    path("console/kit/", include("tournament.kit_urls")),
     path("t/", include("tables.phone_urls")),
     path("screen/", include("tournament.projector_urls")),
     path("admin/", admin.site.urls),
@@ -18,5 +18,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 
-# A change to a finished event is refused like any action (tournament.views.organizer).
-handler403 = "tournament.views.organizer.permission_denied"
+# A change to a finished event is refused like any action (tournament.views.access).
+handler403 = "tournament.views.access.permission_denied"

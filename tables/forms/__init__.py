@@ -106,7 +106,7 @@ class PickPlayerForm(forms.Form):
     player = forms.IntegerField(min_value=1)
 
 
-# The organizer's paper entry (tournament.views.organizer_paper): one text box per game,
+# The organizer's paper entry (tournament.views.organizer.paper): one text box per game,
 # named "game-<number>", holding the winner or the tricks (read by tables.rules.tally).
 TALLY_FIELD_PREFIX = "game-"
 MAX_TALLY_NUMBER = 60

@@ -3,7 +3,7 @@
 Terms:
     finished   the organizer closed the event after its debrief (Event.finished_at): it
                is read-only from then on. Every organizer change is refused before its
-               view runs (tournament.views.organizer.owned_event), and so is every phone
+               view runs (tournament.views.access.event_view), and so is every phone
                report (tables.writes.reporting.report_game), with Event.finished_refusal's words.
                What stays: the debrief screens (stepping the projector through them and
                revealing the rules only change what the projector shows), the printable

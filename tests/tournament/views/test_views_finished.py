@@ -9,13 +9,13 @@ import re
 import pytest
 from django.contrib.messages import get_messages
 from django.core.exceptions import PermissionDenied
-from django.urls import URLPattern, reverse
+from django.urls import URLPattern, URLResolver, reverse
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
 from tests import factories
 from tournament import organizer_urls
 from tournament.models import DebriefQuestion, Event, Phase, Player
-from tournament.views.organizer import permission_denied
+from tournament.views.access import permission_denied
 from tournament.writes.finishing import archive_event, finish_event
 
 pytestmark = pytest.mark.django_db
@@ -236,12 +236,25 @@ def _organizer_paths(event: Event) -> list[tuple[str, str]]:
         "note_id": 1,
     }
     found = []
-    for pattern in organizer_urls.urlpatterns:
-        assert isinstance(pattern, URLPattern)
+    for pattern, converters in _console_patterns():
         if pattern.name in NOT_ABOUT_ONE_EVENT | TAKEN_WHEN_FINISHED:
             continue
-        kwargs = {name: values[name] for name in pattern.pattern.converters}
+        kwargs = {name: values[name] for name in converters}
         found.append((pattern.name, reverse(f"organizer:{pattern.name}", kwargs=kwargs)))
+    return found
+
+
+def _console_patterns() -> list[tuple[URLPattern, set[str]]]:
+    """Every console URL with the names of all its arguments (an event's URLs are included
+    under the event's prefix, one list per feature)."""
+    found = []
+    for entry in organizer_urls.urlpatterns:
+        if isinstance(entry, URLResolver):
+            prefix = set(entry.pattern.converters)
+            found += [(p, prefix | set(p.pattern.converters)) for p in entry.url_patterns]
+        else:
+            found.append((entry, set(entry.pattern.converters)))
+    assert all(isinstance(pattern, URLPattern) for pattern, _ in found)
     return found
 
 

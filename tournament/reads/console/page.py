@@ -3,7 +3,7 @@
 Terms:
     console        ONE page per event with sections: phase and clock, the round panel
                    (close, undo), late reports, tables, roster, table plan, variants and
-                   the corrections log (tournament.views.organizer_console renders it).
+                   the corrections log (tournament.views.organizer.console renders it).
     seating round  the round whose seating the tables show: the planned round 1 before play,
                    the open round during a round, the next round between rounds (its seats
                    carry the moves), the last round at the debrief.

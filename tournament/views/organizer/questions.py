@@ -14,7 +14,7 @@ Terms:
 
 The bank and its stages are tournament.rules.debrief_questions; the writes are
 tournament.writes.debrief_bank; showing a question on the projector is the console's
-(tournament.views.organizer_actions.debrief_step).
+(tournament.views.organizer.debrief.debrief_step).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -33,13 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournament.common.errors import Refused
 from tournament.forms import DebriefQuestionForm
-from tournament.models import (
-    SCREENS_BEFORE_STAGE,
-    STAGE_CHOICES,
-    DebriefQuestion,
-    Event,
-    Phase,
-)
+from tournament.models import SCREENS_BEFORE_STAGE, STAGE_CHOICES, DebriefQuestion, Event, Phase
 from tournament.rules.debrief_questions import (
     DEFAULT_BANK,
     QUESTION_MAX_LENGTH,
@@ -47,7 +40,8 @@ from tournament.rules.debrief_questions import (
     STAGE_TITLES,
     Stage,
 )
-from tournament.views.organizer import get_goes_to, owned_event, refused_form, run_action
+from tournament.views.access import event_view
+from tournament.views.organizer.answers import confirmed, get_goes_to, refused_form, run_action
 from tournament.writes.debrief_bank import (
     Direction,
     add_question,
@@ -147,9 +141,8 @@ def questions_context(
 
 
 @require_GET
-@login_required
-def questions_page(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk, may="organize")
+@event_view(may="organize")
+def questions_page(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, TEMPLATE, questions_context(request, event))
 
 
@@ -160,9 +153,8 @@ def _question(event: Event, question_id: int) -> DebriefQuestion:
 
 
 @get_goes_to(lambda pk: questions_url(pk))
-@login_required
-def question_add(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+@event_view()
+def question_add(request: HttpRequest, event: Event) -> HttpResponse:
     form = DebriefQuestionForm(request.POST)
     if form.is_valid():
         try:
@@ -182,9 +174,8 @@ def question_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @get_goes_to(lambda pk, question_id: questions_url(pk, question_id))
-@login_required
-def question_edit(request: HttpRequest, pk: int, question_id: int) -> HttpResponse:
-    event = owned_event(request, pk)
+@event_view()
+def question_edit(request: HttpRequest, event: Event, question_id: int) -> HttpResponse:
     question = _question(event, question_id)
     form = DebriefQuestionForm(request.POST)
     if form.is_valid():
@@ -204,9 +195,8 @@ def question_edit(request: HttpRequest, pk: int, question_id: int) -> HttpRespon
 
 
 @require_POST
-@login_required
-def question_move(request: HttpRequest, pk: int, question_id: int) -> HttpResponse:
-    event = owned_event(request, pk)
+@event_view()
+def question_move(request: HttpRequest, event: Event, question_id: int) -> HttpResponse:
     question = _question(event, question_id)
     posted = request.POST.get("direction", "")
 
@@ -220,9 +210,8 @@ def question_move(request: HttpRequest, pk: int, question_id: int) -> HttpRespon
 
 
 @require_POST
-@login_required
-def question_delete(request: HttpRequest, pk: int, question_id: int) -> HttpResponse:
-    event = owned_event(request, pk)
+@event_view()
+def question_delete(request: HttpRequest, event: Event, question_id: int) -> HttpResponse:
     question = _question(event, question_id)
     text = question.text
 
@@ -234,12 +223,10 @@ def question_delete(request: HttpRequest, pk: int, question_id: int) -> HttpResp
 
 
 @require_POST
-@login_required
-def questions_reset(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
-
+@event_view()
+def questions_reset(request: HttpRequest, event: Event) -> HttpResponse:
     def reset() -> str:
-        if request.POST.get("confirmed") not in ("1", "on", "true"):
+        if not confirmed(request):
             raise Refused(_("Tick the box to confirm: every question of this event is replaced."))
         count = len(reset_questions(event=event))
         return ngettext(

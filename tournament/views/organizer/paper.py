@@ -2,7 +2,7 @@
 
 Terms:
     tally sheet  the paper a table without phones fills in (printed with the kit, or after a
-                 close from the moves screen; tables.views.kit.tally_sheets).
+                 close from the moves screen; tournament.views.organizer.kit.tally_sheets).
     entry form   this page: the seated names with the shortcut printed under each, and a
                  text box per game for the winner (or the tricks of a game cut off by the
                  clock; tables.rules.tally). Plain HTML: Tab moves to the next game, Enter saves
@@ -14,7 +14,6 @@ Terms:
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -29,7 +28,7 @@ from tables.writes.corrections import PaperEntry, enter_paper_tally
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import Event, Round
-from tournament.views.organizer import owned_event
+from tournament.views.access import event_view
 
 
 def _table_round(event: Event, number: int, round_number: int) -> tuple[Table, Round]:
@@ -72,17 +71,15 @@ def _render(
 
 
 @require_GET
-@login_required
-def paper_entry(request: HttpRequest, pk: int, number: int, round_number: int) -> HttpResponse:
-    event = owned_event(request, pk, may="assist")
+@event_view(may="assist")
+def paper_entry(request: HttpRequest, event: Event, number: int, round_number: int) -> HttpResponse:
     table, round_ = _table_round(event, number, round_number)
     return _render(request, event, table, round_, rows=positive_int(request.GET.get("rows")) or 0)
 
 
 @require_POST
-@login_required
-def paper_save(request: HttpRequest, pk: int, number: int, round_number: int) -> HttpResponse:
-    event = owned_event(request, pk, may="assist")
+@event_view(may="assist")
+def paper_save(request: HttpRequest, event: Event, number: int, round_number: int) -> HttpResponse:
     table, round_ = _table_round(event, number, round_number)
     typed = tally_entries(request.POST)
     if typed is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,7 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.common.errors import Refused
 from tournament.common.qr import qr_svg
 from tournament.models import CoFacilitator, CoRole, Event
-from tournament.views.organizer import console_url, get_goes_to, owned_event, run_action
+from tournament.views.access import event_view
+from tournament.views.organizer.answers import console_url, get_goes_to, run_action
 from tournament.writes import cofacilitators
 
 
@@ -28,10 +28,9 @@ def team_url(event: Event | int) -> str:
 
 
 @require_GET
-@login_required
-def team_page(request: HttpRequest, pk: int) -> HttpResponse:
+@event_view(may="organize")
+def team_page(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's co-facilitators: each one's role, state and (until used) link."""
-    event = owned_event(request, pk, may="organize")
     rows = []
     for invitation in event.cofacilitators.all():
         link = None
@@ -52,10 +51,8 @@ def team_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @get_goes_to(team_url)
-@login_required
-def team_invite(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
-
+@event_view()
+def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
     def invite() -> str:
         invitation = cofacilitators.invite(
             event=event, name=request.POST.get("name", ""), role=request.POST.get("role", "")
@@ -66,9 +63,8 @@ def team_invite(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @get_goes_to(lambda pk, invitation_id: team_url(pk))
-@login_required
-def team_revoke(request: HttpRequest, pk: int, invitation_id: int) -> HttpResponse:
-    event = owned_event(request, pk, even_when_finished=True)
+@event_view(even_when_finished=True)
+def team_revoke(request: HttpRequest, event: Event, invitation_id: int) -> HttpResponse:
     invitation = get_object_or_404(CoFacilitator, event=event, pk=invitation_id)
 
     def revoke() -> str:

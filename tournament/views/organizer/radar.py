@@ -4,15 +4,16 @@ seconds (its flags follow the clock, which no version counts), and its threshold
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.forms import RadarForm
+from tournament.models import Event
 from tournament.reads.radar import build_radar
-from tournament.views.organizer import back_to, console_url, get_goes_to, owned_event
+from tournament.views.access import event_view
+from tournament.views.organizer.answers import back_to, console_url, get_goes_to
 
 RADAR_REFRESH_SECONDS = 20
 
@@ -27,16 +28,14 @@ def radar_context(event, form: RadarForm | None = None) -> dict:
 
 
 @require_GET
-@login_required
-def radar_panel(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+@event_view()
+def radar_panel(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "organizer/_radar.html", radar_context(event))
 
 
 @get_goes_to(lambda pk: console_url(pk, "radar"))
-@login_required
-def radar_settings(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk)
+@event_view()
+def radar_settings(request: HttpRequest, event: Event) -> HttpResponse:
     form = RadarForm(request.POST, instance=event)
     if form.is_valid():
         if form.changed_data:

@@ -3,7 +3,6 @@ choice of which notes the projector shows at the debrief (see tournament.writes.
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,7 +13,8 @@ from tables.models import Table
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import NOTE_TEXT_MAX_LENGTH, Event, NoteTag, ObserverNote, Phase
-from tournament.views.organizer import get_goes_to, owned_event, run_action
+from tournament.views.access import event_view
+from tournament.views.organizer.answers import get_goes_to, run_action
 from tournament.writes.notes import add_note, choose_note, delete_note, edit_note
 
 MY_NOTES_SHOWN = 20
@@ -33,10 +33,9 @@ def author_name(request: HttpRequest) -> str:
 
 
 @require_GET
-@login_required
-def notes_page(request: HttpRequest, pk: int) -> HttpResponse:
+@event_view(may="observe")
+def notes_page(request: HttpRequest, event: Event) -> HttpResponse:
     """The phone page: pick a table, tap what you see, optionally add a few words."""
-    event = owned_event(request, pk, may="observe")
     numbers = list(Table.objects.filter(event=event).values_list("number", flat=True))
     table = positive_int(request.GET.get("table") or "")
     if table not in numbers:
@@ -62,9 +61,8 @@ def notes_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @get_goes_to(lambda pk: notes_url(pk))
-@login_required
-def note_add(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk, may="observe")
+@event_view(may="observe")
+def note_add(request: HttpRequest, event: Event) -> HttpResponse:
     table = positive_int(request.POST.get("table") or "")
 
     def add() -> str:
@@ -91,9 +89,8 @@ def _note(event: Event, note_id: int) -> ObserverNote:
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
-def note_edit(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
-    event = owned_event(request, pk, may="observe")
+@event_view(may="observe")
+def note_edit(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
     note = _note(event, note_id)
     if note.author_id != request.user.pk:
         return redirect(notes_url(event))
@@ -117,9 +114,8 @@ def note_edit(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
 
 
 @get_goes_to(lambda pk, note_id: notes_url(pk))
-@login_required
-def note_delete(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
-    event = owned_event(request, pk, may="observe")
+@event_view(may="observe")
+def note_delete(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
     note = _note(event, note_id)
 
     def delete() -> str:
@@ -130,10 +126,9 @@ def note_delete(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
 
 
 @get_goes_to(lambda pk, note_id: reverse("organizer:event", args=[pk]))
-@login_required
-def note_choose(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
+@event_view(even_when_finished=True)
+def note_choose(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
     """Show a note on the projector at the debrief (shown=1), or take it back (0)."""
-    event = owned_event(request, pk, even_when_finished=True)
     note = _note(event, note_id)
     shown = request.POST.get("shown") == "1"
 
@@ -143,4 +138,4 @@ def note_choose(request: HttpRequest, pk: int, note_id: int) -> HttpResponse:
             return _("The note is chosen for the projector's debrief.")
         return _("The note will not show on the projector.")
 
-    return run_action(request, choose, default=reverse("organizer:event", args=[pk]))
+    return run_action(request, choose, default=reverse("organizer:event", args=[event.pk]))

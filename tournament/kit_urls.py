@@ -1,8 +1,9 @@
-"""URLs of the printable table kit (organizer, signed in, own events only)."""
+"""URLs of the printable table kit, under /console/kit/ (organizer, signed in, own events
+only; views in tournament.views.organizer.kit)."""
 
 from django.urls import path
 
-from tables.views import kit
+from tournament.views.organizer import kit
 
 app_name = "kit"
 

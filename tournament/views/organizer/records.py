@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.utils.http import content_disposition_header
@@ -28,7 +27,8 @@ from django.views.decorators.http import require_GET
 
 from tournament.models import Event
 from tournament.reads.records import export_event, notes_csv, results_csv
-from tournament.views.organizer import console_url, get_goes_to, owned_event, run_action
+from tournament.views.access import event_view
+from tournament.views.organizer.answers import console_url, get_goes_to, run_action
 from tournament.writes.backups import Backup, Moment, back_up, backup_dir, last_backup
 
 DOWNLOAD_NAME_LENGTH = 60
@@ -49,10 +49,9 @@ def _download(content: str, *, content_type: str, filename: str) -> HttpResponse
 
 
 @require_GET
-@login_required
+@event_view(may="organize")
 @never_cache
-def event_json(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk, may="organize")
+def event_json(request: HttpRequest, event: Event) -> HttpResponse:
     return _download(
         json.dumps(export_event(event), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
@@ -61,10 +60,9 @@ def event_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@login_required
+@event_view(may="organize")
 @never_cache
-def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk, may="organize")
+def event_results_csv(request: HttpRequest, event: Event) -> HttpResponse:
     return _download(
         results_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
@@ -73,10 +71,9 @@ def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@login_required
+@event_view(may="organize")
 @never_cache
-def event_notes_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk, may="organize")
+def event_notes_csv(request: HttpRequest, event: Event) -> HttpResponse:
     return _download(
         notes_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
@@ -85,10 +82,8 @@ def event_notes_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @get_goes_to(lambda pk: console_url(pk, "records"))
-@login_required
-def back_up_now(request: HttpRequest, pk: int) -> HttpResponse:
-    event = owned_event(request, pk, even_when_finished=True)
-
+@event_view(even_when_finished=True)
+def back_up_now(request: HttpRequest, event: Event) -> HttpResponse:
     def take() -> str:
         backup = back_up(
             event_id=event.pk, round_number=event.round_number, moment=Moment.ON_DEMAND

@@ -1,0 +1,184 @@
+"""The console: ONE page per event, and its live sections refreshed by polling.
+
+Terms:
+    console   the page that runs one event. Its *live* sections (phase, round panel, late
+              reports, tables, notes) refresh by polling, the others change only through the
+              organizer's own actions. What it shows is read by tournament.reads.console; the
+              views here add what depends on the request: forms, messages, URLs, the ETag.
+    section key  what one live section shows, as a short string (live_keys). The poller's
+              URL carries the keys of the sections the page holds, so a changed poll sends
+              back only the sections (and table cards) whose key differs: a report at one
+              table re-renders that table's card, not the 125 others nor the phase.
+
+The actions the console's sections post to live beside their feature (roster, plan,
+rounds ...); a refused form comes back on this page through console_context.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.contrib.messages import get_messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
+from tournament.forms import MovePlayerForm, RosterForm, SetVariantForm, TablePlanForm
+from tournament.models import Event, Phase
+from tournament.reads.console import Console, build_console, optional_url
+from tournament.reads.debrief import table_timelines
+from tournament.rules.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from tournament.views.access import event_view, visible_version
+from tournament.views.organizer.radar import radar_context
+from tournament.views.organizer.records import records_panel
+
+
+def clock_context(event: Event) -> dict:
+    """The clock as every console page shows it (static/js/clock.js counts it down)."""
+    seconds = event.clock_seconds_left()
+    return {
+        "seconds_left": seconds,
+        "clock_text": clock_text(seconds),
+        "paused": event.clock_is_paused,
+        "time_is_up": event.time_is_up(),
+    }
+
+
+def live_keys(console: Console) -> dict[str, str]:
+    """The key of each live section (see Terms), from what the console already loaded.
+
+    The phase section changes only with the event-wide version (shared_version), late
+    reports also with their count and newest id, the frame of the tables section (heading,
+    reprint warning, which tables there are) with shared_version and the reprints, and each
+    table card with its own Table.version. The round panel is not keyed: it is small and
+    follows every report, so each changed poll sends it.
+    """
+    event = console.event
+    shared = event.shared_version
+    late = console.late_reports
+    return {
+        "phase": str(shared),
+        "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
+        "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
+        "cards": ".".join(str(table.version) for table in console.tables),
+        "notes": notes_key(console),
+    }
+
+
+def notes_key(console: Console) -> str:
+    """Changes with any note written, changed, deleted or chosen, and with the phase."""
+    notes = console.notes
+    newest = max((note.updated_at.timestamp() for note in notes), default=0)
+    chosen = sum(note.on_projector for note in notes)
+    return f"{console.event.shared_version}.{len(notes)}.{newest:.6f}.{chosen}"
+
+
+def live_url(event: Event, keys: dict[str, str]) -> str:
+    return reverse("organizer:event_live", args=[event.pk]) + "?" + urlencode(keys)
+
+
+def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) -> dict | None:
+    """Which live sections a poll re-renders: those whose key differs from the one the page
+    holds; None (all of them) when the poll carries no keys."""
+    held = {name: request.GET.get(name) for name in keys}
+    if not all(held.values()):
+        return None
+    cards_held = held["cards"].split(".")
+    whole_tables = held["frame"] != keys["frame"] or len(cards_held) != len(console.cards)
+    return {
+        "phase": held["phase"] != keys["phase"],
+        "late": held["late"] != keys["late"],
+        "notes": held["notes"] != keys["notes"],
+        "tables": whole_tables,
+        "cards": []
+        if whole_tables
+        else [
+            card
+            for card, version in zip(console.cards, cards_held, strict=True)
+            if version != str(card.table.version)
+        ],
+    }
+
+
+def live_context(request: HttpRequest, event: Event, console: Console) -> dict:
+    """What the live sections need (no forms: they are in sections that do not poll)."""
+    keys = live_keys(console)
+    return {
+        "event": event,
+        "c": console,
+        "etag": quoted_etag(event.version),
+        "poll_trigger": poll_trigger(),
+        "live_url": live_url(event, keys),
+        "timelines": SimpleLazyObject(partial(table_timelines, event)),
+        **clock_context(event),
+        "projector_url": optional_url("projector:screen", event.projector_token),
+        "kit_url": optional_url("kit:event_kit", event.pk),
+        "min_table_size": MIN_TABLE_SIZE,
+        "max_table_size": MAX_TABLE_SIZE,
+    }
+
+
+def console_context(
+    request: HttpRequest, event: Event, console: Console | None = None, **forms
+) -> dict:
+    """The whole console page; a form passed in (a refused one, showing what was typed)
+    takes the place of its empty form."""
+    console = console or build_console(event)
+    present_seated = console.seated_choices if console.planned is not None else []
+    table_numbers = [t.number for t in console.tables]
+    suggestion = console.suggestion
+    initial_count = (
+        len(console.tables)
+        if console.plan_made
+        and any(p.table_count == len(console.tables) for p in console.plan_options)
+        else (suggestion.table_count if suggestion else None)
+    )
+    return {
+        "event": event,
+        "c": console,
+        "etag": quoted_etag(event.version),
+        "poll_trigger": poll_trigger(),
+        "live_url": live_url(event, live_keys(console)),
+        # Lazy: read (five queries) only at the debrief, where the notes panel shows it.
+        "timelines": SimpleLazyObject(partial(table_timelines, event)),
+        **clock_context(event),
+        **(radar_context(event) if event.phase == Phase.ROUND else {}),
+        "projector_url": optional_url("projector:screen", event.projector_token),
+        "kit_url": optional_url("kit:event_kit", event.pk),
+        "best_table_size": BEST_TABLE_SIZE,
+        "min_table_size": MIN_TABLE_SIZE,
+        "max_table_size": MAX_TABLE_SIZE,
+        "roster_form": forms.get("roster_form") or RosterForm(event=event, players=console.players),
+        "plan_form": TablePlanForm(
+            options=console.plan_options, initial={"table_count": initial_count}
+        ),
+        "move_form": forms.get("move_form")
+        or MovePlayerForm(players=present_seated, tables=table_numbers),
+        "variant_form": forms.get("variant_form") or SetVariantForm(),
+        "site_messages": list(get_messages(request)),
+        # Lazy: only the full page shows the Records section, so a live poll never reads
+        # the backup folder.
+        "records": SimpleLazyObject(partial(records_panel, event)),
+    }
+
+
+@require_GET
+@event_view()
+def event_console(request: HttpRequest, event: Event) -> HttpResponse:
+    return render(request, "organizer/event.html", console_context(request, event))
+
+
+@require_GET
+@etag_from_version(visible_version)
+@event_view()
+def event_live(request: HttpRequest, event: Event) -> HttpResponse:
+    """The live sections of the console whose key changed, swapped in by id out of band
+    (polled; 304 when nothing changed)."""
+    console = build_console(event)
+    context = live_context(request, event, console)
+    context["live"] = live_sections(request, console, live_keys(console))
+    return render(request, "organizer/event.html#live_update", context)

@@ -1,0 +1,118 @@
+"""One table in the console: its page (players, games, the rounds before), refreshed by
+polling, and what the organizer changes about the table itself: its phone link, the
+language of its rule sheet.
+
+Terms:
+    round    ?round=N shows an earlier round of the table; without it the page follows
+             the round the table plays now (tournament.reads.console.build_table_view).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tables.models import Table
+from tournament.common.inputs import positive_int
+from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
+from tournament.models import Event, Round
+from tournament.reads.console import build_table_view, optional_url
+from tournament.views.access import event_view, visible_version
+from tournament.views.organizer.answers import console_url, run_action
+from tournament.views.organizer.console import clock_context
+from tournament.writes.seating import rotate_table_link, set_sheet_language
+
+
+def table_url(event: Event, number: int) -> str:
+    return reverse("organizer:table", args=[event.pk, number])
+
+
+def table_context(request: HttpRequest, event: Event, number: int) -> dict:
+    table = get_object_or_404(Table, event=event, number=number)
+    requested = request.GET.get("round")
+    round_number = positive_int(requested) if requested else None
+    if requested and round_number is None:
+        raise Http404
+    try:
+        view = build_table_view(event, table, round_number=round_number)
+    except Round.DoesNotExist as missing:
+        raise Http404 from missing
+    here = reverse("organizer:table", args=[event.pk, number])
+    live_url = reverse("organizer:table_live", args=[event.pk, number])
+    if round_number is not None:
+        here += f"?round={round_number}"
+        live_url += f"?round={round_number}"
+    return {
+        "event": event,
+        "table": table,
+        "variant_label": view.variant_label,
+        "round": view.round_,
+        "rounds": view.rounds,
+        "players": view.players,
+        "games": view.games,
+        "can_add": view.can_add,
+        "here": here,
+        "live_url": live_url,
+        "etag": quoted_etag(event.version),
+        "poll_trigger": poll_trigger(),
+        "phone_url": optional_url("phone:table", table.token),
+        **clock_context(event),
+        "site_messages": list(get_messages(request)),
+        "table_numbers": view.table_numbers,
+    }
+
+
+@require_GET
+@event_view()
+def table_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return render(request, "organizer/table.html", table_context(request, event, number))
+
+
+@require_GET
+@etag_from_version(visible_version)
+@event_view()
+def table_live(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return render(
+        request, "organizer/table.html#live_update", table_context(request, event, number)
+    )
+
+
+@require_POST
+@event_view()
+def table_rotate_link(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    table = get_object_or_404(Table, event=event, number=number)
+
+    def rotate() -> str:
+        rotate_table_link(table=table)
+        return _(
+            "Table %(number)s has a new phone link. The old one no longer works: print the "
+            "table's new QR code from the kit."
+        ) % {"number": table.number}
+
+    return run_action(request, rotate, default=console_url(event, "tables"))
+
+
+@require_POST
+@event_view()
+def table_sheet_language(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Print one table's rule sheet in another language than the event's (or back)."""
+    table = get_object_or_404(Table, event=event, number=number)
+    language = request.POST.get("language", "")
+
+    def change() -> str:
+        set_sheet_language(table=table, language=language)
+        table.event = event
+        return _(
+            "Table %(number)s's rule sheet is now printed in %(language)s. Reprint the table "
+            "from the kit."
+        ) % {
+            "number": table.number,
+            "language": dict(settings.LANGUAGES)[table.rule_sheet_language],
+        }
+
+    return run_action(request, change, default=table_url(event, number))
