@@ -39,8 +39,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tables.rules.variants import DEFAULT_DISRUPTIVE_SHARE, NEW_CLAUSES, Clause, DifferenceSet
-from tables.rules.variants import difference_clauses as tables_difference_clauses
+from tournament.rules.cards import (
+    DEFAULT_DISRUPTIVE_SHARE,
+    NEW_CLAUSES,
+    Clause,
+    DifferenceSet,
+    difference_clauses,
+)
 from tournament.rules.debrief_questions import (
     QUESTION_MAX_LENGTH,
     STAGE_TITLES,
@@ -394,7 +399,7 @@ class Event(models.Model):
         """The new clauses this event's draw may use; unknown stored codes are ignored."""
         known = {clause.value for clause in NEW_CLAUSES}
         custom = [code for code in self.custom_clauses or [] if code in known]
-        return tables_difference_clauses(self.difference_set, custom)
+        return difference_clauses(self.difference_set, custom)
 
     @property
     def winner_by_sheet(self) -> bool:

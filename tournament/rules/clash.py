@@ -34,14 +34,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tables.rules.variants import Variant, translated
 from tournament.common.i18n import (
     Translate,
     TranslatePlural,
     gettext_noop,
+    translated,
     untranslated,
     untranslated_plural,
 )
+from tournament.rules.cards import Variant
 
 
 class ClashKind(StrEnum):
