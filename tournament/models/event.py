@@ -5,7 +5,8 @@ Terms:
     phase    where the event stands (tournament.models.phases): setup, study, practice, a
              round, between rounds, debrief.
     clock    kept on the server as an end time (or the time left while paused), so
-             every screen shows the same countdown and a reload changes nothing.
+             every screen shows the same countdown and a reload changes nothing; read and
+             stepped through ``Event.clock`` (tournament.rules.clock).
     version  a counter bumped by every write that a screen could show; polling
              screens compare it to answer "nothing changed" cheaply. The *shared
              version* leaves out one table's game reports, which bump that table instead.
@@ -23,7 +24,7 @@ on theirs. The players, seats, debrief questions and notes build on this one.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -50,6 +51,7 @@ from tournament.rules.cards import (
     DifferenceSet,
     difference_clauses,
 )
+from tournament.rules.clock import Clock
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -323,6 +325,9 @@ class Event(models.Model):
         return Clause.FEWEST_WINS in self.draw_clauses
 
     # --- the clock -------------------------------------------------------------------
+    # The countdown's rules are tournament.rules.clock's; the methods below read the clock
+    # for the screens and templates, or take one step and store the clock after it. The
+    # steps change the fields only: the caller saves them (save_and_bump).
 
     def phase_minutes(self, phase: str | None = None) -> int | None:
         return {
@@ -332,63 +337,49 @@ class Event(models.Model):
         }.get(phase or self.phase)
 
     @property
-    def has_clock(self) -> bool:
-        return self.phase in CLOCKED_PHASES and (
-            self.clock_ends_at is not None or self.clock_paused_remaining is not None
+    def clock(self) -> Clock:
+        """The countdown as the stored fields and the phase have it now."""
+        return Clock(
+            ends_at=self.clock_ends_at,
+            paused_remaining=self.clock_paused_remaining,
+            timed=self.phase in CLOCKED_PHASES,
         )
+
+    def _keep_clock(self, clock: Clock) -> None:
+        self.clock_ends_at = clock.ends_at
+        self.clock_paused_remaining = clock.paused_remaining
+
+    @property
+    def has_clock(self) -> bool:
+        return self.clock.is_set
 
     @property
     def clock_is_paused(self) -> bool:
-        return self.clock_paused_remaining is not None
-
-    def clock_remaining(self, now: datetime | None = None) -> timedelta | None:
-        """Time left on the clock, never negative; None when the phase has no clock."""
-        if not self.has_clock:
-            return None
-        if self.clock_paused_remaining is not None:
-            return max(self.clock_paused_remaining, timedelta(0))
-        return max(self.clock_ends_at - (now or timezone.now()), timedelta(0))
+        return self.clock.is_paused
 
     def clock_seconds_left(self, now: datetime | None = None) -> int | None:
-        remaining = self.clock_remaining(now)
-        if remaining is None:
-            return None
-        # Round up so the screens show 0:00 only when time is really up.
-        return int(-(-remaining.total_seconds() // 1))
+        return self.clock.seconds_left(now or timezone.now())
 
     def time_is_up(self, now: datetime | None = None) -> bool:
-        remaining = self.clock_remaining(now)
-        return remaining is not None and remaining <= timedelta(0)
+        return self.clock.is_over(now or timezone.now())
 
     def start_clock(self, minutes: int, now: datetime | None = None) -> None:
-        self.clock_ends_at = (now or timezone.now()) + timedelta(minutes=minutes)
-        self.clock_paused_remaining = None
+        self._keep_clock(self.clock.started(minutes, now or timezone.now()))
 
     def stop_clock(self) -> None:
-        self.clock_ends_at = None
-        self.clock_paused_remaining = None
+        self._keep_clock(self.clock.stopped())
 
     def pause_clock(self, now: datetime | None = None) -> None:
-        if self.has_clock and not self.clock_is_paused:
-            self.clock_paused_remaining = self.clock_remaining(now)
+        self._keep_clock(self.clock.paused(now or timezone.now()))
 
     def resume_clock(self, now: datetime | None = None) -> None:
-        if self.clock_is_paused:
-            self.clock_ends_at = (now or timezone.now()) + self.clock_paused_remaining
-            self.clock_paused_remaining = None
+        self._keep_clock(self.clock.resumed(now or timezone.now()))
 
     def add_clock_time(self, seconds: int = 60, now: datetime | None = None) -> None:
-        extra = timedelta(seconds=seconds)
-        if self.clock_is_paused:
-            self.clock_paused_remaining += extra
-        elif self.has_clock:
-            # After time is up, "one more minute" means a minute from now.
-            self.clock_ends_at = max(self.clock_ends_at, now or timezone.now()) + extra
+        self._keep_clock(self.clock.extended(seconds, now or timezone.now()))
 
     def end_clock_now(self, now: datetime | None = None) -> None:
-        if self.has_clock:
-            self.clock_ends_at = now or timezone.now()
-            self.clock_paused_remaining = None
+        self._keep_clock(self.clock.ended(now or timezone.now()))
 
     def save_and_bump(self, update_fields: list[str]) -> None:
         """Save the given fields and bump both versions in the same UPDATE."""
