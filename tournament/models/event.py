@@ -160,7 +160,7 @@ class Event(models.Model):
         _("clauses of a custom set"),
         default=list,
         blank=True,
-        help_text=_("The new clauses a custom set draws from, by code (tables.rules.variants)."),
+        help_text=_("The new clauses a custom set draws from, by code (tables.variants)."),
     )
     disruptive_share = models.FloatField(
         _("share of tables with a disruptive clause"),
