@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='event',
             name='custom_clauses',
-            field=models.JSONField(blank=True, default=list, help_text='The new clauses a custom set draws from, by code (tables.rules.variants).', verbose_name='clauses of a custom set'),
+            field=models.JSONField(blank=True, default=list, help_text='The new clauses a custom set draws from, by code (tables.variants).', verbose_name='clauses of a custom set'),
         ),
         migrations.AddField(
             model_name='event',

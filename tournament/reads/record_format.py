@@ -49,7 +49,6 @@ from tables.models import (
     ReportState,
     Table,
 )
-from tables.rules.variants import DEFAULT_DISRUPTIVE_SHARE, Suit
 from tournament.models import (
     NOTE_TEXT_MAX_LENGTH,
     PLAYER_NAME_MAX_LENGTH,
@@ -68,6 +67,7 @@ from tournament.models import (
     Seat,
     SeatReason,
 )
+from tournament.rules.cards import DEFAULT_DISRUPTIVE_SHARE, Suit
 from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH, Stage
 
 RECORD_FORMAT = "fivetricks-event"

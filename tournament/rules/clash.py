@@ -34,14 +34,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tables.rules.variants import Variant, translated
 from tournament.common.i18n import (
     Translate,
     TranslatePlural,
     gettext_noop,
+    translated,
     untranslated,
     untranslated_plural,
 )
+from tournament.rules.cards import Variant
 
 
 class ClashKind(StrEnum):
@@ -185,7 +186,7 @@ def clash_sentence(
         "trump_disputed": trump.disputed,
         "trump_total": trump.total,
     }
-    # Translated first, then filled in (as tables.rules.variants.translated does).
+    # Translated first, then filled in (as tournament.common.i18n.translated does).
     if direction.total and trump.total:
         sentence = (
             ngettext(

@@ -27,7 +27,6 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tables.models import GameStatus
-from tables.rules.variants import Variant
 from tournament.models import DebriefStep
 from tournament.reads.record_format import (
     CLAUSE_FIELDS,
@@ -50,6 +49,7 @@ from tournament.reads.record_format import (
     Kind,
     Section,
 )
+from tournament.rules.cards import Variant
 from tournament.rules.roster import same_name_key
 from tournament.writes.record_fields import RecordObject, is_whole, problem
 

@@ -20,9 +20,9 @@ from typing import Any
 from django.utils.dateparse import parse_duration
 from django.utils.translation import gettext as _
 
-from tables.rules.variants import NEW_CLAUSES
 from tournament.common.errors import Refused
 from tournament.reads.record_format import SMALL_INT_MAX
+from tournament.rules.cards import NEW_CLAUSES
 
 
 class RecordProblem(Refused):

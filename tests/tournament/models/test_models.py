@@ -55,7 +55,7 @@ def test_ending_the_clock_means_time_is_up_now(event):
 def test_phases_without_a_clock_have_no_time(event):
     event.phase = Phase.SETUP
     event.start_clock(5, now=T0)
-    assert event.clock_remaining(T0) is None
+    assert event.clock.remaining(T0) is None
     assert not event.time_is_up(T0)
 
 

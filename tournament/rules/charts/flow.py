@@ -16,8 +16,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 
-from tables.rules.variants import translated
-from tournament.common.i18n import Translate, gettext_noop, untranslated
+from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
 from tournament.rules.charts.svg import (
     DISPUTE,
     HEIGHT,

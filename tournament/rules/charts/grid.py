@@ -21,8 +21,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tables.rules.variants import translated
-from tournament.common.i18n import Translate, gettext_noop, untranslated
+from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
 from tournament.rules.charts.svg import (
     DISPUTE,
     HEIGHT,

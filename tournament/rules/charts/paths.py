@@ -20,8 +20,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tables.rules.variants import translated
-from tournament.common.i18n import Translate, untranslated
+from tournament.common.i18n import Translate, translated, untranslated
 from tournament.rules.charts.svg import (
     HEIGHT,
     TABLE_LABEL,

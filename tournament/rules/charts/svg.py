@@ -22,8 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from tables.rules.variants import translated
-from tournament.common.i18n import Translate, gettext_noop
+from tournament.common.i18n import Translate, gettext_noop, translated
 
 WIDTH = 1600
 HEIGHT = 900

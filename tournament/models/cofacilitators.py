@@ -1,0 +1,75 @@
+"""Co-facilitators: the people an organizer invites to help run one event.
+
+Terms:
+    co-facilitator
+             an invitation to help run one event, and (once its link is used) the account
+             it signed in: a user without a password, bound to this one invitation.
+    role     what a co-facilitator may do: an *observer* watches and takes notes, an
+             *assistant* also helps run the room (tournament.access has the capabilities).
+    revoked  an invitation the organizer withdrew; every console request checks it
+             (EventQuerySet.reachable_by), so revoking works at once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class CoRole(models.TextChoices):
+    """What a co-facilitator may do (see tournament.access for the capabilities)."""
+
+    OBSERVER = "observer", _("observer")
+    ASSISTANT = "assistant", _("assistant")
+
+
+COFACILITATOR_NAME_MAX_LENGTH = 40
+
+
+class CoFacilitatorQuerySet(models.QuerySet["CoFacilitator"]):
+    def active(self) -> CoFacilitatorQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class CoFacilitator(models.Model):
+    """An invitation to help run one event, and (once its link is used) the account it
+    signed in: a user without a password, bound to this one invitation. Revoking sets
+    revoked_at; every console request checks it (EventQuerySet.reachable_by)."""
+
+    # By name: tournament.models.event builds on this module.
+    event = models.ForeignKey("Event", on_delete=models.CASCADE, related_name="cofacilitators")
+    name = models.CharField(_("name"), max_length=COFACILITATOR_NAME_MAX_LENGTH)
+    role = models.CharField(_("role"), max_length=10, choices=CoRole, default=CoRole.OBSERVER)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="cofacilitation",
+    )
+    created_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    redeemed_at = models.DateTimeField(_("joined"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    objects = CoFacilitatorQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        verbose_name = _("co-facilitator")
+        verbose_name_plural = _("co-facilitators")
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="cofacilitator_named"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_role_display()})"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    @property
+    def is_redeemed(self) -> bool:
+        return self.redeemed_at is not None
