@@ -13,8 +13,8 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
 from tests import factories
-from tournament import organizer_urls
 from tournament.models import DebriefQuestion, Event, Phase, Player
+from tournament.urls import organizer as organizer_urls
 from tournament.views.access import permission_denied
 from tournament.writes.finishing import archive_event, finish_event
 

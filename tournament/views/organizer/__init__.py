@@ -19,5 +19,5 @@ each holding its pages (GET) and its actions (POST):
 
 How each view reaches its event, and the refusals, are tournament.views.access; how an
 action answers (back to its page, with its message) is answers.py. The URLs are
-tournament.organizer_urls and tournament.kit_urls.
+tournament.urls.organizer and tournament.urls.kit.
 """

@@ -9,10 +9,10 @@ from tournament.views.home import favicon, home
 urlpatterns = [
     path("", home, name="home"),
     path("favicon.ico", favicon, name="favicon"),
-    path("console/", include("tournament.organizer_urls")),
-    path("console/kit/", include("tournament.kit_urls")),
-    path("t/", include("tables.phone_urls")),
-    path("screen/", include("tournament.projector_urls")),
+    path("console/", include("tournament.urls.organizer")),
+    path("console/kit/", include("tournament.urls.kit")),
+    path("t/", include("tables.urls.phone")),
+    path("screen/", include("tournament.urls.projector")),
     path("admin/", admin.site.urls),
     # The console's language switcher (Django's set_language; phones have their own).
     path("i18n/", include("django.conf.urls.i18n")),

@@ -6,7 +6,7 @@ Terms:
                   and its views are the feature's module in tournament.views.organizer
                   (whose event_view turns the pk into the event).
 
-The table kit's URLs (/console/kit/) are tournament.kit_urls.
+The table kit's URLs (/console/kit/) are tournament.urls.kit.
 """
 
 from django.contrib.auth import views as auth_views
