@@ -12,7 +12,7 @@ from tables.rules.variants import Suit
 from tests.tables.rules.test_rule_sheets import marked_messages, shout
 
 ROOT = Path(__file__).resolve().parents[3]
-MODULE_PATH = ROOT / "tables" / "players_guide.py"
+MODULE_PATH = ROOT / "tables" / "rules" / "players_guide.py"
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
 
 

@@ -36,7 +36,7 @@ from tables.rules.variants import (
 from tests.tables.rules.test_rule_sheets import code_of, marked_messages, recorder, shout, v
 
 ROOT = Path(__file__).resolve().parents[3]
-MODULE_PATH = ROOT / "tables" / "variants.py"
+MODULE_PATH = ROOT / "tables" / "rules" / "variants.py"
 
 # No example database: it would leave a .hypothesis directory in the work tree.
 PROPERTY = settings(database=None, max_examples=200, deadline=None)
