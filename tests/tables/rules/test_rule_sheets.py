@@ -27,10 +27,6 @@ def v(code: str) -> Variant:
     return Variant.from_code(code)
 
 
-def code_of(variant: Variant) -> str:
-    return variant.code
-
-
 def sheet_strings(sheet: RuleSheet) -> list[str]:
     strings = [sheet.title, sheet.subtitle]
     if sheet.deal is not None:
