@@ -26,8 +26,9 @@ from tables.rules.variants import (
     rule_lines,
     variant_label,
 )
+from tests.properties import examples
 
-PROPERTY = settings(database=None, max_examples=150, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(150), deadline=None)
 seeds = st.integers(min_value=-(2**63), max_value=2**63)
 shares = st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.5, 1.0])
 # Every difference set, the custom one with any checklist.

@@ -33,13 +33,14 @@ from tables.rules.variants import (
     suit_name,
     variant_label,
 )
+from tests.properties import examples
 from tests.tables.rules.test_rule_sheets import marked_messages, recorder, shout, v
 
 ROOT = Path(__file__).resolve().parents[3]
 MODULE_PATH = ROOT / "tables" / "rules" / "variants.py"
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=200, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(200), deadline=None)
 
 SHARES = [0.0, 0.2, 0.5, 1.0]
 seeds = st.integers(min_value=-(2**63), max_value=2**63)
