@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh clone: `make run` and `make test`.
 # The set-up itself lives in `manage.py serve`, so Windows runs it without make (README).
+# `make check` is the quick loop while changing code: lint and every test but the browser.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,22 +9,41 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test lint format install chromium wrk screenshots bench crash-test signin clean \
-	test-postgres postgresql messages gettext
+.PHONY: run test check lint format install chromium poppler wrk screenshots bench crash-test \
+	signin clean test-postgres postgresql messages gettext coverage
+
+# Tests run in parallel (pytest-xdist), one worker per core; each worker has its own test
+# database, live server and browser. WORKERS=1 (or 0: no workers) runs them in one process.
+WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS)
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
 
-test: $(INSTALLED) chromium gettext lint
-	$(BIN)/python -m pytest
+# Everything: ruff, then the whole suite, real-browser tests included.
+test: $(INSTALLED) chromium poppler gettext lint
+	$(PYTEST)
 
-# The whole suite (or PYTEST_ARGS, e.g. PYTEST_ARGS="tests/tables -m 'not browser'") against
-# a throwaway PostgreSQL cluster that .ci/with-postgres starts, and stops afterwards.
-PYTEST_ARGS ?=
+# The quick loop while changing code (about 2 minutes on 2 cores): ruff, and every test but
+# the browser ones, each Hypothesis property with a few examples (the "check" profile in
+# tests/conftest.py). `make test` runs all of it, with every example, before a commit.
+check: $(INSTALLED) gettext lint
+	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q
+
+# What can differ on PostgreSQL: every test that touches the database, the races between
+# two connections, and one browser round (the `postgres` marker, tests/conftest.py), against
+# a throwaway cluster that .ci/with-postgres starts, and stops afterwards. PYTEST_ARGS
+# chooses other tests, e.g. PYTEST_ARGS="tests/tables -m 'postgres and not browser'".
+PYTEST_ARGS ?= -m postgres
 test-postgres: $(INSTALLED) chromium postgresql
 	@$(BIN)/python -c 'import psycopg' 2>/dev/null || \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,postgres]"
-	.ci/with-postgres $(BIN)/python -m pytest $(PYTEST_ARGS)
+	.ci/with-postgres $(PYTEST) $(PYTEST_ARGS)
+
+# Which lines and branches of tournament/ and tables/ the whole suite runs
+# ([tool.coverage.*] in pyproject.toml): a report per file, the total last.
+coverage: $(INSTALLED) chromium poppler gettext
+	$(PYTEST) -q --cov --cov-report=term-missing:skip-covered
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
@@ -74,14 +94,18 @@ gettext:
 chromium:
 	$(call apt_install,$(CHROMIUM),chromium,for the browser tests,browser tests will be skipped)
 
+# pdftotext reads the words of the printed debrief report (tests/browser/test_debrief_report.py).
+poppler:
+	$(call apt_install,pdftotext,poppler-utils,for the printed report's test,that test will be skipped)
+
 # The PostgreSQL server for make test-postgres (Debian's postgresql package).
 postgresql:
 	$(call apt_install,$(or $(lastword $(wildcard /usr/lib/postgresql/*/bin/initdb)),initdb),postgresql,for the PostgreSQL tests,make test-postgres cannot run)
 
-screenshots: $(INSTALLED) chromium
-	SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py \
-		tests/browser/test_debrief_screenshots.py tests/browser/test_debrief_report.py \
-		tests/browser/test_language_screenshots.py -q
+# Pictures of the screens for a person to look at, from the browser tests that take them
+# (with SCREENSHOTS=1 only; without it they check the same screens and write nothing).
+screenshots: $(INSTALLED) chromium poppler
+	SCREENSHOTS=1 $(PYTEST) tests/browser -q
 	@echo "Screenshots are in ./screenshots/"
 
 # The benchmark drives the server with Debian's wrk where it can be had, else with its
@@ -103,4 +127,4 @@ signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)
 
 clean:
-	rm -rf $(VENV) staticfiles screenshots
+	rm -rf $(VENV) staticfiles screenshots .pytest_cache .coverage

@@ -1,4 +1,16 @@
-"""Shared fixtures: small factories for events, players, tables and rounds.
+"""Shared fixtures: small factories for events, players, tables and rounds; and what the
+Makefile's runs choose among the tests.
+
+Terms:
+    profile         the Hypothesis settings a run uses, named by FIVETRICKS_HYPOTHESIS:
+                    "fivetricks" (every test's own number of examples; `make test`) or
+                    "check" (a few examples each, for `make check`).
+    postgres test   one `make test-postgres` runs (the `postgres` marker): every test that
+                    touches the database, which pytest_collection_modifyitems finds from
+                    its fixtures and its django_db marker, plus the tests marked by hand
+                    (the real-database races, one browser round). The rest (pure rules,
+                    subprocesses on their own SQLite file, the other browser tests) cannot
+                    differ on PostgreSQL.
 
 Factories are imported inside the fixtures so the pure-core tests still run without
 Django (`pytest -p no:django tests/tournament/rules/test_movement.py`).
@@ -6,12 +18,49 @@ Django (`pytest -p no:django tests/tournament/rules/test_movement.py`).
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import settings
 
 # A shared 2-core machine (CI included) makes per-example timing noisy: no deadlines.
 settings.register_profile("fivetricks", deadline=None, print_blob=True)
-settings.load_profile("fivetricks")
+# `make check`: a few examples per property, enough to catch a broken rule in seconds; the
+# full numbers run in `make test` (tests/properties.py scales each test's own number).
+settings.register_profile("check", parent=settings.get_profile("fivetricks"), max_examples=5)
+settings.load_profile(os.environ.get("FIVETRICKS_HYPOTHESIS", "fivetricks"))
+
+# Fixtures that open the test database (pytest-django's, and this suite's that build on
+# them): a test asking for one of these reads or writes rows.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "client",
+    "admin_client",
+    "admin_user",
+    "django_user_model",
+    "django_username_field",
+    "live_server",
+    "django_assert_num_queries",
+    "django_assert_max_num_queries",
+    "django_capture_on_commit_callbacks",
+}
+
+
+def is_browser_test(item: pytest.Item) -> bool:
+    return "tests/browser/" in str(item.path).replace(os.sep, "/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_browser_test(item):
+            # Each browser test opens the database through live_server; on PostgreSQL one
+            # full round (marked by hand) stands for them all.
+            item.add_marker(pytest.mark.browser)
+        elif item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.postgres)
 
 
 def pytest_configure(config):
@@ -20,6 +69,9 @@ def pytest_configure(config):
         from django.conf import settings as django_settings
 
         django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # Not the installation's key from ./var/secret_key: parallel workers would race to
+        # make it on a fresh clone, and tests have no business in the developer's data.
+        django_settings.SECRET_KEY = "tests-only-" + "k" * 50
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -12,6 +12,11 @@ Terms:
 
 Asserts: never a 5xx (the test client raises what a 500 would hide); a refused request
 writes nothing; a refused answer says why (an error page, a notice or a message).
+
+The event of each phase is built once (per test process), in a transaction rolled back
+when that phase's tests end; each test runs in a savepoint of it (pytest-django's
+django_db), and each example in one of its own, rolled back after it, so every example
+meets the same event (and no message an earlier example left in the client's cookie).
 """
 
 from __future__ import annotations
@@ -25,7 +30,10 @@ from urllib.parse import urlencode
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.messages import ERROR, get_messages
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
@@ -33,6 +41,7 @@ from hypothesis import strategies as st
 
 from tables.models import Game, GameReport
 from tests import factories
+from tests.properties import examples
 from tournament.models import (
     CoFacilitator,
     CoRole,
@@ -195,20 +204,36 @@ PHASES = [Phase.SETUP, Phase.ROUND, Phase.DEBRIEF]
 FIELD_NAMES = field_names()
 
 
+@pytest.fixture(scope="module", params=PHASES)
+def fuzzed(request, django_db_setup, django_db_blocker):
+    """The organizer and an event in the phase, built once for the module's tests and
+    rolled back after the last of them."""
+    with django_db_blocker.unblock():
+        built = transaction.atomic()
+        built.__enter__()
+        organizer = factories.make_organizer(get_user_model(), "fuzz")
+        event = event_in(request.param, organizer)
+    yield organizer, event
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        built.__exit__(None, None, None)
+
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize(("name", "converters"), endpoints(), ids=lambda value: str(value))
-def test_no_hostile_post_breaks_a_view_or_writes_half(name, converters, phase, organizer):
-    event = event_in(phase, organizer)
+def test_no_hostile_post_breaks_a_view_or_writes_half(name, converters, fuzzed):
+    organizer, event = fuzzed
+    event.refresh_from_db()
     url = reverse(name, kwargs=arguments(event, converters))
     client = Client(raise_request_exception=False)
     client.force_login(organizer)
     csrf_client = Client(enforce_csrf_checks=True, raise_request_exception=False)
     csrf_client.force_login(organizer)
+    before = fingerprint()  # what every example starts from, each being rolled back
 
     @settings(
         # A fixed sequence in the suite (no flaky CI); FUZZ_EXAMPLES=200 explores afresh.
-        max_examples=int(os.environ.get("FUZZ_EXAMPLES", "12")),
+        max_examples=int(os.environ.get("FUZZ_EXAMPLES", examples(12))),
         derandomize="FUZZ_EXAMPLES" not in os.environ,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         database=None,
@@ -216,12 +241,15 @@ def test_no_hostile_post_breaks_a_view_or_writes_half(name, converters, phase, o
     @given(body=bodies(FIELD_NAMES), with_csrf_check=st.booleans())
     def hostile(body, with_csrf_check):
         fields, kind, htmx = body
-        before = fingerprint()
-        response = post(csrf_client if with_csrf_check else client, url, fields, kind, htmx)
-        assert response.status_code < 500, (kind, fields)
-        if refused(response):
-            assert fingerprint() == before, f"a refused {kind} POST wrote to the database"
-            assert says_why(response), "a refused POST must say why"
+        for each in (client, csrf_client):  # no message left over from an earlier example
+            each.cookies.pop(CookieStorage.cookie_name, None)
+        with transaction.atomic():
+            response = post(csrf_client if with_csrf_check else client, url, fields, kind, htmx)
+            assert response.status_code < 500, (kind, fields)
+            if refused(response):
+                assert fingerprint() == before, f"a refused {kind} POST wrote to the database"
+                assert says_why(response), "a refused POST must say why"
+            transaction.set_rollback(True)
 
     hostile()
 

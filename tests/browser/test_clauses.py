@@ -4,18 +4,16 @@ moves players by the games they won there."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.models import Game
 from tables.rules.variants import Variant
 from tests import factories
-from tests.browser.conftest import PHONE, PROJECTOR, sign_in
+from tests.browser.conftest import PHONE, PROJECTOR, pictures, sign_in, snap
 from tests.browser.test_phones import shown, stop_polling
 from tournament.writes.rounds import reveal_rules, start_debrief
 from tournament.writes.signin import ensure_organizer
@@ -74,12 +72,7 @@ MIXED = (
 
 
 def _folder(tmp_path) -> Path:
-    if os.environ.get("SCREENSHOTS"):
-        path = Path(settings.BASE_DIR) / "screenshots" / "clauses"
-    else:
-        path = tmp_path / "clauses"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return pictures("clauses", tmp_path)
 
 
 def mixed_event(organizer, **fields):
@@ -116,7 +109,7 @@ def test_the_rule_sheet_of_each_new_clause(live_server, page, tmp_path):
                    .filter(el => el.getBoundingClientRect().bottom > end + 1).length; }"""
         )
         assert spill == 0, f"{code}: {spill} lines run past the sheet"
-        sheet.screenshot(path=str(folder / f"rule-sheet-{code}.png"))
+        snap(sheet, folder / f"rule-sheet-{code}.png")
         # The guide beside it leaves the winner to the sheet at this event.
         guide = page.get_by_role("region", name=f"Players' guide for table {number}")
         assert "The player your rule sheet names" in guide.inner_text()
@@ -133,7 +126,7 @@ def test_the_reveal_of_a_mixed_event(live_server, new_context, tmp_path):
     expect(
         screen.get_by_text("No trump: only the suit that was led can win a trick")
     ).to_be_visible()
-    screen.screenshot(path=str(_folder(tmp_path) / "reveal-mixed-1080p.png"))
+    snap(screen, _folder(tmp_path) / "reveal-mixed-1080p.png")
     # Nothing scrolls or is cut off.
     overflow = screen.evaluate(
         """() => [...document.querySelectorAll('.rule-card')]

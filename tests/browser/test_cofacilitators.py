@@ -6,19 +6,17 @@ debrief timeline go to ./screenshots/cofacilitators/ with SCREENSHOTS=1."""
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from tables.models import Game, GameCorrection, GameStatus
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, sign_in
+from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, pictures, sign_in, snap
 from tournament.common.polling import POLL_INTERVAL_SECONDS
 from tournament.models import CoFacilitator, DebriefStep, Event, Phase, Round
 from tournament.writes.rounds import step_debrief
@@ -28,11 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def shots_dir(tmp_path) -> Path:
-    if os.environ.get("SCREENSHOTS"):
-        folder = Path(settings.BASE_DIR) / "screenshots" / "cofacilitators"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path
+    return pictures("cofacilitators", tmp_path)
 
 
 def invite(page, live_server, event, name: str, role: str) -> str:
@@ -76,7 +70,7 @@ def test_organizer_observer_and_assistant(live_server, new_context, organizer, s
     observer.get_by_label("A few words").fill("Kai drew the trump on a napkin")
     observer.get_by_role("button", name="Gestures or drawing").click()
     expect(observer.locator(".note-list")).to_contain_text("Kai drew the trump on a napkin")
-    observer.screenshot(path=str(shots_dir / "observer-phone.png"), full_page=True)
+    snap(observer, shots_dir / "observer-phone.png", full_page=True)
     expect(laptop.locator("#notes")).to_contain_text(
         "Kai drew the trump on a napkin", timeout=(POLL_INTERVAL_SECONDS + 2) * 1000
     )
@@ -105,7 +99,7 @@ def test_organizer_observer_and_assistant(live_server, new_context, organizer, s
     Round.objects.filter(event=event).update(started_at=timezone.now() - timedelta(minutes=6))
     laptop.goto(console + "#radar")
     expect(laptop.locator("#radar .radar-list li").first).to_be_visible()
-    laptop.locator("#radar").screenshot(path=str(shots_dir / "radar.png"))
+    snap(laptop.locator("#radar"), shots_dir / "radar.png")
 
     # The debrief: the note is in the console's timeline, not on the projector until chosen.
     event = factories.play_until(Event.objects.get(pk=event.pk), Phase.DEBRIEF, by=organizer)
@@ -119,10 +113,10 @@ def test_organizer_observer_and_assistant(live_server, new_context, organizer, s
     expect(timeline).to_contain_text("Kai drew the trump on a napkin")
     timeline.get_by_role("button", name="Show on the projector").click()
     expect(laptop.locator("#timeline-2")).to_contain_text("On the projector")
-    laptop.locator("#notes").screenshot(path=str(shots_dir / "debrief-timeline-console.png"))
+    snap(laptop.locator("#notes"), shots_dir / "debrief-timeline-console.png")
     projector.goto(projector_url)
     expect(projector.locator(".observed")).to_contain_text("Kai drew the trump on a napkin")
-    projector.screenshot(path=str(shots_dir / "debrief-timeline-projector.png"))
+    snap(projector, shots_dir / "debrief-timeline-projector.png")
 
     # Revoked: the assistant's next request is refused.
     laptop.goto(live_server.url + reverse("organizer:team", args=[event.pk]))

@@ -6,17 +6,15 @@ keeps its words, a move shows at once, and nothing stretches the page sideways.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import LAPTOP, sign_in
+from tests.browser.conftest import LAPTOP, pictures, sign_in, snap
 from tournament.models import DebriefQuestion
 from tournament.rules.debrief_questions import Stage
 from tournament.writes.rounds import start_debrief
@@ -27,11 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def shots_dir(tmp_path) -> Path:
-    if os.environ.get("SCREENSHOTS"):
-        folder = Path(settings.BASE_DIR) / "screenshots" / "console"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path
+    return pictures("console", tmp_path)
 
 
 def no_sideways_scroll(page) -> None:
@@ -46,7 +40,7 @@ def test_the_editor_keeps_refused_words_and_moves_questions(live_server, new_con
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     page.get_by_role("link", name="Debrief questions").click()
     expect(page.locator("h1")).to_have_text("Debrief questions")
-    page.screenshot(path=str(shots_dir / "debrief-questions-1366x768.png"))
+    snap(page, shots_dir / "debrief-questions-1366x768.png")
     no_sideways_scroll(page)
 
     first, second, _third = DebriefQuestion.objects.filter(
@@ -60,10 +54,10 @@ def test_the_editor_keeps_refused_words_and_moves_questions(live_server, new_con
     expect(refused.locator(".form-errors")).to_contain_text("at most 240 characters")
     expect(refused.locator("textarea")).to_have_value(typed)
     no_sideways_scroll(page)
-    page.screenshot(path=str(shots_dir / "debrief-questions-refused-1366x768.png"))
+    snap(page, shots_dir / "debrief-questions-refused-1366x768.png")
     assert DebriefQuestion.objects.get(pk=second.pk).text == second.text
     page.locator("#reset").scroll_into_view_if_needed()
-    page.screenshot(path=str(shots_dir / "debrief-questions-add-reset-1366x768.png"))
+    snap(page, shots_dir / "debrief-questions-add-reset-1366x768.png")
 
     page.get_by_role("button", name="Move question 8 up").click()
     stage = page.locator("#stage-noticing .question-row")
@@ -85,4 +79,4 @@ def test_the_consoles_debrief_panel_fits_the_laptop(live_server, new_context, sh
     expect(page.locator(".debrief-now strong")).to_have_text("Question 1 of 18")
     expect(page.locator(".debrief-question")).to_contain_text("How it felt")
     no_sideways_scroll(page)
-    page.screenshot(path=str(shots_dir / "console-debrief-question-1366x768.png"))
+    snap(page, shots_dir / "console-debrief-question-1366x768.png")

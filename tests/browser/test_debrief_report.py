@@ -7,18 +7,17 @@ each with something on it, the toolbar left out, long tables with their headers 
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAPTOP, sign_in
+from tests.browser.conftest import LAPTOP, SCREENSHOTS, pictures, sign_in, snap
 from tests.browser.pdf_pages import page_texts, pdf_pages, render_pngs
+from tests.tools import missing
 from tournament.models import Event
 from tournament.reads.debrief_report import build_report
 from tournament.writes.finishing import finish_event
@@ -32,11 +31,18 @@ PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 @pytest.fixture
 def out_dir(tmp_path) -> Path:
-    if os.environ.get("SCREENSHOTS"):
-        folder = Path(settings.BASE_DIR) / "screenshots" / "debrief"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path
+    return pictures("debrief", tmp_path)
+
+
+def words_of(pdf_path: Path) -> list[str]:
+    """Each printed page's words (pdftotext); the test skips without it, fails under CI."""
+    texts = page_texts(pdf_path)
+    if texts is None:
+        missing(
+            "pdftotext is missing, so the report's words were not checked. Install it with "
+            "`sudo apt-get install -y poppler-utils` (make test does this as root)."
+        )
+    return texts
 
 
 def rehearsed(players: int, rounds: int = 3) -> tuple[object, Event]:
@@ -60,8 +66,7 @@ def test_the_report_prints_to_clean_numbered_pages(live_server, new_context, out
     organizer, event = rehearsed(24)
     page = open_report(new_context, live_server, organizer, event, paper)
     expect(page.locator(".report-toolbar")).to_be_visible()
-    if os.environ.get("SCREENSHOTS"):
-        page.screenshot(path=str(out_dir / f"report-screen-{paper}.png"))
+    snap(page, out_dir / f"report-screen-{paper}.png")
     page.emulate_media(media="print")
     expect(page.locator(".report-toolbar")).to_be_hidden()
     expect(page.locator("svg.chart")).to_have_count(4)
@@ -77,16 +82,15 @@ def test_the_report_prints_to_clean_numbered_pages(live_server, new_context, out
         assert abs(printed.height_mm - height) < 1
         assert printed.shows_text, f"page {number} is blank"
     assert sum(printed.paints for printed in pages) > 100, "the charts are drawn"
-    texts = page_texts(pdf_path)
-    if texts is not None:
-        assert len(texts) == len(pages)
-        assert event.name in texts[0]
-        assert "Settings" in texts[0]
-        for number, text in enumerate(texts, start=1):
-            assert re.search(rf"\b{number}\s*/\s*{len(pages)}\s*$", text), f"page {number}"
-        assert "Final ladder, after round 3" in "".join(texts)
-        assert all("Console" not in text and "Print the report" not in text for text in texts)
-    if os.environ.get("SCREENSHOTS"):
+    texts = words_of(pdf_path)
+    assert len(texts) == len(pages)
+    assert event.name in texts[0]
+    assert "Settings" in texts[0]
+    for number, text in enumerate(texts, start=1):
+        assert re.search(rf"\b{number}\s*/\s*{len(pages)}\s*$", text), f"page {number}"
+    assert "Final ladder, after round 3" in "".join(texts)
+    assert all("Console" not in text and "Print the report" not in text for text in texts)
+    if SCREENSHOTS:
         render_pngs(pdf_path, out_dir / f"report-{paper}")
 
 
@@ -97,9 +101,7 @@ def test_a_long_ladder_repeats_its_headers_and_cuts_no_row(live_server, new_cont
     page.pdf(path=str(pdf_path), prefer_css_page_size=True)
     pages = pdf_pages(pdf_path.read_bytes())
     assert all(printed.shows_text for printed in pages)
-    texts = page_texts(pdf_path)
-    if texts is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed: the words were not checked")
+    texts = words_of(pdf_path)
     ladder_pages = [text for text in texts if "Place" in text and "Climb" in text]
     assert len(ladder_pages) >= 2, "120 rows run over more than one page"
     places = [
@@ -110,7 +112,7 @@ def test_a_long_ladder_repeats_its_headers_and_cuts_no_row(live_server, new_cont
     ]
     seated = len(build_report(event).ladder)  # one player sat the last round out
     assert places[-seated:] == list(range(1, seated + 1)), "every row once, none cut in two"
-    if os.environ.get("SCREENSHOTS"):
+    if SCREENSHOTS:
         render_pngs(pdf_path, out_dir / "report-a4-120-players")
 
 
@@ -136,6 +138,5 @@ def test_the_organizer_finishes_the_event_from_the_console_and_it_turns_read_onl
     expect(page.get_by_role("button", name="Add to the roster")).to_have_count(0)
     expect(page.get_by_role("button", name="Reopen the event")).to_be_visible()
     expect(page.get_by_role("link", name="Printable report ↗")).to_be_visible()
-    if os.environ.get("SCREENSHOTS"):
-        page.locator("#phase").screenshot(path=str(out_dir / "console-finished.png"))
+    snap(page.locator("#phase"), out_dir / "console-finished.png")
     assert Event.objects.get(pk=event.pk).is_finished

@@ -9,16 +9,14 @@ table's rules named before the reveal.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.browser.conftest import PROJECTOR
+from tests.browser.conftest import PROJECTOR, pictures, snap
 from tournament.models import DebriefStep, Event
 from tournament.writes.debrief_bank import show_question
 from tournament.writes.rounds import reveal_rules, start_debrief, step_debrief
@@ -33,11 +31,7 @@ VARIANT_OF_A_TABLE = re.compile(
 
 @pytest.fixture
 def shots_dir(tmp_path) -> Path:
-    if os.environ.get("SCREENSHOTS"):
-        folder = Path(settings.BASE_DIR) / "screenshots" / "debrief"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path
+    return pictures("debrief", tmp_path)
 
 
 def test_every_debrief_screen_before_and_after_the_reveal(live_server, new_context, shots_dir):
@@ -60,8 +54,7 @@ def test_every_debrief_screen_before_and_after_the_reveal(live_server, new_conte
             for size, page in pages.items():
                 page.goto(url)
                 page.evaluate("document.body.classList.add('is-idle')")  # tools hidden
-                page.wait_for_timeout(200)
-                page.screenshot(path=str(shots_dir / f"projector-{name}-{size}.png"))
+                snap(page, shots_dir / f"projector-{name}-{size}.png")
                 assert page.locator("h1").first.inner_text().strip(), name
                 fit = page.evaluate(
                     "() => ({scrolls: document.documentElement.scrollHeight > innerHeight"

@@ -1,24 +1,23 @@
 """A round typed in from paper tally sheets and closed, keyboard only from the first row
 to the close's confirmation: the moves are those the same games reported by phone give.
-And the printed tally sheet (A4 and US Letter) and the entry form, as screenshots for a
-person to look at."""
+And the printed tally sheet: every page at its paper's size (A4 and US Letter), none blank;
+with SCREENSHOTS=1 its pages and the entry form as pictures for a person to look at."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import uuid
-from pathlib import Path
 
-from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.rules.tally import shortcuts
 from tables.writes.reporting import report_game
 from tests import factories
-from tests.browser.conftest import LAPTOP, sign_in
+from tests.browser.conftest import LAPTOP, SCREENSHOTS, pictures, sign_in, snap
+from tests.browser.pdf_pages import pdf_pages, render_pngs
 from tournament.writes.signin import ensure_organizer
+
+PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 NAMES = [
     "Ana Bell", "Bo Chen", "Cy Dow", "Di Egan", "Ed Fox", "Flo Gray", "Gus Hale", "Hal Ide",
@@ -122,36 +121,34 @@ def test_a_bad_row_keeps_the_good_ones_in_the_form(live_server, new_context):
     expect(page.locator("#game-2-errors")).to_contain_text("Nobody at this table is “Zed”")
 
 
-def test_screenshots_of_the_tally_sheet_on_a4_and_the_entry_form(live_server, new_context):
+def test_the_tally_sheet_prints_on_a4_and_letter_and_the_entry_form_shows_its_errors(
+    live_server, new_context, tmp_path
+):
     user, _ = ensure_organizer()
     event = factories.start_rounds(
         factories.seated_event(owner=user, players=NAMES[:9], tables=2, name="Training room")
     )
-    folder = Path(settings.BASE_DIR) / "screenshots" / "paper"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = pictures("paper", tmp_path)
     page = new_context(LAPTOP).new_page()
     sign_in(page, live_server, user)
 
-    page.goto(live_server.url + reverse("kit:tally_sheets", args=[event.pk]) + "?round=1")
-    pdf = folder / "tally-a4.pdf"
-    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
-    if shutil.which("pdftoppm"):
-        subprocess.run(
-            ["pdftoppm", "-png", "-r", "60", str(pdf), str(folder / "tally-a4")], check=True
+    # A4, then US Letter: the same sheet, on the paper size a US room prints on.
+    for paper, (width_mm, height_mm) in PAPERS.items():
+        page.goto(
+            live_server.url
+            + reverse("kit:tally_sheets", args=[event.pk])
+            + f"?round=1&paper={paper}"
         )
-        assert (folder / "tally-a4-1.png").exists()
-
-    # US Letter: the same sheet, on the paper size a US room prints on.
-    page.goto(
-        live_server.url + reverse("kit:tally_sheets", args=[event.pk]) + "?round=1&paper=letter"
-    )
-    pdf = folder / "tally-letter.pdf"
-    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
-    if shutil.which("pdftoppm"):
-        subprocess.run(
-            ["pdftoppm", "-png", "-r", "60", str(pdf), str(folder / "tally-letter")], check=True
-        )
-        assert (folder / "tally-letter-1.png").exists()
+        pdf = folder / f"tally-{paper}.pdf"
+        page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+        printed = pdf_pages(pdf.read_bytes())
+        assert printed, f"{paper}: no page printed"
+        for number, sheet in enumerate(printed, start=1):
+            assert abs(sheet.width_mm - width_mm) < 1, (paper, number)
+            assert abs(sheet.height_mm - height_mm) < 1, (paper, number)
+            assert sheet.shows_text, f"{paper} page {number} is blank"
+        if SCREENSHOTS:
+            render_pngs(pdf, folder / f"tally-{paper}", dpi=60)
 
     names = factories.seated_names(event, 1)
     page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
@@ -164,4 +161,4 @@ def test_screenshots_of_the_tally_sheet_on_a4_and_the_entry_form(live_server, ne
     page.keyboard.press("Escape")
     page.keyboard.press("Enter")
     expect(page.get_by_role("alert")).to_be_visible()
-    page.screenshot(path=str(folder / "entry-form-1366.png"))
+    snap(page, folder / "entry-form-1366.png")

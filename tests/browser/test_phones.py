@@ -1,21 +1,19 @@
 """Phones at the tables, in a real browser: two phones at table 1 and one at table 2, each
 its own browser context, while the test thread drives the event through its phases.
 
-The second test walks every phone screen at 390 px, checks what a player holding it
-would notice (touch targets, text size, nothing wider than the screen), and takes
-screenshots; so does the third for the printed kit. `SCREENSHOTS=1` keeps them in
-./screenshots/phone and ./screenshots/kit; otherwise they go to a temporary folder.
+The second test walks every phone screen at 390 px and checks what a player holding it
+would notice (touch targets, text size, nothing wider than the screen); so does the third
+for the printed kit. With `SCREENSHOTS=1` they also take pictures, into
+./screenshots/phone and ./screenshots/kit.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
@@ -23,7 +21,16 @@ from playwright.sync_api import Locator, Page, expect
 from tables.models import Game, GameReport, GameStatus, ReportState, Table
 from tables.rules.rule_sheets import rule_sheet
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE, sign_in
+from tests.browser.conftest import (
+    LAPTOP,
+    PHONE,
+    SCREENSHOTS,
+    count_htmx_requests,
+    pictures,
+    requests_answered,
+    sign_in,
+    snap,
+)
 from tournament.models import Seat
 from tournament.writes.rounds import advance_phase, close_round, undo_close_round
 from tournament.writes.signin import ensure_organizer
@@ -52,7 +59,7 @@ def stop_polling(*pages: Page) -> None:
     the live server would hold a table lock and make the teardown fail."""
     for page in pages:
         page.goto("about:blank")
-    pages[0].wait_for_timeout(200)  # let a request the server already took finish
+    requests_answered()
 
 
 def shown(page: Page) -> Locator:
@@ -209,8 +216,9 @@ def test_a_double_tap_a_moment_apart_reports_one_game(live_server, new_context):
     expect(shown(phone).get_by_text("Game 2: who won?")).to_be_visible()
     # Locked while nothing is on its way: the page holds the buttons, not a request.
     expect(winner_button(phone, names[0])).to_be_disabled()
+    posts_sent = count_htmx_requests(phone, "post")
     winner_button(phone, names[0]).click(force=True)  # the second tap, ~300 ms later
-    phone.wait_for_timeout(300)  # time for a request to leave, if the tap sent one
+    assert posts_sent() == 0
     assert len(posts) == 1
     expect(shown(phone).get_by_text(f"Game 1 recorded: {names[0]} won.")).to_be_visible()
     assert Game.objects.count() == 1
@@ -353,12 +361,7 @@ def test_a_phone_without_javascript_reports_with_plain_forms(live_server, new_co
 @pytest.fixture
 def shots(tmp_path) -> callable:
     def folder(area: str) -> Path:
-        if os.environ.get("SCREENSHOTS"):
-            path = Path(settings.BASE_DIR) / "screenshots" / area
-        else:
-            path = tmp_path / area
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        return pictures(area, tmp_path)
 
     return folder
 
@@ -410,13 +413,13 @@ def test_every_phone_screen_at_390px(live_server, new_context, shots):
     table_url = live_server.url + reverse("phone:table", args=[table.token])
     player_url = live_server.url + reverse("phone:player_home", args=[event.players_token])
 
-    def snap(page: Page, name: str) -> None:
+    def look(page: Page, name: str) -> None:
         check_phone_screen(page, name)
-        page.screenshot(path=folder / f"{name}.png")  # what the phone shows at first
-        page.screenshot(path=folder / f"{name}-full.png", full_page=True)
+        snap(page, folder / f"{name}.png")  # what the phone shows at first
+        snap(page, folder / f"{name}-full.png", full_page=True)
 
     player.goto(player_url)
-    snap(player, "player-0-pick")
+    look(player, "player-0-pick")
     player.get_by_role("button", name=PLAYERS[0]).click()
 
     steps = ["setup", "study", "practice", "round", "round-games", "between", "round-2",
@@ -434,15 +437,15 @@ def test_every_phone_screen_at_390px(live_server, new_context, shots):
                 event, {"round-2": "round", "debrief": "debrief"}.get(step, step), by=organizer
             )
         phone.goto(table_url)
-        snap(phone, f"table-{number}-{step}")
+        look(phone, f"table-{number}-{step}")
         player.goto(player_url)
-        snap(player, f"player-{number}-{step}")
+        look(player, f"player-{number}-{step}")
         if step == "round":
             phone.goto(live_server.url + reverse("phone:tricks", args=[table.token]))
-            snap(phone, "table-4-round-tricks")
+            look(phone, "table-4-round-tricks")
 
     phone.goto(live_server.url + reverse("phone:table", args=["a-rotated-token"]))
-    snap(phone, "table-invalid-link")
+    look(phone, "table-invalid-link")
     stop_polling(phone, player)
 
 
@@ -459,7 +462,7 @@ def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
     kit = live_server.url + reverse("kit:event_kit", args=[event.pk])
 
     page.goto(kit)
-    page.screenshot(path=folder / "kit-screen.png")
+    snap(page, folder / "kit-screen.png")
     expect(page.get_by_role("button", name=re.compile("Print the whole kit"))).to_be_visible()
 
     for paper, (width_mm, height_mm) in {"a4": (210, 297), "letter": (215.9, 279.4)}.items():
@@ -472,7 +475,7 @@ def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
         sheets = printed.locator(".sheet")
         assert sheets.count() == pages
         for index in range(sheets.count()):
-            sheets.nth(index).screenshot(path=folder / f"kit-{paper}-page-{index + 1}.png")
+            snap(sheets.nth(index), folder / f"kit-{paper}-page-{index + 1}.png")
             overflow = sheets.nth(index).evaluate(
                 "el => [...el.querySelectorAll('*')].some(c => {"
                 " const r = c.getBoundingClientRect(), s = el.getBoundingClientRect();"
@@ -480,7 +483,8 @@ def test_the_printed_kit_on_a4_and_letter(live_server, new_context, shots):
             )
             assert not overflow, f"{paper} page {index + 1}: something runs off the page"
         pdf = printed.pdf(prefer_css_page_size=True, print_background=True)
-        (folder / f"kit-{paper}.pdf").write_bytes(pdf)
+        if SCREENSHOTS:
+            (folder / f"kit-{paper}.pdf").write_bytes(pdf)
         assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == pages
         box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
         points = (float(box[1]), float(box[2]))

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, count_htmx_requests
 from tournament.models import Phase
 from tournament.writes.signin import ensure_organizer
 
@@ -27,6 +27,7 @@ def test_a_phone_stops_polling_once_the_debrief_starts(live_server, new_context)
         factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
     )
     page = new_context(viewport=PHONE).new_page()
+    page.clock.install()  # time runs as usual, and the test can jump ahead
     page.goto(live_server.url + reverse("phone:table", args=[factories.table(event, 1).token]))
     statuses: list[int] = []
     page.on(
@@ -42,6 +43,8 @@ def test_a_phone_stops_polling_once_the_debrief_starts(live_server, new_context)
     )
     assert 286 in statuses  # the server's "stop polling", with the debrief's page
     statuses.clear()
-    page.wait_for_timeout(5_000)  # two and a half polling intervals
+    polls = count_htmx_requests(page)
+    page.clock.run_for(5_000)  # two and a half polling intervals, at once
+    assert polls() == 0
     assert statuses == []
     assert page.locator("#live").get_attribute("hx-trigger") is None

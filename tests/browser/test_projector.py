@@ -10,7 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import PROJECTOR
+from tests.browser.conftest import PROJECTOR, count_htmx_requests
 from tests.browser.test_screenshots import room_names
 from tournament.writes.rounds import advance_phase, reveal_rules, start_debrief
 
@@ -146,19 +146,16 @@ def set_visibility(page, state: str) -> None:
 
 def test_polling_pauses_while_the_tab_is_hidden(live_server, new_context, organizer):
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
-    page = open_projector(live_server, new_context, event)
-    polls = []
-    page.on(
-        "request",
-        lambda request: polls.append(request) if request.headers.get("hx-request") else None,
-    )
-    page.wait_for_timeout(2_500)
-    assert polls, "a visible projector polls"
+    page = new_context(viewport=PROJECTOR).new_page()
+    page.clock.install()  # time runs as usual, and the test can jump ahead
+    page.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
+    with page.expect_request(lambda request: request.headers.get("hx-request") == "true"):
+        pass  # a visible projector polls
 
     set_visibility(page, "hidden")
-    polls.clear()
-    page.wait_for_timeout(4_500)
-    assert polls == []
+    polls = count_htmx_requests(page)
+    page.clock.run_for(4_500)  # two polling intervals and more, at once
+    assert polls() == 0
 
     winner = factories.seated_names(event, 1)[0]
     factories.report(event, 1, winner)

@@ -1,25 +1,23 @@
 """Screenshots of every projector screen at 1920x1080 and 1280x720, checked for fit.
 
 `make screenshots` (SCREENSHOTS=1) writes them to ./screenshots/projector/, which git
-ignores, for anyone to look at. The normal suite writes them to a temporary folder and
-still checks what a person at the back of the room would notice: nothing scrolls or is
-cut off, names are big enough, the clock is huge.
+ignores, for anyone to look at. The normal suite takes no picture and still checks what a
+person at the back of the room would notice: nothing scrolls or is cut off, names are big
+enough, the clock is huge.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 
 from tests import factories
-from tests.browser.conftest import PROJECTOR
+from tests.browser.conftest import PROJECTOR, SCREENSHOTS, clock_ticked, pictures, snap
 from tournament.models import DebriefQuestion, Event, Phase
 from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH
 from tournament.writes.debrief_bank import edit_question, show_question
@@ -229,11 +227,7 @@ ONLY_WITH_SCREENSHOTS = {"09-round-500-players", "13-moves-500-players"}
 
 @pytest.fixture
 def shots_dir(tmp_path) -> Path:
-    if os.environ.get("SCREENSHOTS"):
-        folder = Path(settings.BASE_DIR) / "screenshots" / "projector"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path
+    return pictures("projector", tmp_path)
 
 
 FIT_REPORT = """() => {
@@ -305,9 +299,7 @@ FIT_REPORT = """() => {
 # The 500-player screens are slow to build: only `make screenshots` takes them, and the
 # normal suite does not collect them at all (the 500-player layout is covered by
 # tests/tournament/views/test_views_projector.py).
-SCREENS_TAKEN = [
-    name for name in SCREENS if os.environ.get("SCREENSHOTS") or name not in ONLY_WITH_SCREENSHOTS
-]
+SCREENS_TAKEN = [name for name in SCREENS if SCREENSHOTS or name not in ONLY_WITH_SCREENSHOTS]
 
 
 @pytest.mark.parametrize("name", SCREENS_TAKEN)
@@ -322,14 +314,14 @@ def test_projector_screen(name, live_server, new_context, organizer, shots_dir):
         page = new_context(viewport=viewport, reduced_motion="reduce").new_page()
         page.goto(url)
         page.evaluate("document.body.classList.add('is-idle')")  # as after 3 s: tools hidden
-        page.wait_for_timeout(300)  # the clock's first tick
-        page.screenshot(path=str(shots_dir / f"{name}-{size}.png"))
+        clock_ticked(page)
+        snap(page, shots_dir / f"{name}-{size}.png")
         check_fit(page, name, size)
         # Every further page of a board that pages through, as the room sees it in turn.
         pages = page.locator(".board-page").count()
         for number in range(2, pages + 1):
             page.evaluate(SHOW_PAGE, number - 1)
-            page.screenshot(path=str(shots_dir / f"{name}-{size}-page{number}.png"))
+            snap(page, shots_dir / f"{name}-{size}-page{number}.png")
             check_fit(page, f"{name} page {number}", size)
         page.close()
 
@@ -370,4 +362,4 @@ def test_a_wrong_link(live_server, new_context, shots_dir):
     response = page.goto(live_server.url + reverse("projector:screen", args=["wrong"]))
 
     assert response.status == 404
-    page.screenshot(path=str(shots_dir / "18-wrong-link-1080p.png"))
+    snap(page, shots_dir / "18-wrong-link-1080p.png")

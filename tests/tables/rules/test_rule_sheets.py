@@ -1,4 +1,11 @@
-"""Rule sheets: the full rules written out for one variant, in the product's own words."""
+"""Rule sheets: the full rules written out for one variant, in the product's own words.
+
+A sheet is tested along what makes sheets differ: its direction, its trump (or none), each
+clause, and the table's size. Each test of a direction, trump or clause reads every
+variant's sheet (104 of them, about a millisecond each), so no combination goes unread;
+the size changes only the deal line and the deal table's home row (the size tests show
+it), so sizes are tested on a few sheets, not on every variant again.
+"""
 
 import ast
 import re
@@ -9,7 +16,7 @@ import pytest
 
 from tables.rules.deal import hand_sizes, tricks_per_game
 from tables.rules.rule_sheets import RuleSheet, rule_sheet
-from tables.rules.variants import ALL_VARIANTS, EVERY_VARIANT, Suit, Variant
+from tables.rules.variants import EVERY_VARIANT, Clause, Suit, Variant
 
 ROOT = Path(__file__).resolve().parents[3]
 MODULE_PATH = ROOT / "tables" / "rules" / "rule_sheets.py"
@@ -18,14 +25,6 @@ LABELS_PATH = ROOT / "tables" / "rules" / "variants" / "labels.py"
 
 def v(code: str) -> Variant:
     return Variant.from_code(code)
-
-
-def code_of(variant: Variant) -> str:
-    return variant.code
-
-
-ACE_HIGH = [variant for variant in ALL_VARIANTS if variant.ace_high]
-ACE_LOW = [variant for variant in ALL_VARIANTS if not variant.ace_high]
 
 
 def sheet_strings(sheet: RuleSheet) -> list[str]:
@@ -83,7 +82,7 @@ def recorder() -> tuple[set[str], Callable[[str], str]]:
     return seen, record
 
 
-# --- rule_sheet -------------------------------------------------------------------------
+# --- what every sheet says -------------------------------------------------------------
 
 EXPECTED_HEADINGS = [
     "Cards",
@@ -96,69 +95,222 @@ EXPECTED_HEADINGS = [
     "End of the game",
     "Scoring in the tournament",
 ]
-PLAYER_COUNTS = [None, 1, 2, 4, 5, 6, 9, 15, 28]
+# Every table size a sheet can be made for, and none.
+TABLE_SIZES = range(1, 29)
+# Sheets that differ most: a classic one, a no-trump one, a broken one, and the longest.
+SAMPLE = [
+    v("low-spades"),
+    v("low-notrump-overtake-fewest"),
+    v("high-hearts-broken"),
+    v("high-diamonds-anytime-overtake-fewest"),
+]
+SHEETS = {variant: rule_sheet(variant) for variant in EVERY_VARIANT}
 
 
-@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
-def test_sheet_has_every_part_of_the_rules(variant):
-    sheet = rule_sheet(variant)
-    assert sheet.title == "Five Tricks"
-    assert sheet.subtitle
-    assert [section.heading for section in sheet.sections] == EXPECTED_HEADINGS
-    assert all(section.text for section in sheet.sections)
-    assert "28 cards" in section_text(sheet, "Cards")
-    assert "dealer's left" in section_text(sheet, "Starting")
-    assert "must follow suit" in section_text(sheet, "Following suit")
-    assert "leads the next" in section_text(sheet, "The next trick")
-    assert "sit out the last trick" in section_text(sheet, "Dealing")
-    assert "most tricks wins the game" in section_text(sheet, "End of the game")
+def test_every_sheet_has_every_part_of_the_rules():
+    for variant, sheet in SHEETS.items():
+        assert sheet.title == "Five Tricks"
+        assert sheet.subtitle
+        assert [section.heading for section in sheet.sections] == EXPECTED_HEADINGS, variant
+        assert all(section.text for section in sheet.sections), variant
+        assert "28 cards" in section_text(sheet, "Cards")
+        assert "dealer's left" in section_text(sheet, "Starting")
+        assert "must follow suit" in section_text(sheet, "Following suit")
+        assert "leads the next" in section_text(sheet, "The next trick")
+        assert "sit out the last trick" in section_text(sheet, "Dealing")
+        assert "first name in alphabetical order wins" in section_text(sheet, "End of the game")
 
 
-@pytest.mark.parametrize("variant", ACE_HIGH, ids=code_of)
-def test_ace_high_sheet_says_the_highest_card_wins_and_the_ace_is_above_the_7(variant):
-    sheet = rule_sheet(variant)
-    winning = section_text(sheet, "Winning a trick")
-    assert "the highest card of the suit that was led wins" in winning
-    assert "The ace is the highest card, above the 7" in winning
-    assert "ace, 7, 6, 5, 4, 3, 2" in winning
-    assert "the highest trump wins" in section_text(sheet, "Trumps")
-    assert "lowest" not in sheet_text(sheet)
+SOURCE_WORDING = [
+    "A Card Game Easy to Learn and Easy to Play",
+    "constitute a trick",
+    "This is called trumping",
+    "gathers up the trick",
+    "The procedure is repeated",
+    "s/he",
+    "there may not be enough cards for everyone to play",
+    "The player who has won the most tricks wins the game",
+    "may play a heart any time you want",
+    "the club you played",
+]
 
 
-@pytest.mark.parametrize("variant", ACE_LOW, ids=code_of)
-def test_ace_low_sheet_says_the_lowest_card_wins_and_the_ace_is_below_the_2(variant):
-    sheet = rule_sheet(variant)
-    winning = section_text(sheet, "Winning a trick")
-    assert "the lowest card of the suit that was led wins" in winning
-    assert "The ace is the lowest card, below the 2" in winning
-    assert "ace, 2, 3, 4, 5, 6, 7" in winning
-    assert "the lowest trump wins" in section_text(sheet, "Trumps")
-    assert "highest" not in sheet_text(sheet)
-
-
-@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
-def test_sheet_names_its_trump_suit_and_no_other_suit(variant):
-    sheet = rule_sheet(variant)
-    trumps = section_text(sheet, "Trumps")
-    assert f"The trump suit is {variant.trump.value} ({variant.trump.symbol})" in trumps
+def own_words_broken(sheet: RuleSheet) -> list[str]:
     text = sheet_text(sheet).lower()
-    for other in Suit:
-        if other != variant.trump:
-            # The singular catches slips like sheet 9's "the club you played" on hearts.
-            assert other.value.rstrip("s") not in text
-            assert other.symbol not in text
+    return [phrase for phrase in SOURCE_WORDING if phrase.lower() in text]
 
 
-@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
-def test_only_anytime_sheets_allow_trumping_at_any_time(variant):
-    sheet = rule_sheet(variant)
-    anytime_words = "any time" in sheet_text(sheet)
-    assert anytime_words == variant.trump_anytime
+def test_every_sheet_uses_its_own_words():
+    for variant, sheet in SHEETS.items():
+        assert own_words_broken(sheet) == [], variant
+
+
+def test_every_sheet_string_goes_through_translate():
+    # Only translated text and interpolated numbers and symbols may reach the sheet, so an
+    # upper-casing translation leaves no lower-case letter anywhere. The sizes' deal lines
+    # and rows are read by test_each_table_size_changes_only_the_deal.
+    for variant in EVERY_VARIANT:
+        sheet = rule_sheet(variant, translate=shout)
+        leftovers = [text for text in sheet_strings(sheet) if any(c.islower() for c in text)]
+        assert leftovers == [], variant
+
+
+def test_translate_is_applied_at_call_time():
+    english = rule_sheet(v("high-hearts"), 7)
+    shouted = rule_sheet(v("high-hearts"), 7, translate=shout)
+    assert shouted.title == "FIVE TRICKS"
+    assert shouted.deal == "DEAL ALL 28 CARDS: 4 TO EACH PLAYER. A GAME HAS 4 TRICKS."
+    assert shouted.deal_table.rows[0].last_trick == "ALL"
+    assert rule_sheet(v("high-hearts"), 7) == english
+
+
+def test_translated_strings_are_exactly_the_marked_ones():
+    seen, record = recorder()
+    for variant in EVERY_VARIANT:
+        rule_sheet(variant, None, record)
+    for variant in SAMPLE:
+        for players in TABLE_SIZES:
+            rule_sheet(variant, players, record)
+
+    # Every message passed to translate is marked for makemessages, here or among the suit
+    # names the sheet borrows from tables.rules.variants, and nothing marked here is dead.
+    assert seen <= marked_messages(MODULE_PATH) | marked_messages(LABELS_PATH)
+    assert marked_messages(MODULE_PATH) <= seen
+
+
+# --- direction ---------------------------------------------------------------------------
+
+DIRECTION_WORDS = {
+    # direction: (winning a trick, the ace, the card order, trumps, the word never used)
+    "high": (
+        "the highest card of the suit that was led wins",
+        "The ace is the highest card, above the 7",
+        "ace, 7, 6, 5, 4, 3, 2",
+        "the highest trump wins",
+        "lowest",
+    ),
+    "low": (
+        "the lowest card of the suit that was led wins",
+        "The ace is the lowest card, below the 2",
+        "ace, 2, 3, 4, 5, 6, 7",
+        "the lowest trump wins",
+        "highest",
+    ),
+}
+
+
+@pytest.mark.parametrize("direction", DIRECTION_WORDS)
+def test_a_sheet_states_its_direction_and_never_the_other(direction):
+    winner, ace, order, trump_winner, never = DIRECTION_WORDS[direction]
+    sheets = [(vr, sheet) for vr, sheet in SHEETS.items() if vr.ace_high == (direction == "high")]
+    assert len(sheets) == len(EVERY_VARIANT) // 2
+    for variant, sheet in sheets:
+        winning = section_text(sheet, "Winning a trick")
+        assert winner in winning, variant
+        assert ace in winning, variant
+        assert order in winning, variant
+        if not variant.no_trump:
+            assert trump_winner in section_text(sheet, "Trumps"), variant
+        assert never not in sheet_text(sheet), variant
+
+
+# --- trump -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("trump", list(Suit), ids=str)
+def test_a_sheet_names_its_trump_suit_and_no_other_suit(trump):
+    sheets = [(vr, s) for vr, s in SHEETS.items() if vr.trump == trump and not vr.no_trump]
+    assert sheets
+    for variant, sheet in sheets:
+        trumps = section_text(sheet, "Trumps")
+        assert f"The trump suit is {trump.value} ({trump.symbol})" in trumps, variant
+        assert "no trump suit" not in sheet_text(sheet), variant
+        text = sheet_text(sheet).lower()
+        for other in Suit:
+            if other != trump:
+                # The singular catches slips like sheet 9's "the club you played" on hearts.
+                assert other.value.rstrip("s") not in text, variant
+                assert other.symbol not in text, variant
+
+
+# --- each clause: stated where the variant has it, and nowhere else ----------------------
+
+
+def check_trump_anytime(variant: Variant, sheet: RuleSheet) -> None:
+    assert ("any time" in sheet_text(sheet)) == variant.trump_anytime
     trumps = section_text(sheet, "Trumps")
     if variant.trump_anytime:
         assert "even when you have a card of the suit that was led" in trumps
-    else:
+    elif not variant.no_trump:
         assert "When you have no card of the suit that was led, you may play a trump" in trumps
+
+
+def check_no_trump(variant: Variant, sheet: RuleSheet) -> None:
+    text = sheet_text(sheet)
+    trumps = section_text(sheet, "Trumps")
+    if variant.no_trump:
+        assert "There is no trump suit in this game" in trumps
+        assert "unless a trump was played" not in text
+        assert "The trump suit is" not in text
+        for suit in Suit:
+            assert suit.value not in text.lower()
+            assert suit.symbol not in text
+    else:
+        assert f"The trump suit is {variant.trump.value}" in trumps
+        assert "no trump suit" not in text
+
+
+def check_trumps_broken(variant: Variant, sheet: RuleSheet) -> None:
+    forbids = "Trumps may not be led until they are broken" in section_text(sheet, "Trumps")
+    assert forbids == variant.trumps_broken
+    following = section_text(sheet, "Following suit")
+    assert ("any suit except trumps, until trumps are broken" in following) == variant.trumps_broken
+    assert ("broken" in sheet_text(sheet)) == variant.trumps_broken
+
+
+def check_must_overtake(variant: Variant, sheet: RuleSheet) -> None:
+    following = section_text(sheet, "Following suit")
+    assert ("You must also play higher if you can" in following) == variant.must_overtake
+    # A trump must beat a trump only where trumps exist.
+    assert ("Play higher with trumps too" in section_text(sheet, "Trumps")) == (
+        variant.must_overtake and not variant.no_trump
+    )
+
+
+def check_fewest_wins(variant: Variant, sheet: RuleSheet) -> None:
+    end = section_text(sheet, "End of the game")
+    scoring = section_text(sheet, "Scoring in the tournament")
+    if variant.fewest_wins:
+        assert "The player with the fewest tricks wins the game" in end
+        assert "the fewest tricks so far wins that game" in scoring
+        assert "most tricks" not in sheet_text(sheet)
+    else:
+        assert "The player with the most tricks wins the game" in end
+        assert "most tricks wins the game" in end
+        assert "fewest" not in sheet_text(sheet)
+
+
+CLAUSE_CHECKS = {
+    Clause.TRUMP_ANYTIME: check_trump_anytime,
+    Clause.NO_TRUMP: check_no_trump,
+    Clause.TRUMPS_BROKEN: check_trumps_broken,
+    Clause.MUST_OVERTAKE: check_must_overtake,
+    Clause.FEWEST_WINS: check_fewest_wins,
+}
+
+
+@pytest.mark.parametrize("clause", list(Clause), ids=str)
+def test_a_clause_is_stated_on_the_sheets_that_have_it_and_on_no_other(clause):
+    with_it = [variant for variant in EVERY_VARIANT if clause in variant.clauses]
+    assert 0 < len(with_it) < len(EVERY_VARIANT)
+    for variant, sheet in SHEETS.items():
+        try:
+            CLAUSE_CHECKS[clause](variant, sheet)
+        except AssertionError as error:
+            raise AssertionError(f"{variant.code}: {error}") from error
+
+
+# --- the table's size: the deal ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -207,6 +359,29 @@ def test_only_anytime_sheets_allow_trumping_at_any_time(variant):
 )
 def test_deal_line_gives_the_hands_and_the_tricks_for_the_tables_size(players, deal):
     assert rule_sheet(v("low-spades"), players).deal == deal
+
+
+@pytest.mark.parametrize("players", TABLE_SIZES)
+def test_each_table_size_changes_only_the_deal(players):
+    """A sheet made for a size differs from the bare one in its deal line and the deal
+    table's home row (a row of its own outside 3 to 7), and nowhere else; its deal line
+    is the same on every sheet, translated and in the product's own words."""
+    deal_lines = set()
+    for variant in SAMPLE:
+        bare, sized = SHEETS[variant], rule_sheet(variant, players)
+        assert (sized.title, sized.subtitle) == (bare.title, bare.subtitle)
+        assert [s.text for s in sized.sections] == [s.text for s in bare.sections]
+        assert [s.heading for s in sized.sections] == [s.heading for s in bare.sections]
+        own_row = [row for row in rows_of(sized) if row not in rows_of(bare)]
+        assert [row[0] for row in own_row] == ([] if players in range(3, 8) else [players])
+        assert rows_of(sized) == sorted(rows_of(bare) + own_row)
+        assert sized.deal_table.home == players
+        assert own_words_broken(sized) == []
+        shouted = rule_sheet(variant, players, translate=shout)
+        leftovers = [t for t in sheet_strings(shouted) if any(c.islower() for c in t)]
+        assert leftovers == []
+        deal_lines.add(sized.deal)
+    assert len(deal_lines) == 1
 
 
 DEAL_ROWS = [
@@ -267,6 +442,15 @@ def test_dealing_states_the_whole_deck_the_small_table_rule_and_the_short_last_t
     assert "sit out the last trick: a short trick, won like any other" in dealing
 
 
+@pytest.mark.parametrize("players", [0, -3, 29])
+def test_sheet_rejects_impossible_player_counts(players):
+    with pytest.raises(ValueError):
+        rule_sheet(v("high-hearts"), players)
+
+
+# --- ties and the tournament -------------------------------------------------------------
+
+
 def test_a_tie_goes_to_the_first_name_first_in_the_alphabet():
     sheet = rule_sheet(v("low-hearts"))
     end = section_text(sheet, "End of the game")
@@ -275,144 +459,8 @@ def test_a_tie_goes_to_the_first_name_first_in_the_alphabet():
     assert "ties as above" in section_text(sheet, "Scoring in the tournament")
 
 
-def test_the_sheet_is_the_same_for_every_size_but_its_deal_line_and_home_row():
-    bare = rule_sheet(v("high-spades"))
-    for players in (3, 4, 5, 6, 7):
-        sized = rule_sheet(v("high-spades"), players)
-        assert [s.text for s in sized.sections] == [s.text for s in bare.sections]
-        assert rows_of(sized) == rows_of(bare)
-
-
-@pytest.mark.parametrize("players", [0, -3, 29])
-def test_sheet_rejects_impossible_player_counts(players):
-    with pytest.raises(ValueError):
-        rule_sheet(v("high-hearts"), players)
-
-
 def test_sheet_explains_tournament_scoring():
     scoring = section_text(rule_sheet(v("low-diamonds")), "Scoring in the tournament")
     assert "most tricks" in scoring
     assert "round ends before a game is finished" in scoring
     assert "most tricks so far wins that game" in scoring
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
-def test_every_sheet_string_goes_through_translate(variant, players):
-    # Only translated text and interpolated numbers and symbols may reach the sheet, so an
-    # upper-casing translation leaves no lower-case letter anywhere.
-    sheet = rule_sheet(variant, players, translate=shout)
-    leftovers = [text for text in sheet_strings(sheet) if any(char.islower() for char in text)]
-    assert leftovers == []
-
-
-def test_translate_is_applied_at_call_time():
-    english = rule_sheet(v("high-hearts"), 7)
-    shouted = rule_sheet(v("high-hearts"), 7, translate=shout)
-    assert shouted.title == "FIVE TRICKS"
-    assert shouted.deal == "DEAL ALL 28 CARDS: 4 TO EACH PLAYER. A GAME HAS 4 TRICKS."
-    assert shouted.deal_table.rows[0].last_trick == "ALL"
-    assert rule_sheet(v("high-hearts"), 7) == english
-
-
-def test_translated_strings_are_exactly_the_marked_ones():
-    seen, record = recorder()
-    for variant in EVERY_VARIANT:
-        for players in PLAYER_COUNTS:
-            rule_sheet(variant, players, record)
-
-    # Every message passed to translate is marked for makemessages, here or among the suit
-    # names the sheet borrows from tables.rules.variants.labels, and nothing marked here is dead.
-    assert seen <= marked_messages(MODULE_PATH) | marked_messages(LABELS_PATH)
-    assert marked_messages(MODULE_PATH) <= seen
-
-
-SOURCE_WORDING = [
-    "A Card Game Easy to Learn and Easy to Play",
-    "constitute a trick",
-    "This is called trumping",
-    "gathers up the trick",
-    "The procedure is repeated",
-    "s/he",
-    "there may not be enough cards for everyone to play",
-    "The player who has won the most tricks wins the game",
-    "may play a heart any time you want",
-    "the club you played",
-]
-
-
-@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
-def test_sheet_uses_its_own_words(variant):
-    text = sheet_text(rule_sheet(variant, 5)).lower()
-    assert [phrase for phrase in SOURCE_WORDING if phrase.lower() in text] == []
-
-
-# --- the clauses beyond the classic three -----------------------------------------------
-
-NEW_CLAUSE_VARIANTS = [variant for variant in EVERY_VARIANT if variant not in ALL_VARIANTS]
-
-
-@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
-def test_every_sheet_has_every_part_and_states_its_winner(variant):
-    sheet = rule_sheet(variant)
-    assert [section.heading for section in sheet.sections] == EXPECTED_HEADINGS
-    assert all(section.text for section in sheet.sections)
-    end = section_text(sheet, "End of the game")
-    scoring = section_text(sheet, "Scoring in the tournament")
-    if variant.fewest_wins:
-        assert "The player with the fewest tricks wins the game" in end
-        assert "the fewest tricks so far wins that game" in scoring
-        assert "most tricks" not in sheet_text(sheet)
-    else:
-        assert "The player with the most tricks wins the game" in end
-        assert "fewest" not in sheet_text(sheet)
-    assert "first name in alphabetical order wins" in end
-
-
-@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
-def test_a_no_trump_sheet_names_no_suit_and_no_trump_can_win(variant):
-    sheet = rule_sheet(variant)
-    text = sheet_text(sheet)
-    trumps = section_text(sheet, "Trumps")
-    if variant.no_trump:
-        assert "There is no trump suit in this game" in trumps
-        assert "unless a trump was played" not in text
-        assert "The trump suit is" not in text
-        for suit in Suit:
-            assert suit.value not in text.lower()
-            assert suit.symbol not in text
-    else:
-        assert f"The trump suit is {variant.trump.value}" in trumps
-        assert "no trump suit" not in text
-
-
-@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
-def test_only_broken_sheets_forbid_leading_trumps(variant):
-    sheet = rule_sheet(variant)
-    forbids = "Trumps may not be led until they are broken" in section_text(sheet, "Trumps")
-    assert forbids == variant.trumps_broken
-    following = section_text(sheet, "Following suit")
-    assert ("any suit except trumps, until trumps are broken" in following) == variant.trumps_broken
-    assert ("broken" in sheet_text(sheet)) == variant.trumps_broken
-
-
-@pytest.mark.parametrize("variant", EVERY_VARIANT, ids=code_of)
-def test_only_overtake_sheets_make_players_play_higher(variant):
-    sheet = rule_sheet(variant)
-    following = section_text(sheet, "Following suit")
-    assert ("You must also play higher if you can" in following) == variant.must_overtake
-    # A trump must beat a trump only where trumps exist.
-    assert ("Play higher with trumps too" in section_text(sheet, "Trumps")) == (
-        variant.must_overtake and not variant.no_trump
-    )
-
-
-@pytest.mark.parametrize("variant", NEW_CLAUSE_VARIANTS, ids=code_of)
-def test_clause_sheets_keep_the_direction_words_of_their_variant(variant):
-    text = sheet_text(rule_sheet(variant))
-    if variant.ace_high:
-        assert "The ace is the highest card, above the 7" in text
-        assert "lowest" not in text
-    else:
-        assert "The ace is the lowest card, below the 2" in text
-        assert "highest" not in text

@@ -5,10 +5,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.rules.scoring import check_tricks, game_winner
+from tests.properties import examples
 from tournament.rules.ordering import name_key, rank_players
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, deadline=None, max_examples=200)
+PROPERTY = settings(database=None, deadline=None, max_examples=examples(200))
 
 NAME_ALPHABET = "aAáÁeEéÉëoOöÖzZ"
 names = st.text(alphabet=NAME_ALPHABET, min_size=1, max_size=4)

@@ -33,13 +33,14 @@ from tables.rules.variants import (
     suit_name,
     variant_label,
 )
-from tests.tables.rules.test_rule_sheets import code_of, marked_messages, recorder, shout, v
+from tests.properties import examples
+from tests.tables.rules.test_rule_sheets import marked_messages, recorder, shout, v
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE_PATH = ROOT / "tables" / "rules" / "variants"
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=200, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(200), deadline=None)
 
 SHARES = [0.0, 0.2, 0.5, 1.0]
 seeds = st.integers(min_value=-(2**63), max_value=2**63)
@@ -94,11 +95,6 @@ def test_all_variants_are_the_16_combinations():
 )
 def test_code_examples(variant, code):
     assert variant.code == code
-
-
-@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=code_of)
-def test_from_code_round_trips(variant):
-    assert Variant.from_code(variant.code) == variant
 
 
 def test_codes_are_unique():

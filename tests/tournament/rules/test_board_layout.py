@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.board_layout import (
     LAYOUTS,
     MAX_LINES,
@@ -23,7 +24,7 @@ from tournament.rules.board_layout import (
 from tournament.rules.name_width import name_width, two_line_width
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, deadline=None, max_examples=100)
+PROPERTY = settings(database=None, deadline=None, max_examples=examples(100))
 
 
 def groups_of(sizes: list[int]) -> list[Group]:

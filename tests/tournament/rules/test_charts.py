@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.charts import (
     GLYPH_WIDTH,
     GridCell,
@@ -20,7 +21,7 @@ from tournament.rules.charts import (
 from tournament.rules.clash import ClashKind
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=100, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(100), deadline=None)
 
 SVG = "{http://www.w3.org/2000/svg}"
 

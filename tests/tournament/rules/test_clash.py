@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.rules.variants import ALL_VARIANTS, Suit, Variant, rule_lines
+from tests.properties import examples
 from tournament.rules.clash import (
     ClashKind,
     Difference,
@@ -21,7 +22,7 @@ from tournament.rules.clash import (
 )
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=100, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(100), deadline=None)
 
 HIGH_HEARTS = Variant(ace_high=True, trump=Suit.HEARTS)
 LOW_HEARTS = Variant(ace_high=False, trump=Suit.HEARTS)

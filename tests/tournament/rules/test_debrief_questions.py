@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.debrief_questions import (
     DEFAULT_BANK,
     QUESTION_MAX_LENGTH,
@@ -19,7 +20,7 @@ from tournament.rules.debrief_questions import (
     tidy_question,
 )
 
-PROPERTY = settings(database=None, max_examples=100, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(100), deadline=None)
 # Anything that would name a table's rules (the projector's own test is the same).
 VARIANT_WORDS = re.compile(
     r"ace\s*-?\s*high|ace\s*-?\s*low|hearts|diamonds|clubs|spades|trump|[♥♦♣♠]", re.IGNORECASE

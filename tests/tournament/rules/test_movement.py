@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.movement import (
     LARGE_TABLE_MOVERS_PER_SIDE,
     LARGE_TABLE_THRESHOLD,
@@ -19,7 +20,7 @@ from tournament.rules.movement import (
 )
 
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=200)
+PROPERTY = settings(database=None, max_examples=examples(200))
 
 UP, DOWN, STAYS = Reason.MOVES_UP, Reason.MOVES_DOWN, Reason.STAYS
 TOP, BOTTOM = Reason.STAYS_AT_TOP, Reason.STAYS_AT_BOTTOM

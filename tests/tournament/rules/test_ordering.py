@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.ordering import name_key, rank_players
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 # No example database: it would leave a .hypothesis directory in the work tree.
-PROPERTY = settings(database=None, max_examples=200)
+PROPERTY = settings(database=None, max_examples=examples(200))
 
 NAME_ALPHABET = "aAáÁeEéÉëËoOöÖzZ"
 names = st.text(alphabet=NAME_ALPHABET, min_size=1, max_size=4)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.roster import (
     MAX_LINES,
     MAX_NAME_LENGTH,
@@ -18,7 +19,7 @@ from tournament.rules.roster import (
     same_name_key,
 )
 
-PROPERTY = settings(database=None, max_examples=200)
+PROPERTY = settings(database=None, max_examples=examples(200))
 
 
 def kinds(result):

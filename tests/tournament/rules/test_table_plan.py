@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.table_plan import (
     MAX_TABLE_SIZE,
     MIN_TABLE_SIZE,
@@ -19,7 +20,7 @@ from tournament.rules.table_plan import (
     table_count_problem,
 )
 
-PROPERTY = settings(database=None, deadline=None, max_examples=200)
+PROPERTY = settings(database=None, deadline=None, max_examples=examples(200))
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tables.models import Game, GameReport, GameStatus
 from tables.writes.reporting import report_game
 from tests import factories
+from tests.properties import examples
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, PlayerStatus, Round, RoundStatus, Seat
 from tournament.reads.close_preview import preview_close
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.django_db
 
 PROPERTY = settings(
     database=None,
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
