@@ -191,7 +191,7 @@ LOGOUT_REDIRECT_URL = "organizer:login"
 PASSWORD_RESET_TIMEOUT = 24 * 60 * 60
 
 # The languages an event can run in. Each is named in its own language, so whoever needs
-# a switcher can read it (tournament.languages). Adding one: README, "Adding a language".
+# a switcher can read it (tournament.common.languages). Adding one: README, "Adding a language".
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

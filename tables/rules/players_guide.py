@@ -40,8 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.rules.variants import translated
-from tournament.common.i18n import Translate, gettext_noop, untranslated
+from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
 
 STUDY = "study"
 SILENCE = "silence"

@@ -60,8 +60,8 @@ from tables.rules.deal import (
     short_last_trick,
     tricks_per_game,
 )
-from tables.rules.variants import DECK_SIZE, RANKS, Variant, suit_name, translated
-from tournament.common.i18n import Translate, gettext_noop, untranslated
+from tables.rules.variants import DECK_SIZE, RANKS, Variant, suit_name
+from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
 
 # Tables are planned with 3 to 6 players (tournament.rules.table_plan); moves and latecomers,
 # who join the lowest table, can make one larger.

@@ -5,7 +5,8 @@ Terms:
              an invitation to help run one event, and (once its link is used) the account
              it signed in: a user without a password, bound to this one invitation.
     role     what a co-facilitator may do: an *observer* watches and takes notes, an
-             *assistant* also helps run the room (tournament.access has the capabilities).
+             *assistant* also helps run the room (the capabilities are in
+             tournament.writes.cofacilitators).
     revoked  an invitation the organizer withdrew; every console request checks it
              (EventQuerySet.reachable_by), so revoking works at once.
 """
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class CoRole(models.TextChoices):
-    """What a co-facilitator may do (see tournament.access for the capabilities)."""
+    """What a co-facilitator may do (see tournament.writes.cofacilitators for the capabilities)."""
 
     OBSERVER = "observer", _("observer")
     ASSISTANT = "assistant", _("assistant")

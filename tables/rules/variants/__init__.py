@@ -19,7 +19,8 @@ The parts, each a module of this package:
     checks     what the organizer reads about a plan: its problems, where its clauses went.
 
 Import from here (``from tables.rules.variants import draw_variants``): this package's
-names are the ones its callers use, whichever module defines them.
+names are the ones the single module it replaced offered, whichever module now defines
+them, so callers inside and outside the project (``tables.variants``) keep working.
 
 Standard library only: this package must stay importable without Django.
 """
