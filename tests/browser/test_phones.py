@@ -71,6 +71,9 @@ def winner_button(phone: Page, name: str):
     return phone.locator("form.report").get_by_role("button", name=re.compile(f"^{name}"))
 
 
+# The one browser round `make test-postgres` runs: phones reporting at once, a report
+# racing the close, the close and its undo, through the live server's real transactions.
+@pytest.mark.postgres
 def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     organizer, _ = ensure_organizer()
     event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=2)

@@ -1,7 +1,7 @@
 """static/js/poll.js in a real browser: a page that reached the end stops asking.
 
-(That polls pause while hidden and catch up when shown is in test_projector.py and
-test_every_page.py; that every audience polls under the Content-Security-Policy, in
+A page shown again asks for news at once. (That polls pause while hidden is in
+test_projector.py; that every audience polls under the Content-Security-Policy, in
 test_content_security_policy.py.)
 """
 
@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import PHONE, count_htmx_requests
+from tests.browser.screen_checks import PageWatch
+from tests.browser.test_walk import urls_for
 from tournament.models import Phase
 from tournament.writes.signin import ensure_organizer
 
@@ -48,3 +50,32 @@ def test_a_phone_stops_polling_once_the_debrief_starts(live_server, new_context)
     assert polls() == 0
     assert statuses == []
     assert page.locator("#live").get_attribute("hx-trigger") is None
+
+
+def is_poll(request_or_response) -> bool:
+    request = getattr(request_or_response, "request", request_or_response)
+    return request.headers.get("hx-request") == "true"
+
+
+@pytest.mark.parametrize("screen", ["table phone", "projector"])
+def test_a_page_shown_again_asks_for_news_at_once(live_server, new_context, screen):
+    """Polling pauses while a page is hidden; when it is shown again it catches up
+    without waiting for the next tick (the trigger's visibilitychange clause)."""
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    url, viewport = urls_for(event)[screen]
+    page = new_context(viewport=viewport).new_page()
+    watch = PageWatch(page)
+    page.goto(live_server.url + url)
+    # Just after a regular poll the next tick is 2 s away: a request within 1 s is the wake.
+    with page.expect_response(is_poll, timeout=5_000):
+        pass
+    with page.expect_request(is_poll, timeout=1_000):
+        page.evaluate(
+            """() => {
+                Object.defineProperty(document, "visibilityState",
+                    {value: "visible", configurable: true});
+                document.dispatchEvent(new Event("visibilitychange"));
+            }"""
+        )
+    assert watch.errors == []
