@@ -74,6 +74,23 @@ def pytest_configure(config):
         django_settings.SECRET_KEY = "tests-only-" + "k" * 50
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings_xdist_suffix(request):
+    """Each pytest-xdist worker its own test database. pytest-django's own fixture knows
+    SQLite only by Django's engine name, so on tournament.sqlite3 it would turn the
+    in-memory test database into a file, ./test_<path of the database>_gw0, slower and
+    shared by two runs in one folder. A worker is a process, and an in-memory database is
+    its own already; PostgreSQL's test database gets the worker's name as a suffix."""
+    from django.conf import settings as django_settings
+
+    worker = getattr(request.config, "workerinput", {}).get("workerid")
+    for database in django_settings.DATABASES.values():
+        if worker is None or database["ENGINE"].endswith("sqlite3"):
+            continue
+        test = database.setdefault("TEST", {})
+        test["NAME"] = f"{test.get('NAME') or 'test_' + str(database['NAME'])}_{worker}"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _backups_out_of_the_data_dir(request, tmp_path_factory):
     """On PostgreSQL every round close writes a JSON backup once it commits (browser tests

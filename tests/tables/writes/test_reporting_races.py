@@ -21,6 +21,10 @@ import pytest
 
 from tests.real_database import Side, run_scenarios
 
+# Two real connections on a real database: what can differ on PostgreSQL above all (its
+# row locks), though no fixture of theirs opens the test database.
+pytestmark = pytest.mark.postgres
+
 # How long the held side stays open once the other side has started: the other side
 # must still be waiting then. Long enough for a close to finish when nothing makes it
 # wait, short enough to keep the suite quick.
