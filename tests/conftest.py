@@ -19,6 +19,9 @@ Django (`pytest -p no:django tests/tournament/rules/test_movement.py`).
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -76,19 +79,32 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings_xdist_suffix(request):
-    """Each pytest-xdist worker its own test database. pytest-django's own fixture knows
-    SQLite only by Django's engine name, so on tournament.sqlite3 it would turn the
-    in-memory test database into a file, ./test_<path of the database>_gw0, slower and
-    shared by two runs in one folder. A worker is a process, and an in-memory database is
-    its own already; PostgreSQL's test database gets the worker's name as a suffix."""
+    """Each run, and each pytest-xdist worker in it, its own test database.
+
+    On SQLite it is a file in a fresh folder in memory (/dev/shm where there is one), in
+    WAL mode as `make run` keeps it: the live server's threads then open connections of
+    their own and wait for each other's writes, as the real server's do. In Django's
+    default in-memory test database every thread shares one connection and its
+    shared-cache lock, so a test's own write while a page polls failed at once with
+    "database table is locked". PostgreSQL's test database gets the worker's name."""
     from django.conf import settings as django_settings
 
     worker = getattr(request.config, "workerinput", {}).get("workerid")
+    folders = []
     for database in django_settings.DATABASES.values():
-        if worker is None or database["ENGINE"].endswith("sqlite3"):
-            continue
         test = database.setdefault("TEST", {})
-        test["NAME"] = f"{test.get('NAME') or 'test_' + str(database['NAME'])}_{worker}"
+        if database["ENGINE"].endswith("sqlite3"):
+            shm = Path("/dev/shm")
+            folder = Path(
+                tempfile.mkdtemp(prefix="fivetricks-tests-", dir=shm if shm.is_dir() else None)
+            )
+            folders.append(folder)
+            test["NAME"] = str(folder / f"test-{worker or 'main'}.sqlite3")
+        elif worker is not None:
+            test["NAME"] = f"{test.get('NAME') or 'test_' + str(database['NAME'])}_{worker}"
+    yield
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
