@@ -56,7 +56,30 @@ def is_browser_test(item: pytest.Item) -> bool:
     return "tests/browser/" in str(item.path).replace(os.sep, "/")
 
 
+# The few tests that take minutes, longest first. pytest-xdist hands out the first tests
+# one to a worker in turn, so starting these first keeps one of them from being the last
+# test of the run, with every other worker idle (docs/PERFORMANCE.md, "The suite").
+LONGEST_FIRST = (
+    "tests/browser/test_walk.py::",
+    "tests/browser/test_organizer_flow.py::test_a_whole_event_through_the_console",
+    "tests/tournament/test_serve.py::",
+    "tests/tournament/test_commands_records.py::test_rehearse_export_import_and_restore",
+    "tests/browser/test_debrief_screenshots.py::",
+    "tests/browser/test_debrief_report.py::",
+    "tests/browser/test_phones.py::test_two_phones_at_one_table_and_one_at_another",
+)
+
+
+def started_first(item: pytest.Item) -> int:
+    """Where a test stands among LONGEST_FIRST (the rest keep their order, after them)."""
+    for rank, start in enumerate(LONGEST_FIRST):
+        if item.nodeid.startswith(start):
+            return rank
+    return len(LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=started_first)  # stable: the order within each rank is kept
     for item in items:
         if is_browser_test(item):
             # Each browser test opens the database through live_server; on PostgreSQL one
