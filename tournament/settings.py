@@ -100,6 +100,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz answers any Host, over plain HTTP, with no session (its docstring).
+    "tournament.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files are answered here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -161,12 +163,22 @@ _SQLITE_OPTIONS = {
 # handshake) would otherwise cost more than the 304 that most polls answer.
 _CONN_MAX_AGE = 600
 
+# Seconds a new PostgreSQL connection may take before it fails. libpq's default waits for
+# the operating system (two minutes on Linux for a host that drops packets), holding a
+# server thread and the load balancer's health check (/healthz) that long. A
+# ?connect_timeout=N in DATABASE_URL wins.
+POSTGRES_CONNECT_TIMEOUT = 5
+
 if database_url := os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.parse(
             database_url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", POSTGRES_CONNECT_TIMEOUT
+        )
 else:
     DATABASES = {
         "default": {
