@@ -48,7 +48,9 @@ from tournament.common.folders import make_folder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("FIVETRICKS_DATA_DIR", BASE_DIR / "var")).resolve()
-BACKUP_DIR = DATA_DIR / "backups"
+# Where copies of the SQLite database go (tournament.writes.backups); on PostgreSQL backups
+# are kept in the database and this folder is not used.
+BACKUP_DIR = Path(os.environ.get("FIVETRICKS_BACKUP_DIR") or DATA_DIR / "backups").resolve()
 
 
 def _env_flag(name: str, default: bool = False) -> bool:
