@@ -132,8 +132,9 @@ def django_db_modify_db_settings_xdist_suffix(request):
 
 @pytest.fixture(scope="session", autouse=True)
 def _backups_out_of_the_data_dir(request, tmp_path_factory):
-    """On PostgreSQL every round close writes a JSON backup once it commits (browser tests
-    commit): into a temporary folder, never the developer's var/backups."""
+    """On SQLite every round close that commits (browser tests commit) copies the database
+    into the backup folder: a temporary one, never the developer's var/backups. (On
+    PostgreSQL the backup is kept in the test database.)"""
     if not request.config.pluginmanager.hasplugin("django"):
         return
     from django.conf import settings as django_settings

@@ -1,4 +1,5 @@
-"""Headers every page gets, and requests turned away before anything reads their body.
+"""Headers every page gets, requests turned away before anything reads their body, and
+the health check a load balancer asks.
 
 Terms:
     CSP           the Content-Security-Policy header: pages load scripts, styles, images
@@ -17,14 +18,29 @@ Terms:
                   again from inside its own error pages (they check CSRF, which reads the
                   body), so a "charset=utf-16" post ended as a 500. It is answered 400 here
                   first, before the session, CSRF or a view touches the body.
+    health check  GET or HEAD /healthz (HEALTH_PATH): 200 "ok" when the database answers
+                  SELECT 1, 503 when it does not, for a proxy or load balancer to stop
+                  sending requests to a server that cannot reach its database (every page
+                  but the home page would fail there). HealthCheckMiddleware answers it
+                  first of all, before SecurityMiddleware and CommonMiddleware: so it is
+                  never redirected to HTTPS (a balancer checks the backend over plain
+                  HTTP), it accepts any Host (the balancer asks by the machine's own
+                  address, which ALLOWED_HOSTS need not name; request.get_host() is never
+                  called), and it opens no session, checks no CSRF token, writes nothing
+                  and counts nothing. Its answer is never cached (no-store): a stale "ok"
+                  would hide a failure. On PostgreSQL a connection attempt gives up after
+                  a few seconds (connect_timeout, settings), so a check never hangs a
+                  server thread for long.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -46,7 +62,49 @@ CONTENT_SECURITY_POLICY = "; ".join(
 # The only charset Django reads form bodies in (django.http.request, RFC 1866).
 BODY_CHARSET = "utf-8"
 
+HEALTH_PATH = "/healthz"
+
 Middleware = Callable[[HttpRequest], HttpResponse]
+logger = logging.getLogger(__name__)
+
+
+def database_answers(alias: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether the database answers SELECT 1 on this thread's connection (opened if need
+    be; a broken one is replaced at the next request, CONN_HEALTH_CHECKS)."""
+    try:
+        with connections[alias].cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except DatabaseError as error:
+        # DatabaseError covers OperationalError (refused, timed out, shut down) and
+        # InterfaceError (a connection already closed): all mean "not now".
+        logger.warning("Health check: the database does not answer: %s", error)
+        return False
+
+
+class HealthCheckMiddleware:
+    """Answer the health check (see Terms) before any other middleware sees the request;
+    listed first in settings.MIDDLEWARE."""
+
+    def __init__(self, get_response: Middleware) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info != HEALTH_PATH:
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD"):
+            response = HttpResponseNotAllowed(["GET", "HEAD"])
+        elif database_answers():
+            response = HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
+        else:
+            response = HttpResponse(
+                "database unavailable\n", status=503, content_type="text/plain; charset=utf-8"
+            )
+        if request.method == "HEAD":
+            response.content = b""
+        add_never_cache_headers(response)
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
 
 
 class PageHeadersMiddleware:

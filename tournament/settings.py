@@ -1,25 +1,34 @@
 """Settings for the Five Tricks tournament manager, read from environment variables.
 
-Terms: the *data directory* holds everything that belongs to one installation and
-stays out of git: the SQLite database, the generated secret key, and the backups
-(BACKUP_DIR, made by tournament.writes.backups at the first backup). Importing these settings
-writes nothing: the folder is made when the database first connects
-(tournament.sqlite3) or the secret key is first used (tournament.common.folders).
+Terms: the *data directory* holds what belongs to one installation and stays out of
+git: the SQLite database (unless DATABASE_URL names another), the generated secret key
+(unless DJANGO_SECRET_KEY is set), and the SQLite database's backups (BACKUP_DIR, made by
+tournament.writes.backups at the first backup; on PostgreSQL backups are kept in the
+database). Importing these settings writes nothing: the folder is made when the database
+first connects (tournament.sqlite3), the secret key is first used (tournament.common.folders)
+or the first backup is taken. With PostgreSQL and DJANGO_SECRET_KEY it is never made.
 
 Environment variables (all optional):
     FIVETRICKS_DATA_DIR   where the database and secret key live (default: ./var)
-    DJANGO_SECRET_KEY     overrides the generated key kept in the data directory
+    FIVETRICKS_BACKUP_DIR where the SQLite database's backups go (default: backups/ in the
+                          data directory); not used on PostgreSQL
+    DJANGO_SECRET_KEY     overrides the generated key kept in the data directory; the same
+                          on every app server of one installation
     DJANGO_DEBUG          "1" for development error pages
     DJANGO_ALLOWED_HOSTS  comma-separated host names; by default this machine's names and
                           LAN addresses (checked again while it runs), localhost and the
                           public URL's host
-    DATABASE_URL          e.g. postgres://user:pass@host/db for hosted, multi-event use
+    DATABASE_URL          e.g. postgres://user:pass@host/db for hosted, multi-event use; a
+                          connection attempt gives up after POSTGRES_CONNECT_TIMEOUT seconds
+                          unless the URL says ?connect_timeout=N
     FIVETRICKS_PUBLIC_URL the address phones use (QR codes), e.g. http://192.168.1.20:8000;
                           one starting with https: turns on secure cookies, HSTS and CSRF
                           trusted origins for a hosted server
     FIVETRICKS_BEHIND_PROXY
-                          "1" when an HTTPS proxy in front sets X-Forwarded-Proto: trust it
-                          and redirect plain HTTP to HTTPS
+                          "1" when an HTTPS proxy in front sets X-Forwarded-Proto: trust it,
+                          redirect plain HTTP to HTTPS (all but the health check, /healthz),
+                          and count failed sign-ins against the address the proxy appended
+                          to X-Forwarded-For
     FIVETRICKS_HSTS_SECONDS
                           how long browsers keep to HTTPS once told (default: a year)
     FIVETRICKS_PORT       the port the server listens on, for links when no public URL is
@@ -27,6 +36,7 @@ Environment variables (all optional):
     FIVETRICKS_BENCH      "1" adds a bare view at /bench/hello/ for `make bench`
     FIVETRICKS_TIME_ZONE  the zone times are shown in, e.g. Europe/Paris (default: the
                           zone TZ names, when it names one; else UTC)
+    LOG_LEVEL             the level of the log on standard error (default: WARNING)
 """
 
 from __future__ import annotations
@@ -48,7 +58,9 @@ from tournament.common.folders import make_folder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("FIVETRICKS_DATA_DIR", BASE_DIR / "var")).resolve()
-BACKUP_DIR = DATA_DIR / "backups"
+# Where copies of the SQLite database go (tournament.writes.backups); on PostgreSQL backups
+# are kept in the database and this folder is not used.
+BACKUP_DIR = Path(os.environ.get("FIVETRICKS_BACKUP_DIR") or DATA_DIR / "backups").resolve()
 
 
 def _env_flag(name: str, default: bool = False) -> bool:
@@ -100,6 +112,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz answers any Host, over plain HTTP, with no session (its docstring).
+    "tournament.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files are answered here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -161,12 +175,22 @@ _SQLITE_OPTIONS = {
 # handshake) would otherwise cost more than the 304 that most polls answer.
 _CONN_MAX_AGE = 600
 
+# Seconds a new PostgreSQL connection may take before it fails. libpq's default waits for
+# the operating system (two minutes on Linux for a host that drops packets), holding a
+# server thread and the load balancer's health check (/healthz) that long. A
+# ?connect_timeout=N in DATABASE_URL wins.
+POSTGRES_CONNECT_TIMEOUT = 5
+
 if database_url := os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.parse(
             database_url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", POSTGRES_CONNECT_TIMEOUT
+        )
 else:
     DATABASES = {
         "default": {

@@ -19,6 +19,7 @@ from tests.tournament.writes.test_backups import rows, small_database
 from tournament.models import Event, Player
 from tournament.reads.records import export_event
 from tournament.writes import backups
+from tournament.writes.rounds import delete_event
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -115,6 +116,45 @@ def test_a_missing_file_is_named():
         run("import_event", "nowhere.json")
 
 
+# --- backups kept in the database (PostgreSQL) ---------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_event_deleted_by_mistake_comes_back_from_a_backup_kept_in_the_database(
+    monkeypatch,
+):
+    monkeypatch.setattr(backups, "_live_sqlite", lambda: None)  # as on PostgreSQL
+    event = rehearsal()
+    assert "No backups in the database yet." in run("restore_backup")
+    taken = backups.back_up(
+        event_id=event.pk, round_number=event.round_number, moment=backups.Moment.ON_DEMAND
+    )
+    listed = run("restore_backup")
+    assert "Backups in the database, newest first:" in listed
+    assert taken.name in listed
+    record = export_event(event)
+    delete_event(event=event)
+
+    said = run("import_event", taken.name)
+    back = Event.objects.get()
+    assert f"as event {back.pk}, owned by organizer" in said
+    again = export_event(back)
+    assert again["event"]["name"] == record["event"]["name"]
+    assert again["players"] == record["players"]
+    assert again["rounds"] == record["rounds"]
+
+
+@pytest.mark.django_db
+def test_a_file_of_that_name_comes_before_a_backup_in_the_database(monkeypatch, tmp_path):
+    monkeypatch.setattr(backups, "_live_sqlite", lambda: None)
+    event = rehearsal()
+    taken = backups.back_up(event_id=event.pk, round_number=1, moment=backups.Moment.ON_DEMAND)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / taken.name).write_text("not a record", encoding="utf-8")
+    with pytest.raises(CommandError, match="is not JSON"):
+        run("import_event", taken.name)
+
+
 # --- restore_backup: refusals ------------------------------------------------------------
 
 
@@ -150,7 +190,8 @@ def test_restore_refuses_a_file_that_is_not_a_sound_backup(tmp_path, monkeypatch
         run("restore_backup", str(path))
 
 
-def test_restore_without_a_file_lists_the_backups(settings, tmp_path):
+def test_restore_without_a_file_lists_the_backups(settings, tmp_path, monkeypatch):
+    monkeypatch.setattr(backups, "_live_sqlite", lambda: tmp_path / "live.sqlite3")
     settings.BACKUP_DIR = tmp_path
     assert "No backups" in run("restore_backup")
     (tmp_path / "event-4-round-02-20261122T120000.000000Z-closed.sqlite3").touch()

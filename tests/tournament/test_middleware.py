@@ -1,23 +1,31 @@
 """Every answer's headers (the Content-Security-Policy, no-store, the older security
-headers) and a form body in another charset than UTF-8, answered 400 instead of 500."""
+headers), a form body in another charset than UTF-8, answered 400 instead of 500, and the
+load balancer's health check."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+import time
 import uuid
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
 
 from tables.models import Game, GameReport
 from tests import factories
-from tournament.middleware import CONTENT_SECURITY_POLICY
+from tournament.middleware import CONTENT_SECURITY_POLICY, HEALTH_PATH
 from tournament.models import Phase
 
 pytestmark = pytest.mark.django_db
+
+REPO = Path(__file__).resolve().parents[2]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 UTF16_FORM = "application/x-www-form-urlencoded; charset=utf-16"
@@ -253,3 +261,96 @@ def test_no_template_holds_what_the_policy_refuses():
         if pattern.search(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+# --- the health check ----------------------------------------------------------------------
+
+
+def test_the_health_check_answers_ok_with_one_query_and_is_never_stored(
+    client, django_assert_num_queries
+):
+    with django_assert_num_queries(1):  # SELECT 1: no session, no write
+        response = client.get(HEALTH_PATH)
+    assert response.status_code == 200
+    assert response.content == b"ok\n"
+    assert response["Content-Type"].startswith("text/plain")
+    assert "no-store" in response["Cache-Control"]
+    assert response.cookies == {}
+
+
+@pytest.fixture
+def database_down(monkeypatch):
+    """Every cursor of this thread's connection fails, as with PostgreSQL stopped."""
+
+    def refuse():
+        raise OperationalError("connection to server failed: Connection refused")
+
+    monkeypatch.setattr(connection, "cursor", refuse)
+
+
+def test_the_health_check_answers_503_when_the_database_does_not_answer(client, database_down):
+    response = client.get(HEALTH_PATH)
+    assert response.status_code == 503
+    assert b"database" in response.content
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_the_health_check_takes_any_host(client, settings):
+    settings.ALLOWED_HOSTS = ["tricks.example.org"]
+    # The balancer asks by the machine's own address, which the site does not answer to.
+    assert client.get("/", HTTP_HOST="10.0.0.11:8000").status_code == 400
+    assert client.get(HEALTH_PATH, HTTP_HOST="10.0.0.11:8000").status_code == 200
+
+
+def test_the_health_check_is_not_redirected_to_https_behind_the_proxy(client, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    assert client.get("/").status_code == 301
+    response = client.get(HEALTH_PATH)
+    assert response.status_code == 200
+    assert "Strict-Transport-Security" not in response
+
+
+def test_the_health_check_takes_head_and_refuses_other_methods(client):
+    head = client.head(HEALTH_PATH)
+    assert (head.status_code, head.content) == (200, b"")
+    assert client.post(HEALTH_PATH).status_code == 405
+    # Its own path only: the home page is still the home page.
+    assert client.get(HEALTH_PATH + "/").status_code == 404
+
+
+CHECK_UNREACHABLE = """
+import json, time
+import django
+django.setup()
+from django.test import Client
+started = time.monotonic()
+response = Client().get("/healthz", HTTP_HOST="10.0.0.11")
+print(json.dumps({"status": response.status_code, "seconds": time.monotonic() - started}))
+"""
+
+
+def test_with_postgresql_unreachable_the_health_check_answers_503_at_once(tmp_path):
+    """A real PostgreSQL connection to a port where nothing listens: refused, so 503."""
+    pytest.importorskip("psycopg")
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "FIVETRICKS_"))},
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "FIVETRICKS_DATA_DIR": str(tmp_path),
+        "DJANGO_SECRET_KEY": "k" * 50,
+        "DATABASE_URL": "postgres://fivetricks@127.0.0.1:9/fivetricks",
+    }
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_UNREACHABLE],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"status": 503' in done.stdout.splitlines()[-1]
+    assert time.monotonic() - started < 60
+    assert list(tmp_path.iterdir()) == []  # nothing written to the data folder

@@ -163,6 +163,21 @@ def test_postgresql_keeps_health_checked_connections(tmp_path):
     assert database["CONN_HEALTH_CHECKS"] is True
 
 
+def test_backups_go_to_the_data_folder_unless_fivetricks_backup_dir_says(tmp_path):
+    assert _settings(tmp_path, "BACKUP_DIR")["BACKUP_DIR"] == str(tmp_path / "backups")
+    elsewhere = tmp_path / "shared" / "backups"
+    chosen = _settings(tmp_path, "BACKUP_DIR", FIVETRICKS_BACKUP_DIR=str(elsewhere))
+    assert chosen["BACKUP_DIR"] == str(elsewhere)
+
+
+def test_a_postgresql_connection_gives_up_after_a_few_seconds_unless_the_url_says(tmp_path):
+    url = "postgres://u:p@db.example:5432/five"
+    chosen = _settings(tmp_path, "DATABASES", DATABASE_URL=url)
+    assert chosen["DATABASES"]["default"]["OPTIONS"]["connect_timeout"] == 5
+    chosen = _settings(tmp_path, "DATABASES", DATABASE_URL=url + "?connect_timeout=2")
+    assert chosen["DATABASES"]["default"]["OPTIONS"]["connect_timeout"] == 2
+
+
 def test_sqlite_pragmas_run_once_per_connection_not_per_request(tmp_path):
     # Through the WSGI handler, as a server runs requests: it closes connections that are
     # too old at the end of every request, which the test client does not.

@@ -14,6 +14,9 @@ Terms:
     sign-in attempt
              a password sign-in that has not succeeded, counted to slow down guessing
              (signin).
+    stored backup
+             an event's JSON record kept in the database at a moment, on PostgreSQL
+             (backups; why: tournament.writes.backups).
     token / seed
              the secrets and the random seed a new row is born with (tokens).
 
@@ -22,6 +25,7 @@ migrations use (``tournament.models.new_secret_token``) is re-exported, whicheve
 defines it.
 """
 
+from tournament.models.backups import StoredBackup, StoredBackupQuerySet
 from tournament.models.cofacilitators import (
     COFACILITATOR_NAME_MAX_LENGTH,
     CoFacilitator,
@@ -88,6 +92,8 @@ __all__ = [
     "SeatReason",
     "SignInAttempt",
     "SignInAttemptQuerySet",
+    "StoredBackup",
+    "StoredBackupQuerySet",
     "looks_like_token",
     "new_secret_token",
     "new_seed",

@@ -1,36 +1,55 @@
 """Backups of the database while the event runs, and putting one back.
 
 Terms:
+    where backups go
+                   On SQLite (a laptop, or one server) a backup is a copy of the database
+                   file in the backup folder. On PostgreSQL (a hosted installation, maybe
+                   several app servers on one database) it is the event's JSON record,
+                   kept in the database itself (tournament.models.StoredBackup). Not
+                   files there too: each server has its own data folder, so each round's
+                   backup would land on whichever server closed the round, the other
+                   consoles would say "No backup yet", and each server would keep a "last
+                   ten" of its own. The database is the one place every server already
+                   reads and writes; a shared folder would be one more thing for the host to
+                   mount on every server, keep writable and back up, and a laptop needs
+                   none of it. What a stored backup cannot survive is the loss of the
+                   database itself: that is the job of the host's PostgreSQL backups
+                   (pg_dump, WAL archiving), as restoring a whole PostgreSQL database is.
     backup         a copy of the whole SQLite database (every event in it), taken *online*
                    with SQLite's backup API while phones keep reporting. It holds exactly
                    what was committed when it began, never half of a write. A file copy
                    could catch the database between two writes of one commit, or miss the
                    commits still waiting in its write-ahead log, so it is never used.
-    backup folder  settings.BACKUP_DIR, ``backups/`` in the data directory; made at the
-                   first backup. Backups hold everything the database holds (sign-in
-                   sessions too), so the folder and its files are readable by their owner
-                   only.
+    backup folder  settings.BACKUP_DIR: FIVETRICKS_BACKUP_DIR, else ``backups/`` in the
+                   data directory; made at the first backup. Backups hold everything the
+                   database holds (sign-in sessions too), so the folder and its files are
+                   readable by their owner only.
     name           ``event-12-round-02-20261122T231005.123456Z-closed.sqlite3``: the event
                    and round that prompted the backup, when it began (UTC, to the
-                   microsecond, so two backups never share a name), and its moment. Names
-                   of one event sort in the order the backups were taken.
+                   microsecond, so two backups never share a name), and its moment
+                   (``.json`` for one kept in the database). Names of one event sort in
+                   the order the backups were taken.
     moment         why a backup was taken: a round was closed, the debrief started, the
                    organizer asked for one (console), or a restore is about to replace the
                    database (``before-restore-<time>.sqlite3``, the database as it was).
     kept           the newest KEEP_PER_EVENT backups of each event (and of the copies made
-                   before a restore); older ones are deleted as new ones arrive.
+                   before a restore); older ones are deleted as new ones arrive. In the
+                   database they are pruned under the event's row lock, so two servers
+                   backing up one event at once still keep exactly that many.
     automatic      the backups taken after a round close and at the start of the debrief.
                    They run once the transaction that made the change has committed, so
-                   they hold it, and take no lock that would hold up a phone's report. One
+                   they hold it, and hold up no phone's report for longer than it takes
+                   to store one row (in the database, under the event's lock). One
                    that fails is logged; it never undoes the change or shows the organizer
                    an error for it.
     in memory      a database kept in memory (the test suite's) has no file: nothing to
                    lose in a crash and nothing to copy. It gets no automatic backups, and
                    asking for one is refused.
     JSON backup    on PostgreSQL the app cannot copy the database file, so the same moments
-                   write the event's record (tournament.reads.records) into the folder instead:
-                   ``import_event`` reads it back as a new event. Restoring a whole
-                   PostgreSQL database is a job for its own tools.
+                   keep the event's record (tournament.reads.records) in the database
+                   instead (see where backups go), read in one snapshot of the database
+                   without locking the event: ``import_event <name>`` reads it back as a
+                   new event.
     restore        (SQLite only) replace the live database with a backup: the backup must
                    pass ``PRAGMA integrity_check`` and be a Five Tricks database this
                    version can run, the live database is first backed up itself, and the
@@ -59,7 +78,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.common.errors import Refused
-from tournament.models import Event
+from tournament.models import Event, StoredBackup
 from tournament.reads.records import export_event
 
 KEEP_PER_EVENT = 10
@@ -93,19 +112,22 @@ class BackupFailed(Refused):
 
 @dataclass(frozen=True)
 class Backup:
-    """One file of the backup folder, as its name describes it (see Terms: name)."""
+    """One backup: a file of the backup folder, as its name describes it (see Terms:
+    name), or a record kept in the database (``path`` None)."""
 
-    path: Path
+    name: str
     taken_at: datetime
     event_id: int | None = None
     round_number: int | None = None
     moment: str = RESTORE_PREFIX
+    path: Path | None = None
 
     @classmethod
     def from_path(cls, path: Path) -> Backup | None:
         """The backup a file's name describes; None for any other file."""
         if match := _NAME.match(path.name):
             return cls(
+                name=path.name,
                 path=path,
                 taken_at=_parse_stamp(match["stamp"]),
                 event_id=int(match["event"]),
@@ -113,8 +135,18 @@ class Backup:
                 moment=match["moment"],
             )
         if match := _RESTORE_NAME.match(path.name):
-            return cls(path=path, taken_at=_parse_stamp(match["stamp"]))
+            return cls(name=path.name, path=path, taken_at=_parse_stamp(match["stamp"]))
         return None
+
+    @classmethod
+    def from_stored(cls, stored: StoredBackup) -> Backup:
+        return cls(
+            name=stored.name,
+            taken_at=stored.taken_at,
+            event_id=stored.event_id,
+            round_number=stored.round_number,
+            moment=stored.moment,
+        )
 
 
 def _parse_stamp(stamp: str) -> datetime:
@@ -125,8 +157,20 @@ def backup_dir() -> Path:
     return Path(settings.BACKUP_DIR)
 
 
+def backups_in_database() -> bool:
+    """Whether backups are kept in the database (PostgreSQL) rather than the folder (see
+    Terms: where backups go)."""
+    return _live_sqlite() is None
+
+
 def list_backups(*, event_id: int | None = None, directory: Path | None = None) -> list[Backup]:
-    """The backups in the folder, newest first; only one event's when event_id is given."""
+    """The backups, newest first; only one event's when event_id is given. From the
+    database when backups are kept there and no folder is named."""
+    if directory is None and backups_in_database():
+        stored = StoredBackup.objects.listed()
+        if event_id is not None:
+            stored = stored.filter(event_id=event_id)
+        return [Backup.from_stored(row) for row in stored]
     directory = directory or backup_dir()
     try:
         paths = list(directory.iterdir())
@@ -143,9 +187,18 @@ def list_backups(*, event_id: int | None = None, directory: Path | None = None) 
 
 
 def last_backup(event_id: int, *, directory: Path | None = None) -> Backup | None:
-    """The event's newest backup, read from the folder's file names (no query)."""
+    """The event's newest backup: read from the folder's file names (no query), or in
+    one query from the database."""
+    if directory is None and backups_in_database():
+        stored = StoredBackup.objects.listed().filter(event_id=event_id).first()
+        return None if stored is None else Backup.from_stored(stored)
     backups = list_backups(event_id=event_id, directory=directory)
     return backups[0] if backups else None
+
+
+def stored_record(name: str) -> str | None:
+    """The JSON text of the backup kept in the database under this name, if any."""
+    return StoredBackup.objects.filter(name=name).values_list("record", flat=True).first()
 
 
 def prune(directory: Path, *, event_id: int | None, keep: int = KEEP_PER_EVENT) -> list[Path]:
@@ -252,23 +305,23 @@ def back_up(
     directory: Path | None = None,
     now: datetime | None = None,
 ) -> Backup:
-    """Take one backup for an event (see Terms) and keep that event's newest ones.
+    """Take one backup for an event (see Terms) and keep that event's newest ones: a copy
+    of the SQLite file in ``directory`` (default: the backup folder), or on PostgreSQL
+    the event's record in the database.
 
-    Raises BackupFailed with the reason when the file cannot be written.
+    Raises BackupFailed with the reason when the backup cannot be written.
     """
-    directory = directory or backup_dir()
     now = now or timezone.now()
     source = _live_sqlite()
     _refuse_in_memory(source)
+    if source is None:
+        return _store_record(event_id=event_id, round_number=round_number, moment=moment, now=now)
+    directory = directory or backup_dir()
     prefix = f"event-{event_id}-round-{round_number:02d}"
-    suffix = f"-{moment}.{'json' if source is None else 'sqlite3'}"
     try:
         with _writing:
-            path = _free_name(_folder(directory), prefix, now, suffix)
-            if source is None:
-                _write_record(event_id, path)
-            else:
-                copy_database(source, path)
+            path = _free_name(_folder(directory), prefix, now, f"-{moment}.sqlite3")
+            copy_database(source, path)
             prune(directory, event_id=event_id)
     except (OSError, sqlite3.Error, DatabaseError) as error:
         raise BackupFailed(
@@ -278,20 +331,44 @@ def back_up(
     return Backup.from_path(path)
 
 
-def _write_record(event_id: int, path: Path) -> None:
-    record = export_event(Event.objects.get(pk=event_id))
-    partial_copy = path.with_name(f".{path.name}.partial")
+def _store_record(*, event_id: int, round_number: int, moment: Moment, now: datetime) -> Backup:
+    """Keep the event's record in the database (see Terms: where backups go)."""
+    prefix = f"event-{event_id}-round-{round_number:02d}"
     try:
-        with open(partial_copy, "w", encoding="utf-8", opener=_private) as handle:
-            json.dump(record, handle, ensure_ascii=False, indent=1)
-        os.replace(partial_copy, path)
-    except BaseException:
-        partial_copy.unlink(missing_ok=True)
-        raise
+        # export_event reads one snapshot of the database, and takes no lock.
+        record = export_event(Event.objects.get(pk=event_id))
+        text = json.dumps(record, ensure_ascii=False, indent=1)
+        # The event's row lock: one backup of an event at a time on any server, so the
+        # name chosen is free and exactly KEEP_PER_EVENT are kept. Held for an insert and
+        # a delete, not while the record is read.
+        with transaction.atomic():
+            Event.objects.lock(event_id)
+            when = now.astimezone(UTC)
+            names = set(
+                StoredBackup.objects.filter(event_id=event_id).values_list("name", flat=True)
+            )
+            while (name := f"{prefix}-{when.strftime(STAMP_FORMAT)}-{moment}.json") in names:
+                when += timedelta(microseconds=1)
+            stored = StoredBackup.objects.create(
+                name=name,
+                event_id=event_id,
+                round_number=round_number,
+                moment=moment,
+                taken_at=when,
+                record=text,
+            )
+            _keep_newest(event_id)
+    except DatabaseError as error:
+        raise BackupFailed(
+            _("The backup could not be kept in the database: %(error)s") % {"error": error}
+        ) from error
+    return Backup.from_stored(stored)
 
 
-def _private(path: str, flags: int) -> int:
-    return os.open(path, flags, 0o600)
+def _keep_newest(event_id: int) -> None:
+    """Delete all but the event's newest KEEP_PER_EVENT backups kept in the database."""
+    old = StoredBackup.objects.filter(event_id=event_id).newest_first()[KEEP_PER_EVENT:]
+    StoredBackup.objects.filter(pk__in=list(old.values_list("pk", flat=True))).delete()
 
 
 def back_up_after_commit(*, event: Event, moment: Moment, round_number: int | None = None) -> None:

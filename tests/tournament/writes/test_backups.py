@@ -1,6 +1,7 @@
 """Backups: online copies that hold every committed write, named to sort, ten kept per
 event, taken after a close and at the debrief without ever breaking them, on demand from
-the console, and a JSON record where there is no SQLite file to copy."""
+the console. Where there is no SQLite file to copy (PostgreSQL), the event's JSON record
+kept in the database: tests/tournament/writes/test_backups_in_database.py."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournament.reads.records import export_event
 from tournament.writes import backups
 from tournament.writes.backups import (
     KEEP_PER_EVENT,
@@ -28,7 +28,6 @@ from tournament.writes.backups import (
     integrity_problems,
     last_backup,
     list_backups,
-    restore_database,
 )
 from tournament.writes.rounds import close_round, start_debrief
 
@@ -220,19 +219,6 @@ def test_a_database_in_memory_gets_no_automatic_backup(
         close_round(round_=event.current_round, by=organizer)
     assert callbacks == []
     assert not folder.exists()
-
-
-@pytest.mark.django_db
-def test_without_an_sqlite_file_a_backup_is_the_events_json_record(organizer, folder, monkeypatch):
-    monkeypatch.setattr(backups, "_live_sqlite", lambda: None)  # as on PostgreSQL
-    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
-    backup = back_up(event_id=event.pk, round_number=1, moment=Moment.ROUND_CLOSED, now=NOON)
-    assert backup.path.name.endswith("-closed.json")
-    written = json.loads(backup.path.read_text(encoding="utf-8"))
-    assert written["event"] == export_event(event)["event"]
-    assert last_backup(event.pk) == backup
-    with pytest.raises(BackupFailed, match="SQLite database only"):
-        restore_database(backup.path)
 
 
 # --- the console -----------------------------------------------------------------------------

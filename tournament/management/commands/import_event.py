@@ -2,6 +2,10 @@
 
     python manage.py import_event event.json
     python manage.py import_event - < event.json
+    python manage.py import_event event-12-round-02-20261122T231005.123456Z-closed.json
+
+The last form reads a backup kept in the database (on PostgreSQL; ``restore_backup``
+lists them) when no file has that name.
 
 The new event gets a new id, fresh phone and projector links, and belongs to the
 installation's organizer (or --owner). The file is checked whole first: a file that is
@@ -20,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.writes.backups import stored_record
 from tournament.writes.record_import import RecordProblem, import_event
 from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer
 
@@ -32,6 +37,8 @@ def read_record(source: str) -> Any:
     try:
         if source == "-":
             data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        elif not Path(source).exists() and (stored := stored_record(source)) is not None:
+            data = stored.encode("utf-8")
         else:
             with Path(source).open("rb") as handle:
                 data = handle.read(MAX_BYTES + 1)
@@ -60,7 +67,11 @@ class Command(BaseCommand):
     help = "Import an event written by export_event, as a new event of this installation."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="The JSON file, or - for the standard input.")
+        parser.add_argument(
+            "file",
+            help="The JSON file, - for the standard input, or the name of a backup kept in "
+            "the database.",
+        )
         parser.add_argument(
             "--owner",
             default=DEFAULT_ORGANIZER,

@@ -9,7 +9,8 @@ integrity check and be a Five Tricks database; the live database is backed up fi
 made safely is explained in tournament.writes.backups.restore_database. A backup made before
 the last update is brought up to date (migrate) after it is restored.
 
-SQLite only: on PostgreSQL, import a JSON backup with import_event.
+SQLite only. On PostgreSQL, where backups are kept in the database, the command without
+a name lists them, and ``import_event <name>`` reads one back as a new event.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.writes.backups import BackupFailed, backup_dir, list_backups, restore_database
+from tournament.writes.backups import (
+    BackupFailed,
+    backup_dir,
+    backups_in_database,
+    list_backups,
+    restore_database,
+)
 
 
 class Command(BaseCommand):
@@ -55,10 +62,19 @@ class Command(BaseCommand):
 
     def list_backups(self) -> None:
         backups = list_backups()
+        in_database = backups_in_database()
         if not backups:
-            self.stdout.write(_("No backups in %(folder)s yet.") % {"folder": backup_dir()})
+            if in_database:
+                self.stdout.write(_("No backups in the database yet."))
+            else:
+                self.stdout.write(_("No backups in %(folder)s yet.") % {"folder": backup_dir()})
             return
-        self.stdout.write(_("Backups in %(folder)s, newest first:") % {"folder": backup_dir()})
+        if in_database:
+            self.stdout.write(_("Backups in the database, newest first:"))
+        else:
+            self.stdout.write(_("Backups in %(folder)s, newest first:") % {"folder": backup_dir()})
         for backup in backups:
             when = timezone.localtime(backup.taken_at).strftime("%Y-%m-%d %H:%M:%S")
-            self.stdout.write(f"  {when}  {backup.path.name}")
+            self.stdout.write(f"  {when}  {backup.name}")
+        if in_database:
+            self.stdout.write(_("Read one back as a new event with: import_event NAME"))

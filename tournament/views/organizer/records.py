@@ -8,8 +8,9 @@ Terms:
                answer 404, as for every console page); a finished event downloads too.
     records panel
                what the console's Records section shows beside the links: when the
-               event's last backup was taken and where backups go, read from the backup
-               folder's file names, so it costs no query.
+               event's last backup was taken and where backups go. On SQLite it is read
+               from the backup folder's file names, so it costs no query; on PostgreSQL,
+               where backups are kept in the database, one query.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -29,7 +29,14 @@ from tournament.models import Event
 from tournament.reads.records import export_event, notes_csv, results_csv
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, run_action
-from tournament.writes.backups import Backup, Moment, back_up, backup_dir, last_backup
+from tournament.writes.backups import (
+    Backup,
+    Moment,
+    back_up,
+    backup_dir,
+    backups_in_database,
+    last_backup,
+)
 
 DOWNLOAD_NAME_LENGTH = 60
 
@@ -88,15 +95,16 @@ def back_up_now(request: HttpRequest, event: Event) -> HttpResponse:
         backup = back_up(
             event_id=event.pk, round_number=event.round_number, moment=Moment.ON_DEMAND
         )
-        return _("Backup taken: %(file)s") % {"file": backup.path.name}
+        return _("Backup taken: %(file)s") % {"file": backup.name}
 
     return run_action(request, take, default=console_url(event, "records"))
 
 
 def records_panel(event: Event) -> dict[str, Backup | Path | bool | None]:
     """What the console's Records section shows (see Terms: records panel)."""
+    in_database = backups_in_database()
     return {
         "last_backup": last_backup(event.pk),
-        "backup_dir": backup_dir(),
-        "json_backups": connection.vendor != "sqlite",
+        "backup_dir": None if in_database else backup_dir(),
+        "backups_in_database": in_database,
     }
