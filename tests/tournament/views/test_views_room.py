@@ -5,9 +5,11 @@ back, FIVETRICKS_PUBLIC_URL wins, and co-facilitators change nothing."""
 from __future__ import annotations
 
 import html
+import io
 import re
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
 
@@ -169,3 +171,22 @@ def test_removing_the_hotspot_removes_the_code(signed_in, event):
     assert not RoomSettings.objects.get().has_hotspot
     screen = signed_in.get(reverse("projector:screen", args=[event.projector_token]))
     assert "Join the Wi-Fi" not in screen.content.decode()
+
+
+# --- the start-up banner and the sign-in link command ---------------------------------
+
+
+@override_settings(PUBLIC_URL="")
+def test_the_banner_and_the_signin_link_use_the_chosen_address(organizer, capsys):
+    from tournament.management.commands import serve
+    from tournament.writes.room import choose_phone_address
+
+    choose_phone_address(address=VPN)
+    command = serve.Command(stdout=io.StringIO())
+    command.print_banner(organizer, port=8123, serving=False)
+    banner = command.stdout._out.getvalue()
+    assert f"http://{VPN}:8123/" in banner
+    assert f"http://{WIFI}:8123" not in banner
+
+    call_command("signin_link", port=8123)
+    assert capsys.readouterr().out.startswith(f"http://{VPN}:8123/")
