@@ -190,3 +190,11 @@ def test_the_banner_and_the_signin_link_use_the_chosen_address(organizer, capsys
 
     call_command("signin_link", port=8123)
     assert capsys.readouterr().out.startswith(f"http://{VPN}:8123/")
+
+
+def test_a_finished_events_console_leaves_the_room_out(signed_in, event):
+    event.finished_at = event.created_at
+    event.save(update_fields=["finished_at"])
+    assert 'id="room"' not in console(signed_in, event)
+    signed_in.post(url("room_address", event), {"address": VPN})
+    assert not RoomSettings.objects.exists()

@@ -12,7 +12,9 @@ Terms:
                   every phone in the room goes.
 
 They sit under an event's URL because the console is an event's page; what they change
-is the room's, shared by every event of the installation.
+is the room's, shared by every event of the installation. A finished event's console,
+read-only, leaves them out (and refuses them, as any change): another event's console
+has them.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def _back(event: Event) -> HttpResponse:
 
 
 @get_goes_to(lambda pk: console_url(pk, "room"))
-@event_view(organizer_only=True, even_when_finished=True)
+@event_view(organizer_only=True)
 def room_address(request: HttpRequest, event: Event) -> HttpResponse:
     picker = address_picker()
     if picker.fixed_by_setting:
@@ -58,7 +60,7 @@ def room_address(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @get_goes_to(lambda pk: console_url(pk, "room"))
-@event_view(organizer_only=True, even_when_finished=True)
+@event_view(organizer_only=True)
 def room_hotspot(request: HttpRequest, event: Event) -> HttpResponse:
     if request.POST.get("action") == "clear":
         clear_hotspot()
