@@ -14,6 +14,7 @@ from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, pictures, sign_in, snap
 from tournament.common import network
 from tournament.views.organizer import console as console_views
+from tournament.writes.room import save_hotspot
 from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,3 +78,42 @@ def test_the_organizer_picks_the_address_and_the_hotspot(
     console.locator("#room").get_by_role("button", name="Remove the Wi-Fi").click()
     expect(console.locator("#flash")).to_contain_text("Wi-Fi removed")
     expect(projector.get_by_text("1. Join the Wi-Fi")).to_have_count(0, timeout=15_000)
+
+
+def test_the_welcome_screen_with_the_wifi_code_fits_in_german(
+    live_server, new_context, monkeypatch, settings, tmp_path
+):
+    """The longest step titles (German) wrap above codes that stay level and on screen."""
+    settings.PUBLIC_URL = ""
+    monkeypatch.setattr(network, "lan_addresses", lambda: [WIFI])
+    save_hotspot(name="Werkstatt-Hotspot", password="karten-2026", security="WPA")
+    organizer, _ = ensure_organizer()
+    event = factories.seated_event(
+        owner=organizer, players=8, tables=2, name="Freitagswerkstatt", language="de"
+    )
+    projector = new_context(viewport=PROJECTOR).new_page()
+    projector.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
+
+    expect(projector.get_by_text("1. Mit dem WLAN verbinden")).to_be_visible()
+    codes = projector.locator(".join-step .players-qr")
+    first, second = codes.nth(0).bounding_box(), codes.nth(1).bounding_box()
+    assert first["y"] == second["y"]
+    titles = projector.locator(".step-title")
+    one, two = titles.nth(0).bounding_box(), titles.nth(1).bounding_box()
+    assert one["x"] + one["width"] <= two["x"]  # the titles do not overlap
+    for element in projector.locator(".join-step p").all():
+        box = element.bounding_box()
+        assert box["y"] + box["height"] <= PROJECTOR["height"]
+    snap(projector, pictures("room", tmp_path) / "projector-welcome-wifi-de.png")
+
+    kit = new_context(viewport=LAPTOP).new_page()
+    sign_in(kit, live_server, organizer)
+    kit.goto(live_server.url + reverse("kit:event_kit", args=[event.pk]))
+    steps = kit.locator(".tent-scan.with-wifi").first
+    expect(steps).to_contain_text("1. Mit dem WLAN verbinden")
+    column = steps.bounding_box()
+    for element in steps.locator("b, .tent-wifi").all():
+        box = element.bounding_box()
+        assert column["x"] <= box["x"]
+        assert box["x"] + box["width"] <= column["x"] + column["width"] + 0.5
+    snap(kit.locator("section.tent").first, pictures("room", tmp_path) / "kit-tent-card-de.png")
