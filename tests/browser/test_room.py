@@ -51,6 +51,7 @@ def test_the_organizer_picks_the_address_and_the_hotspot(
     expect(console.locator("#flash")).to_contain_text("Wi-Fi Workshop hotspot saved")
     expect(room.get_by_role("button", name="Remove the Wi-Fi")).to_be_visible()
     snap(console.locator("#room"), folder / "console-address-picker.png")
+    snap(console, folder / "console-setup.png", full_page=True)
 
     projector = new_context(viewport=PROJECTOR).new_page()
     projector.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
