@@ -17,7 +17,6 @@ Terms:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.safestring import SafeString
@@ -58,10 +57,6 @@ class AddressPicker:
     def selected(self) -> str:
         """What the picker's radio buttons mark: the choice, or automatic ("")."""
         return "" if self.lost_choice else self.chosen
-
-    @property
-    def in_use_host(self) -> str:
-        return urlsplit(self.base_url).hostname or ""
 
 
 def address_picker(room: RoomSettings | None = None) -> AddressPicker:
