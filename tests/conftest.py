@@ -154,6 +154,20 @@ def _each_test_starts_in_english(request):
         translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _no_phone_sightings_left_over(request):
+    """Phones' sightings wait in memory for their batch (tables.writes.sightings): one
+    test's must not be written in the next, to a table that is not theirs."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from tables.writes import sightings
+
+    sightings.forget_pending()
+    yield
+    sightings.forget_pending()
+
+
 @pytest.fixture
 def organizer(django_user_model):
     from tests import factories

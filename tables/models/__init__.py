@@ -19,6 +19,9 @@ Terms:
     phone     the random id a phone keeps in a long-lived cookie (``ft_phone``), stored
               on its reports: two reports from one phone never confirm a game, and a
               phone seen at two tables in one round is held.
+    sighting  a phone seen polling its table's page: the newest time each phone reached
+              each table (PhoneSighting), so the console can count the phones in the room
+              before play starts (tables.writes.sightings writes them in batches).
     report label how the organizer tells the reports of one game apart: their order and
               time of arrival ("second report (12:03:58): Bob").
     correction a record of who changed or deleted a game, and what it was before.
@@ -398,3 +401,22 @@ class GameCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} · {self.table} · game {self.game_number}"
+
+
+class PhoneSighting(models.Model):
+    """The newest time one phone reached one table's page (see Terms: sighting)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sightings")
+    phone = models.CharField(max_length=32)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("phone sighting")
+        verbose_name_plural = _("phone sightings")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "phone"], name="sighting_one_per_phone"),
+        ]
+        indexes = [models.Index(fields=["table", "last_seen"], name="sighting_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.phone} at {self.table_id}, {self.last_seen:%H:%M:%S}"

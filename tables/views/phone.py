@@ -23,7 +23,8 @@ Terms:
                  so tables.writes.reporting knows two reports from one phone (never a
                  confirmation) and a phone that reported at another table this round (held
                  for the organizer). It grants nothing; a phone that refuses cookies gets a
-                 new id with each report, and is judged as a phone seen once.
+                 new id with each report, and is judged as a phone seen once. Its polls
+                 tell the console how many phones reached each table (sightings).
 
 Reports are not protected by CSRF: the token in the URL is the only credential and no
 cookie grants anything, so a forged cross-site request could do nothing that anyone
@@ -53,6 +54,7 @@ from tables.rules.deal import tricks_per_game
 from tables.rules.variants import DECK_SIZE
 from tables.views.links import table_from_link
 from tables.writes.reporting import Outcome, ReportResult, next_game_number, report_game
+from tables.writes.sightings import note_phone_seen
 from tournament.common.cookies import set_phone_cookie
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
@@ -89,7 +91,7 @@ def _table_version_sql() -> str:
     table, event = Table._meta, Event._meta
     shared, version = event.get_field("shared_version"), table.get_field("version")
     return (
-        f'SELECT e."{shared.column}", t."{version.column}" '
+        f'SELECT e."{shared.column}", t."{version.column}", t."{table.pk.column}" '
         f'FROM "{table.db_table}" t JOIN "{event.db_table}" e '
         f'ON e."{event.pk.column}" = t."{table.get_field("event").column}" '
         f'WHERE t."{table.get_field("token").column}" = %s'
@@ -98,11 +100,17 @@ def _table_version_sql() -> str:
 
 def _table_version(request: HttpRequest, token: str) -> str | None:
     """The phone's ETag in one prepared query (see polling.first_row): unchanged polls are
-    most of the room's requests."""
+    most of the room's requests. The poll also counts as the phone's sighting (kept in
+    memory, written in batches: tables.writes.sightings)."""
     if not looks_like_token(token):
         return None
     found = first_row(_table_version_sql(), (token,))
-    return None if found is None else screen_version(*found)
+    if found is None:
+        return None
+    shared_version, table_version, table_id = found
+    if phone := _phone_id(request):
+        note_phone_seen(table_id=table_id, phone=phone)
+    return screen_version(shared_version, table_version)
 
 
 def _phone_id(request: HttpRequest) -> str | None:
@@ -263,7 +271,9 @@ def _render_screen(
 @table_from_link
 def table_page(request: HttpRequest, table: Table) -> HttpResponse:
     response = _render_screen(request, table, "phone/table.html")
-    _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+    phone = _phone_id(request) or secrets.token_urlsafe(16)
+    _keep_phone_id(response, request, phone)
+    note_phone_seen(table_id=table.pk, phone=phone)
     return response
 
 

@@ -4,10 +4,18 @@ answers to.
 Terms:
     LAN address      an IPv4 address of this machine that other devices on its network can
                      reach: not loopback, link-local or unspecified.
+    interface        the network adapter an address belongs to ("eth0", "wlan0", "tun0"),
+                     named where the system tells it cheaply (Linux); elsewhere unknown ("").
+    automatic choice the LAN address the routing table picks (the default route's), else
+                     the first one found.
+    chosen address   the LAN address the organizer picked on the console for the QR codes
+                     (tournament.models.RoomSettings); it counts only while this machine
+                     still has it (a laptop moved to another network falls back).
     public base URL  scheme, host and port that a phone scanning a table's QR code can
-                     reach: FIVETRICKS_PUBLIC_URL when set, else the first LAN address with
-                     the port the server listens on (settings.PORT, which `manage.py serve`
-                     passes to its workers as FIVETRICKS_PORT). It never comes from a
+                     reach: FIVETRICKS_PUBLIC_URL when set, else the chosen address, else
+                     the automatic choice, with the port the server listens on
+                     (settings.PORT, which `manage.py serve` passes to its workers as
+                     FIVETRICKS_PORT). It never comes from a
                      request's Host header: whoever sends the request chooses that header,
                      and a forged one would end up printed in every QR code.
     loopback only    no LAN address was found: the laptop is on no network, so links would
@@ -21,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+import struct
+import sys
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -70,15 +80,46 @@ def _hostname_addresses() -> list[str]:
     return []
 
 
+# Linux's ioctl that reads an interface's IPv4 address (<linux/sockios.h>).
+SIOCGIFADDR = 0x8915
+
+
+def _interface_address(sock: socket.socket, name: str) -> str | None:
+    import fcntl  # not on Windows; only called on Linux
+
+    with contextlib.suppress(OSError, ValueError):
+        packed = fcntl.ioctl(sock.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+        return socket.inet_ntoa(packed[20:24])
+    return None
+
+
+def detect_interfaces() -> dict[str, str]:
+    """Each usable IPv4 address of this machine's interfaces with the interface's name, on
+    Linux (one ioctl per interface, no traffic); empty elsewhere, where the probes and the
+    machine's name still find the addresses, unnamed."""
+    if not sys.platform.startswith("linux") or not hasattr(socket, "if_nameindex"):
+        return {}
+    found: dict[str, str] = {}
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _index, name in socket.if_nameindex():
+            address = _interface_address(sock, name)
+            if address and _usable(address):
+                found.setdefault(address, name)
+    return found
+
+
 def detect_lan_addresses() -> list[str]:
     """This machine's LAN addresses, best guess first: the routing table's choice, then
-    what the machine's own name resolves to, then routes to private networks."""
+    what the machine's own name resolves to, then routes to private networks, then every
+    other interface's address (a VPN, a second adapter)."""
     found = [_routed_address(ROUTE_PROBE), *_hostname_addresses()]
     found.extend(_routed_address(probe) for probe in PRIVATE_PROBES)
+    found.extend(detect_interfaces())
     return list(dict.fromkeys(a for a in found if a and _usable(a)))
 
 
 _last_detection: tuple[float, tuple[str, ...]] = (float("-inf"), ())
+_last_interfaces: tuple[float, dict[str, str]] = (float("-inf"), {})
 
 
 def lan_addresses() -> list[str]:
@@ -92,10 +133,22 @@ def lan_addresses() -> list[str]:
     return list(addresses)
 
 
+def interface_names() -> dict[str, str]:
+    """detect_interfaces(), reused for RECHECK_SECONDS: the interface of each address."""
+    global _last_interfaces
+    checked_at, names = _last_interfaces
+    now = time.monotonic()
+    if now - checked_at >= RECHECK_SECONDS:
+        names = detect_interfaces()
+        _last_interfaces = (now, names)
+    return dict(names)
+
+
 def forget_lan_addresses() -> None:
     """Detect again on the next call (the network changed, or a test changed it)."""
-    global _last_detection
+    global _last_detection, _last_interfaces
     _last_detection = (float("-inf"), ())
+    _last_interfaces = (float("-inf"), {})
 
 
 def machine_names() -> list[str]:
@@ -110,22 +163,21 @@ def is_loopback_host(host: str) -> bool:
     return host in LOOPBACK_NAMES or host.startswith("127.") or host.endswith(".localhost")
 
 
-def lan_base_url(port: int) -> str:
+def lan_base_url(port: int, chosen: str = "") -> str:
+    """http://<address>:<port> for the chosen address while this machine has it, else
+    for the automatic choice (127.0.0.1 when there is no LAN address)."""
     addresses = lan_addresses()
-    host = addresses[0] if addresses else "127.0.0.1"
+    automatic = addresses[0] if addresses else "127.0.0.1"
+    host = chosen if chosen and chosen in addresses else automatic
     return f"http://{host}:{port}"
 
 
-def phone_base_url(port: int | None = None) -> str:
-    """The public base URL; ``port`` is where this server listens (default settings.PORT)."""
+def phone_base_url(port: int | None = None, chosen: str = "") -> str:
+    """The public base URL; ``port`` is where this server listens (default settings.PORT),
+    ``chosen`` the organizer's pick (see Terms). tournament.reads.room passes the pick."""
     if settings.PUBLIC_URL:
         return settings.PUBLIC_URL
-    return lan_base_url(settings.PORT if port is None else port)
-
-
-def public_base_url(request: HttpRequest) -> str:
-    """Base URL for links that phones open, e.g. in QR codes; never the request's Host."""
-    return phone_base_url()
+    return lan_base_url(settings.PORT if port is None else port, chosen)
 
 
 def address_warning(port: int | None = None) -> str | None:

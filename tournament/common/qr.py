@@ -1,4 +1,4 @@
-"""QR codes as inline SVG, for the printed table kit.
+"""QR codes as inline SVG, for the printed table kit and the projector.
 
 Terms:
     QR code   a square of dark and light *modules* that a phone camera reads as a URL.
@@ -6,6 +6,8 @@ Terms:
               sized by CSS through its viewBox, so it prints sharp at any size.
     quiet zone the light margin around the code that cameras need to find it; kept at
               two modules, which is enough on white paper.
+    Wi-Fi code a QR code whose text is ``WIFI:T:<security>;S:<name>;P:<password>;;``
+              (wifi_payload): a phone's camera offers to join that network.
 """
 
 from __future__ import annotations
@@ -51,3 +53,19 @@ def qr_svg(url: str, *, label: str = "") -> SafeString:
         element.attrib.pop("id", None)
     # ElementTree escapes the label, so a URL or label cannot break out of the markup.
     return mark_safe(ET.tostring(svg, encoding="unicode"))
+
+
+# The characters a WIFI: code's fields escape with a backslash (the ZXing format phones read).
+WIFI_SPECIAL = '\\;,:"'
+
+
+def _wifi_escaped(text: str) -> str:
+    return "".join(f"\\{c}" if c in WIFI_SPECIAL else c for c in text)
+
+
+def wifi_payload(name: str, password: str, security: str = "WPA") -> str:
+    """The text of a Wi-Fi QR code, ``WIFI:T:WPA;S:<name>;P:<password>;;``: phone cameras
+    offer to join the network it names. An open network ("nopass") has no password."""
+    if security == "nopass" or not password:
+        return f"WIFI:T:nopass;S:{_wifi_escaped(name)};;"
+    return f"WIFI:T:{security};S:{_wifi_escaped(name)};P:{_wifi_escaped(password)};;"

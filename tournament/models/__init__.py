@@ -11,6 +11,9 @@ Terms:
     co-facilitator
              someone the organizer invited to help run one event (cofacilitators); what
              they saw at the tables are observers' notes (notes).
+    room settings
+             the installation's network settings: the address the QR codes use and the
+             hotspot's Wi-Fi (room).
     sign-in attempt
              a password sign-in that has not succeeded, counted to slow down guessing
              (signin).
@@ -49,6 +52,13 @@ from tournament.models.players import (
     PlayerQuerySet,
     PlayerStatus,
 )
+from tournament.models.room import (
+    WIFI_NAME_MAX_LENGTH,
+    WIFI_PASSWORD_MAX_LENGTH,
+    RoomSettings,
+    RoomSettingsQuerySet,
+    WifiSecurity,
+)
 from tournament.models.rounds import Round, RoundStatus
 from tournament.models.seats import Seat, SeatReason
 from tournament.models.signin import SignInAttempt, SignInAttemptQuerySet
@@ -70,6 +80,8 @@ __all__ = [
     "SECRET_TOKEN_BYTES",
     "STAGE_CHOICES",
     "TOKEN_PATTERN",
+    "WIFI_NAME_MAX_LENGTH",
+    "WIFI_PASSWORD_MAX_LENGTH",
     "CoFacilitator",
     "CoFacilitatorQuerySet",
     "CoRole",
@@ -86,6 +98,8 @@ __all__ = [
     "Player",
     "PlayerQuerySet",
     "PlayerStatus",
+    "RoomSettings",
+    "RoomSettingsQuerySet",
     "Round",
     "RoundStatus",
     "Seat",
@@ -94,6 +108,7 @@ __all__ = [
     "SignInAttemptQuerySet",
     "StoredBackup",
     "StoredBackupQuerySet",
+    "WifiSecurity",
     "looks_like_token",
     "new_secret_token",
     "new_seed",

@@ -25,6 +25,7 @@ from tournament.views.organizer import (
     questions,
     radar,
     records,
+    room,
     roster,
     rounds,
     tables,
@@ -46,6 +47,11 @@ events_urls = [
     path("archive/", events.event_archive, name="event_archive"),
     path("finish/", events.finish, name="finish"),
     path("reopen/", events.reopen, name="reopen"),
+]
+
+room_urls = [
+    path("room/address/", room.room_address, name="room_address"),
+    path("room/hotspot/", room.room_hotspot, name="room_hotspot"),
 ]
 
 team_urls = [
@@ -166,6 +172,7 @@ records_urls = [
 FEATURES = [
     console_urls,
     events_urls,
+    room_urls,
     team_urls,
     radar_urls,
     notes_urls,

@@ -23,11 +23,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.common.languages import speak
-from tournament.common.network import public_base_url
 from tournament.common.polling import etag_from_version, first_row, poll_trigger, quoted_etag
 from tournament.common.qr import qr_svg
-from tournament.models import Event, looks_like_token
+from tournament.models import Event, RoomSettings, looks_like_token
 from tournament.reads.projector import ScreenKind, View, build_screen
+from tournament.reads.room import phone_base_url, room_settings, wifi_join
 
 NO_SCRIPT_REFRESH_SECONDS = 10
 
@@ -59,10 +59,16 @@ def _version_sql() -> str:
     )
 
 
-def _players_page(request: HttpRequest, event: Event) -> tuple[str, str]:
+def _players_page(event: Event, room: RoomSettings) -> tuple[str, str]:
     """The players' own page as an absolute URL (never localhost), and its QR code."""
-    url = public_base_url(request) + reverse("phone:player_home", args=[event.players_token])
+    url = phone_base_url(room=room) + reverse("phone:player_home", args=[event.players_token])
     return url, qr_svg(url, label=_("QR code of the players' page"))
+
+
+def _welcome(event: Event) -> dict:
+    """The welcome screen's ways in: the players' page, and the hotspot's Wi-Fi code."""
+    room = room_settings()
+    return {"players_page": _players_page(event, room), "wifi": wifi_join(room)}
 
 
 @require_GET
@@ -86,7 +92,7 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
         "etag": quoted_etag(_stage_version(view, event.version)),
         "poll_url": ladder_url if view == View.LADDER else stage_url,
         "poll_trigger": poll_trigger(),
-        "players_page": _players_page(request, event) if shown.kind == ScreenKind.SETUP else None,
+        **(_welcome(event) if shown.kind == ScreenKind.SETUP else {"players_page": None}),
         "stage_url": stage_url,
         "ladder_url": ladder_url,
         "refresh_seconds": NO_SCRIPT_REFRESH_SECONDS,

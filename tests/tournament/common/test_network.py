@@ -10,7 +10,7 @@ import socket
 
 import pytest
 from django.http.request import validate_host
-from django.test import RequestFactory, override_settings
+from django.test import override_settings
 from django.urls import reverse
 
 from tests import factories
@@ -56,6 +56,7 @@ class FakeSocket:
 
 def fake_network(monkeypatch, *, routes: dict[str, str], hostname_addresses: list[str]) -> None:
     FakeSocket.routes, FakeSocket.probed = routes, []
+    monkeypatch.setattr(network, "detect_interfaces", dict)
     monkeypatch.setattr(network.socket, "socket", FakeSocket)
     monkeypatch.setattr(network.socket, "gethostname", lambda: "Ada-Laptop")
     monkeypatch.setattr(
@@ -120,25 +121,47 @@ def test_addresses_are_detected_again_after_a_few_seconds(monkeypatch):
 # --- the public base URL ----------------------------------------------------------------
 
 
-def test_a_configured_public_url_wins(settings):
+def test_a_configured_public_url_wins(settings, monkeypatch):
+    monkeypatch.setattr(network, "lan_addresses", lambda: [LAN, "10.8.0.2"])
     settings.PUBLIC_URL = "https://tricks.example.org"
-    request = RequestFactory().get("/", HTTP_HOST="localhost:8000")
-    assert network.public_base_url(request) == "https://tricks.example.org"
+    assert network.phone_base_url() == "https://tricks.example.org"
+    assert network.phone_base_url(chosen="10.8.0.2") == "https://tricks.example.org"
+
+
+@override_settings(PUBLIC_URL="", PORT=8765)
+def test_the_lan_address_and_the_servers_port_make_the_url(monkeypatch):
+    monkeypatch.setattr(network, "lan_addresses", lambda: [LAN])
+    assert network.phone_base_url() == f"http://{LAN}:8765"
+    assert network.phone_base_url(8000) == f"http://{LAN}:8000"
 
 
 @override_settings(PUBLIC_URL="", PORT=8000)
-def test_localhost_is_replaced_by_the_lan_address(monkeypatch):
+def test_a_chosen_address_counts_only_while_the_machine_has_it(monkeypatch):
+    monkeypatch.setattr(network, "lan_addresses", lambda: [LAN, "10.8.0.2"])
+    assert network.phone_base_url(chosen="10.8.0.2") == "http://10.8.0.2:8000"
+
     monkeypatch.setattr(network, "lan_addresses", lambda: [LAN])
-    for host in ("localhost:8000", "127.0.0.1:8000"):
-        request = RequestFactory().get("/", HTTP_HOST=host)
-        assert network.public_base_url(request) == f"http://{LAN}:8000"
+    assert network.phone_base_url(chosen="10.8.0.2") == f"http://{LAN}:8000"
 
 
-@override_settings(PUBLIC_URL="", PORT=8765, ALLOWED_HOSTS=["*"])
-def test_the_host_header_is_never_used_the_servers_port_is(monkeypatch):
-    monkeypatch.setattr(network, "lan_addresses", lambda: [LAN])
-    request = RequestFactory().get("/", HTTP_HOST="evil.example:666")
-    assert network.public_base_url(request) == f"http://{LAN}:8765"
+def test_interfaces_name_their_addresses_on_linux(monkeypatch):
+    monkeypatch.setattr(network.sys, "platform", "linux")
+    monkeypatch.setattr(
+        network.socket, "if_nameindex", lambda: [(1, "lo"), (2, "wlan0"), (3, "tun0")]
+    )
+    answers = {"lo": "127.0.0.1", "wlan0": LAN, "tun0": "10.8.0.2"}
+    monkeypatch.setattr(network, "_interface_address", lambda sock, name: answers[name])
+
+    assert network.detect_interfaces() == {LAN: "wlan0", "10.8.0.2": "tun0"}
+
+    monkeypatch.setattr(network.sys, "platform", "win32")
+    assert network.detect_interfaces() == {}
+
+
+def test_every_interfaces_address_is_a_lan_address_after_the_routed_one(monkeypatch):
+    fake_network(monkeypatch, routes={network.ROUTE_PROBE[0]: LAN}, hostname_addresses=[])
+    monkeypatch.setattr(network, "detect_interfaces", lambda: {"10.8.0.2": "tun0", LAN: "wlan0"})
+    assert network.detect_lan_addresses() == [LAN, "10.8.0.2"]
 
 
 @pytest.mark.django_db

@@ -7,7 +7,7 @@ import re
 import qrcode
 import qrcode.constants
 
-from tournament.common.qr import QUIET_ZONE_MODULES, qr_svg
+from tournament.common.qr import QUIET_ZONE_MODULES, qr_svg, wifi_payload
 
 URL = "http://192.168.1.20:8000/t/pVh1mQ0n0Jx7Zq2c3Yb9sW4kL8dE5fGh/"
 
@@ -53,3 +53,14 @@ def test_the_label_is_the_accessible_name_and_is_escaped():
     svg = str(qr_svg(URL, label='Table 3 <script>"'))
     assert 'aria-label="Table 3 &lt;script&gt;&quot;"' in svg
     assert 'role="img"' in svg
+
+
+# --- Wi-Fi codes -------------------------------------------------------------------------
+
+
+def test_a_wifi_code_escapes_its_special_characters():
+    assert wifi_payload("Café", "secret123") == "WIFI:T:WPA;S:Café;P:secret123;;"
+    assert wifi_payload('a\\b;c,d:e"f', "p;w") == r"WIFI:T:WPA;S:a\\b\;c\,d\:e\"f;P:p\;w;;"
+    assert wifi_payload("Open", "", "nopass") == "WIFI:T:nopass;S:Open;;"
+    assert wifi_payload("Open", "") == "WIFI:T:nopass;S:Open;;"
+    assert wifi_payload("Old", "12345", "WEP") == "WIFI:T:WEP;S:Old;P:12345;;"

@@ -205,8 +205,9 @@ def test_reprinting_costs_the_same_queries_at_any_size(
     for number in range(1, players // 4 + 1, 2):
         table(event, number).rotate_token()
     url = kit_url(event, reprint=1)
-    # The reads, then one UPDATE of the tables and one of the event's version, together.
-    with django_assert_max_num_queries(10):
+    # The reads (the room settings among them), then one UPDATE of the tables and one of
+    # the event's version, together.
+    with django_assert_max_num_queries(11):
         response = signed_in.get(url)
     assert len(tent_cards(response.content.decode())) == (players // 4 + 1) // 2
 
@@ -217,7 +218,7 @@ def test_the_kit_costs_the_same_queries_at_any_size(
 ):
     event = factories.seated_event(owner=organizer, players=players, tables=players // 4)
     url = kit_url(event)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):  # the room settings (address, Wi-Fi): one
         response = signed_in.get(url)
     assert len(tent_cards(response.content.decode())) == players // 4
 

@@ -33,6 +33,7 @@ from granian.log import LogLevels
 
 from tournament.common import network
 from tournament.models import Event
+from tournament.reads import room
 from tournament.writes.signin import ensure_organizer, sign_in_path
 
 WSGI_TARGET = "tournament.wsgi:application"
@@ -92,6 +93,8 @@ class Command(BaseCommand):
         if sys.platform == "win32":
             workers = 1  # granian would fall back to one anyway; the banner must say so
         user = self.set_up(rehearsal=not options["no_rehearsal"])
+        # Read now: serving closes this process's database connections before the banner.
+        self.room_settings = room.room_settings()
         if options["setup_only"]:
             self.print_banner(user, port=port, serving=False)
             return
@@ -138,7 +141,7 @@ class Command(BaseCommand):
     def print_banner(
         self, user: object, *, port: int, workers: int = 0, serving: bool = True
     ) -> None:
-        base = network.phone_base_url(port)
+        base = room.phone_base_url(port, getattr(self, "room_settings", None))
         lines = [RULE]
         if serving:
             running = ngettext(

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournament.common.network import phone_base_url
+from tournament.reads.room import phone_base_url
 from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
 
 

@@ -51,6 +51,7 @@ from tournament.models import (
     Seat,
     SeatReason,
 )
+from tournament.reads.console.reached import phones_reached, shows_phones_reached
 from tournament.reads.debrief import DebriefProgress, debrief_progress
 from tournament.rules.ordering import name_key
 from tournament.rules.table_plan import (
@@ -105,6 +106,8 @@ class TableCard:
     disputed: int = 0
     unconfirmed: int = 0
     phone_url: str | None = None
+    # Phones that reached the table in the last minute, before play (reached); else None.
+    phones_reached: int | None = None
 
     @property
     def number(self) -> int:
@@ -280,6 +283,13 @@ class Console:
         return sum(card.unconfirmed for card in self.cards)
 
     @property
+    def phones_reached_total(self) -> int | None:
+        """Phones that reached any table in the last minute, before play; else None."""
+        if not self.cards or self.cards[0].phones_reached is None:
+            return None
+        return sum(card.phones_reached or 0 for card in self.cards)
+
+    @property
     def reported_total(self) -> int:
         return sum(card.reported for card in self.cards)
 
@@ -328,6 +338,10 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
         )
         for t in tables
     }
+    if shows_phones_reached(event):
+        reached = phones_reached(event)
+        for table_id, card in cards.items():
+            card.phones_reached = reached.get(table_id, 0)
     wins = _count_games(cards, results) if results is not None else None
     table_of_player = _seat_cards(cards, seating_round, players, tables, wins)
     closed = [r for r in rounds if r.status == RoundStatus.CLOSED]

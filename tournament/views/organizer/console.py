@@ -16,6 +16,7 @@ rounds ...); a refused form comes back on this page through console_context.
 
 from __future__ import annotations
 
+import time
 from functools import partial
 
 from django.contrib.messages import get_messages
@@ -28,11 +29,15 @@ from django.views.decorators.http import require_GET
 
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
 from tournament.forms import MovePlayerForm, RosterForm, SetVariantForm, TablePlanForm
+from tournament.forms.room import HotspotForm
 from tournament.models import Event, Phase
 from tournament.reads.console import Console, build_console, optional_url
+from tournament.reads.console.page import TableCard
+from tournament.reads.console.reached import BEFORE_PLAY
 from tournament.reads.debrief import table_timelines
+from tournament.reads.room import address_picker, room_settings
 from tournament.rules.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from tournament.views.access import event_view, visible_version
+from tournament.views.access import event_view
 from tournament.views.organizer.radar import radar_context
 from tournament.views.organizer.records import records_panel
 
@@ -64,9 +69,16 @@ def live_keys(console: Console) -> dict[str, str]:
         "phase": str(shared),
         "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
         "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
-        "cards": ".".join(str(table.version) for table in console.tables),
+        "cards": ".".join(card_key(card) for card in console.cards),
         "notes": notes_key(console),
     }
+
+
+def card_key(card: TableCard) -> str:
+    """A table card's key: its table's version, and before play the phones it reached."""
+    if card.phones_reached is None:
+        return str(card.table.version)
+    return f"{card.table.version}p{card.phones_reached}"
 
 
 def notes_key(console: Console) -> str:
@@ -99,7 +111,7 @@ def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) 
         else [
             card
             for card, version in zip(console.cards, cards_held, strict=True)
-            if version != str(card.table.version)
+            if version != card_key(card)
         ],
     }
 
@@ -110,7 +122,7 @@ def live_context(request: HttpRequest, event: Event, console: Console) -> dict:
     return {
         "event": event,
         "c": console,
-        "etag": quoted_etag(event.version),
+        "etag": quoted_etag(console_etag(event.version, event.phase, event.paper_only)),
         "poll_trigger": poll_trigger(),
         "live_url": live_url(event, keys),
         "timelines": SimpleLazyObject(partial(table_timelines, event)),
@@ -140,7 +152,7 @@ def console_context(
     return {
         "event": event,
         "c": console,
-        "etag": quoted_etag(event.version),
+        "etag": quoted_etag(console_etag(event.version, event.phase, event.paper_only)),
         "poll_trigger": poll_trigger(),
         "live_url": live_url(event, live_keys(console)),
         # Lazy: read (five queries) only at the debrief, where the notes panel shows it.
@@ -163,6 +175,29 @@ def console_context(
         # Lazy: only the full page shows the Records section, so a live poll never reads
         # the backup folder.
         "records": SimpleLazyObject(partial(records_panel, event)),
+        **(room_context(forms.get("hotspot_form")) if _organizes(event) else {}),
+    }
+
+
+def _organizes(event: Event) -> bool:
+    access = getattr(event, "access", None)  # set by event_view
+    return access is None or access.organize
+
+
+def room_context(hotspot_form: HotspotForm | None = None) -> dict:
+    """The Room section (tournament.views.organizer.room): one query for the settings."""
+    room = room_settings()
+    return {
+        "room": room,
+        "picker": address_picker(room),
+        "hotspot_form": hotspot_form
+        or HotspotForm(
+            initial={
+                "wifi_name": room.wifi_name,
+                "wifi_password": room.wifi_password,
+                "wifi_security": room.wifi_security,
+            }
+        ),
     }
 
 
@@ -172,8 +207,33 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "organizer/event.html", console_context(request, event))
 
 
+# Before play the cards count the phones that reached each table in the last minute, which
+# changes without any write to the event: the poll's ETag then changes this often too.
+REACHED_REFRESH_SECONDS = 10
+
+
+def console_version(request: HttpRequest, pk: int, *args, **kwargs) -> str | None:
+    """The live sections' ETag: Event.version (one query, as visible_version), and before
+    play the current REACHED_REFRESH_SECONDS period, so the phone counts stay fresh."""
+    if not request.user.is_authenticated:
+        return None
+    found = (
+        Event.objects.reachable_by(request.user)
+        .filter(pk=pk)
+        .values_list("version", "phase", "paper_only")
+        .first()
+    )
+    return None if found is None else console_etag(*found)
+
+
+def console_etag(version: int, phase: str, paper_only: bool) -> str:
+    if phase in BEFORE_PLAY and not paper_only:
+        return f"{version}.{int(time.time() // REACHED_REFRESH_SECONDS)}"
+    return str(version)
+
+
 @require_GET
-@etag_from_version(visible_version)
+@etag_from_version(console_version)
 @event_view()
 def event_live(request: HttpRequest, event: Event) -> HttpResponse:
     """The live sections of the console whose key changed, swapped in by id out of band

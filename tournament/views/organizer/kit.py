@@ -36,8 +36,9 @@ from django.views.decorators.http import require_GET
 from tables.models import Table
 from tables.reads.kit import TallySheet, kit_tables, tally_sheets_for
 from tournament.common.inputs import positive_int
-from tournament.common.network import LOOPBACK_NAMES, public_base_url
+from tournament.common.network import LOOPBACK_NAMES
 from tournament.models import Event
+from tournament.reads.room import phone_base_url, room_settings, wifi_join
 from tournament.views.access import event_view
 
 
@@ -65,7 +66,8 @@ def event_kit(request: HttpRequest, event: Event) -> HttpResponse:
     paper = PAPERS.get(request.GET.get("paper", ""), PAPERS[DEFAULT_PAPER])
     only = positive_int(request.GET.get("table"))
     reprint = only is None and request.GET.get("reprint") == "1"
-    base_url = public_base_url(request)
+    room = room_settings()
+    base_url = phone_base_url(room=room)
     tables = list(event.tables.order_by("number"))
     stale = [table for table in tables if table.needs_reprint]
     if only is not None:
@@ -91,6 +93,7 @@ def event_kit(request: HttpRequest, event: Event) -> HttpResponse:
             "kit": kit,
             "pages": [(item, tally.get(item.table.number)) for item in kit],
             "base_url": base_url,
+            "wifi": None if event.paper_only else wifi_join(room),
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,
             "only": only,
             "reprint": reprint,
@@ -126,7 +129,7 @@ def tally_sheets(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, _("Nobody is seated yet: make the table plan first."))
         return HttpResponseRedirect(reverse("organizer:event", args=[event.pk]))
     only = positive_int(request.GET.get("table"))
-    base_url = public_base_url(request)
+    base_url = phone_base_url()
     selection = f"&round={round_.number}" + (f"&table={only}" if only else "")
     # Each sheet goes to its table, in that table's language (tally_sheets_for); the
     # page around them is the organizer's.

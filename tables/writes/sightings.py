@@ -1,0 +1,91 @@
+"""Phones seen at their tables, written in batches so a room's polls cost no write each.
+
+Terms:
+    sighting   a phone (its ``ft_phone`` id) polling or opening one table's page
+               (tables.models.PhoneSighting keeps the newest time per phone and table).
+    pending    the sightings this server process noted since its last batch, newest
+               time per phone and table, in memory.
+    batch      the pending sightings written at once, one upsert, at most every
+               FLUSH_SECONDS per process and only when a sighting comes in: with 500
+               phones polling every two seconds a process writes one small batch every
+               FLUSH_SECONDS instead of 250 rows a second. A count over the last minute
+               (tournament.reads.console.reached) is then at most FLUSH_SECONDS late.
+
+A sighting is a hint for the organizer, not a record: it locks no event, and a batch that
+cannot be written (a table deleted meanwhile) is dropped; the phones' next polls bring it
+back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import datetime
+
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from tables.models import PhoneSighting, Table
+
+FLUSH_SECONDS = 15.0
+
+logger = logging.getLogger(__name__)
+_lock = threading.Lock()
+_pending: dict[tuple[int, str], datetime] = {}
+_last_flush = time.monotonic()
+
+
+def note_phone_seen(*, table_id: int, phone: str) -> None:
+    """Remember that ``phone`` reached table ``table_id`` now; write the batch when due."""
+    global _last_flush
+    with _lock:
+        _pending[(table_id, phone)] = timezone.now()
+        if time.monotonic() - _last_flush < FLUSH_SECONDS:
+            return
+        batch = dict(_pending)
+        _pending.clear()
+        _last_flush = time.monotonic()
+    write_sightings(batch=batch)
+
+
+def forget_pending() -> None:
+    """Drop what is pending and start a new period (a test starts afresh)."""
+    global _last_flush
+    with _lock:
+        _pending.clear()
+        _last_flush = time.monotonic()
+
+
+def flush_sightings() -> int:
+    """Write what is pending now; returns how many sightings were written."""
+    with _lock:
+        batch = dict(_pending)
+        _pending.clear()
+    return write_sightings(batch=batch)
+
+
+def write_sightings(*, batch: dict[tuple[int, str], datetime]) -> int:
+    """Upsert the batch in two queries (the tables that still exist, then the rows)."""
+    if not batch:
+        return 0
+    try:
+        with transaction.atomic():
+            existing = set(
+                Table.objects.filter(pk__in={t for t, _ in batch}).values_list("pk", flat=True)
+            )
+            rows = [
+                PhoneSighting(table_id=table_id, phone=phone, last_seen=seen)
+                for (table_id, phone), seen in batch.items()
+                if table_id in existing
+            ]
+            PhoneSighting.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["table", "phone"],
+                update_fields=["last_seen"],
+            )
+    except DatabaseError:
+        logger.warning("Dropped %s phone sightings", len(batch), exc_info=True)
+        return 0
+    return len(rows)

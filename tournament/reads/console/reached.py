@@ -1,0 +1,40 @@
+"""How many phones reached each table in the last minute: the console's check, before play,
+that the room can connect.
+
+Terms:
+    reached    a phone whose sighting at a table (tables.models.PhoneSighting, written in
+               batches by tables.writes.sightings) is at most REACHED_WINDOW old.
+    before play the phases in which the console shows the counts (setup, study, practice):
+               once rounds are played, reports tell the same story.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Count
+from django.utils import timezone
+
+from tables.models import PhoneSighting
+from tournament.models import Event, Phase
+
+REACHED_WINDOW = timedelta(seconds=60)
+BEFORE_PLAY = (Phase.SETUP, Phase.STUDY, Phase.PRACTICE)
+
+
+def shows_phones_reached(event: Event) -> bool:
+    return event.phase in BEFORE_PLAY and not event.paper_only
+
+
+def phones_reached(event: Event) -> dict[int, int]:
+    """Phones reached per table id (see Terms), in one query; tables none reached are left
+    out. Empty (no query) outside the phases that show it."""
+    if not shows_phones_reached(event):
+        return {}
+    since = timezone.now() - REACHED_WINDOW
+    return dict(
+        PhoneSighting.objects.filter(table__event=event, last_seen__gte=since)
+        .values_list("table_id")
+        .annotate(phones=Count("pk"))
+        .values_list("table_id", "phones")
+    )

@@ -1,0 +1,97 @@
+"""What the screens read of the room settings: the address phones use, the console's
+address picker, and the hotspot's Wi-Fi QR code.
+
+Terms:
+    phone base URL  tournament.common.network's public base URL, with the organizer's
+                    chosen address (tournament.models.RoomSettings) passed in: one query.
+    address picker  the console's list of this machine's LAN addresses, each with its
+                    interface when known, the one in use marked; fixed when
+                    FIVETRICKS_PUBLIC_URL is set (it always wins).
+    lost choice     a chosen address this machine no longer has (the laptop moved to
+                    another network): links fall back to the automatic choice, and the
+                    picker says so.
+    Wi-Fi join      the hotspot as phones need it: its name, its password, and a QR code
+                    in the standard WIFI: format that joins a phone in one scan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from tournament.common import network
+from tournament.common.qr import qr_svg, wifi_payload
+from tournament.models import RoomSettings, WifiSecurity
+
+
+def room_settings() -> RoomSettings:
+    return RoomSettings.objects.current()
+
+
+def phone_base_url(port: int | None = None, room: RoomSettings | None = None) -> str:
+    """The base URL of every link phones open (QR codes, the kit, the banner): one query
+    for the organizer's choice unless ``room`` is given."""
+    room = room or room_settings()
+    return network.phone_base_url(port, room.phone_address or "")
+
+
+@dataclass(frozen=True)
+class AddressOption:
+    address: str
+    interface: str
+    automatic: bool  # the one used when nothing is chosen
+
+
+@dataclass(frozen=True)
+class AddressPicker:
+    base_url: str  # what the QR codes use now
+    options: list[AddressOption]
+    chosen: str  # the stored choice ("" = automatic)
+    fixed_by_setting: bool  # FIVETRICKS_PUBLIC_URL is set: no choice to make
+    lost_choice: bool  # chosen, but no longer on this machine
+
+    @property
+    def selected(self) -> str:
+        """What the picker's radio buttons mark: the choice, or automatic ("")."""
+        return "" if self.lost_choice else self.chosen
+
+
+def address_picker(room: RoomSettings | None = None) -> AddressPicker:
+    """The console's address picker (see Terms), in one query."""
+    room = room or room_settings()
+    chosen = room.phone_address or ""
+    addresses = network.lan_addresses()
+    names = network.interface_names()
+    options = [
+        AddressOption(address, names.get(address, ""), automatic=index == 0)
+        for index, address in enumerate(addresses)
+    ]
+    return AddressPicker(
+        base_url=network.phone_base_url(None, chosen),
+        options=options,
+        chosen=chosen,
+        fixed_by_setting=bool(settings.PUBLIC_URL),
+        lost_choice=bool(chosen) and chosen not in addresses,
+    )
+
+
+@dataclass(frozen=True)
+class WifiJoin:
+    name: str
+    password: str
+    security: str
+    qr: SafeString
+
+
+def wifi_join(room: RoomSettings | None = None) -> WifiJoin | None:
+    """The hotspot's Wi-Fi QR code and what it says, or None when no hotspot is set."""
+    room = room or room_settings()
+    if not room.has_hotspot:
+        return None
+    password = "" if room.wifi_security == WifiSecurity.OPEN else room.wifi_password
+    payload = wifi_payload(room.wifi_name, password, room.wifi_security)
+    label = _("Wi-Fi QR code: scan it to join %(name)s") % {"name": room.wifi_name}
+    return WifiJoin(room.wifi_name, password, room.wifi_security, qr_svg(payload, label=label))
