@@ -137,6 +137,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tournament.common.network.address_context",
                 "tournament.common.languages.languages_context",
+                "tournament.common.product.product_context",
                 "tournament.views.access.access_context",
             ],
         },

@@ -32,6 +32,7 @@ from granian.constants import Interfaces
 from granian.log import LogLevels
 
 from tournament.common import network
+from tournament.common.product import made_by
 from tournament.models import Event
 from tournament.writes.signin import ensure_organizer, sign_in_path
 
@@ -139,7 +140,7 @@ class Command(BaseCommand):
         self, user: object, *, port: int, workers: int = 0, serving: bool = True
     ) -> None:
         base = network.phone_base_url(port)
-        lines = [RULE]
+        lines = [RULE, f"  {made_by()}"]
         if serving:
             running = ngettext(
                 "Five Tricks is running (granian, %(workers)s worker). Stop it with Ctrl+C.",
