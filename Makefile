@@ -10,7 +10,7 @@ CHROMIUM := /usr/bin/chromium
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 .PHONY: run test check lint format install chromium poppler wrk screenshots bench crash-test \
-	signin clean test-postgres postgresql messages gettext coverage
+	signin clean test-postgres postgresql messages gettext coverage package smoke-package
 
 # Tests run in parallel (pytest-xdist), one worker per core; each worker has its own test
 # database, live server and browser. WORKERS=1 (or 0: no workers) runs them in one process.
@@ -123,8 +123,20 @@ bench: $(INSTALLED) wrk
 crash-test: $(INSTALLED)
 	$(BIN)/python bench/crash_test.py
 
+# The wheel, dist/fivetricks-<version>-py3-none-any.whl: the apps, their migrations, the
+# templates, the catalogues and the static files collected with hashed names (setup.py).
+package: $(INSTALLED)
+	rm -rf build dist/fivetricks-*.whl
+	@$(BIN)/python -c 'import build.__main__' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,bundle]"
+	$(BIN)/python -m build --wheel
+
+# The wheel installed into a fresh, read-only venv and served from an empty folder.
+smoke-package: package
+	.ci/smoke-package
+
 signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)
 
 clean:
-	rm -rf $(VENV) staticfiles screenshots .pytest_cache .coverage
+	rm -rf $(VENV) staticfiles screenshots .pytest_cache .coverage build dist
