@@ -10,7 +10,8 @@ CHROMIUM := /usr/bin/chromium
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 .PHONY: run test check lint format install chromium poppler wrk screenshots bench crash-test \
-	signin clean test-postgres postgresql messages gettext coverage package smoke-package
+	signin clean test-postgres postgresql messages gettext coverage package smoke-package \
+	bundle smoke-bundle
 
 # Tests run in parallel (pytest-xdist), one worker per core; each worker has its own test
 # database, live server and browser. WORKERS=1 (or 0: no workers) runs them in one process.
@@ -134,6 +135,19 @@ package: $(INSTALLED)
 # The wheel installed into a fresh, read-only venv and served from an empty folder.
 smoke-package: package
 	.ci/smoke-package
+
+# The double-click app, dist/fivetricks/fivetricks (one folder, no Python needed), built by
+# PyInstaller from the package in build/lib (.ci/bundle/fivetricks.spec).
+bundle: package
+	@$(BIN)/python -c 'import PyInstaller' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,bundle]"
+	rm -rf dist/fivetricks
+	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist \
+		--workpath build/pyinstaller .ci/bundle/fivetricks.spec
+
+# The app copied to a read-only folder and started with an empty environment.
+smoke-bundle: bundle
+	.ci/smoke-bundle
 
 signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)

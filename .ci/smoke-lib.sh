@@ -4,7 +4,7 @@
 
 # A port nothing listens on.
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  "$(command -v python3 || command -v python)" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # As root the install's missing write bits stop nobody; the server then runs as "nobody",
