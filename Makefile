@@ -84,8 +84,9 @@ endef
 TRANSLATED_LANGUAGES := fr es de
 messages: $(INSTALLED) gettext
 	$(BIN)/python manage.py makemessages $(addprefix -l ,$(TRANSLATED_LANGUAGES)) \
-		--add-location=file --no-obsolete
-	$(BIN)/python manage.py compilemessages --ignore=.venv $(addprefix -l ,$(TRANSLATED_LANGUAGES))
+		--add-location=file --no-obsolete --ignore=build --ignore=dist
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=build --ignore=dist \
+		$(addprefix -l ,$(TRANSLATED_LANGUAGES))
 
 # GNU gettext for `make messages` and the catalogue checks of `make test`.
 gettext:

@@ -119,3 +119,14 @@ def test_the_banner_names_the_command_this_start_was_made_with(settings, monkeyp
 @pytest.mark.django_db
 def test_the_home_page_names_the_product_for_a_second_start(client):
     assert cli.RUNNING_MARKER in client.get("/").content
+
+
+@pytest.mark.django_db
+def test_pages_name_the_commands_of_the_installation(client, settings):
+    html = client.get("/console/sign-in/").content.decode()
+    assert "<code>make run</code>" in html
+    assert "<code>python manage.py signin_link</code>" in html
+    settings.INSTALLED_PACKAGE = True
+    html = client.get("/console/sign-in/").content.decode()
+    assert "<code>fivetricks</code>" in html
+    assert "<code>fivetricks manage signin_link</code>" in html

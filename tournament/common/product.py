@@ -19,6 +19,26 @@ def made_by() -> str:
     return f"{NAME} {VERSION}"
 
 
+def manage_command() -> str:
+    """How this installation runs a management command, as pages and messages name it: in
+    a checkout `python manage.py`; installed (a wheel, the bundle) `fivetricks manage`."""
+    from django.conf import settings  # here: importing the package must not load Django
+
+    return "fivetricks manage" if settings.INSTALLED_PACKAGE else "python manage.py"
+
+
+def serve_command() -> str:
+    """How this installation is started, as pages name it: `make run`, or `fivetricks`."""
+    from django.conf import settings
+
+    return "fivetricks" if settings.INSTALLED_PACKAGE else "make run"
+
+
 def product_context(request: object) -> dict[str, str]:
-    """For every template: the product's version (the console's footer shows it)."""
-    return {"product_version": VERSION}
+    """For every template: the product's version (the console's footer shows it) and the
+    commands the sign-in and backup pages tell the organizer to type."""
+    return {
+        "product_version": VERSION,
+        "manage_command": manage_command(),
+        "serve_command": serve_command(),
+    }
