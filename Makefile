@@ -10,7 +10,8 @@ CHROMIUM := /usr/bin/chromium
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 .PHONY: run test check lint format install chromium poppler wrk screenshots bench crash-test \
-	signin clean test-postgres postgresql messages gettext coverage
+	signin clean test-postgres postgresql messages gettext coverage package smoke-package \
+	bundle smoke-bundle
 
 # Tests run in parallel (pytest-xdist), one worker per core; each worker has its own test
 # database, live server and browser. WORKERS=1 (or 0: no workers) runs them in one process.
@@ -83,8 +84,9 @@ endef
 TRANSLATED_LANGUAGES := fr es de
 messages: $(INSTALLED) gettext
 	$(BIN)/python manage.py makemessages $(addprefix -l ,$(TRANSLATED_LANGUAGES)) \
-		--add-location=file --no-obsolete
-	$(BIN)/python manage.py compilemessages --ignore=.venv $(addprefix -l ,$(TRANSLATED_LANGUAGES))
+		--add-location=file --no-obsolete --ignore=build --ignore=dist
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=build --ignore=dist \
+		$(addprefix -l ,$(TRANSLATED_LANGUAGES))
 
 # GNU gettext for `make messages` and the catalogue checks of `make test`.
 gettext:
@@ -123,8 +125,33 @@ bench: $(INSTALLED) wrk
 crash-test: $(INSTALLED)
 	$(BIN)/python bench/crash_test.py
 
+# The wheel, dist/fivetricks-<version>-py3-none-any.whl: the apps, their migrations, the
+# templates, the catalogues and the static files collected with hashed names (setup.py).
+package: $(INSTALLED)
+	rm -rf build dist/fivetricks-*.whl
+	@$(BIN)/python -c 'import build.__main__' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,bundle]"
+	$(BIN)/python -m build --wheel
+
+# The wheel installed into a fresh, read-only venv and served from an empty folder.
+smoke-package: package
+	.ci/smoke-package
+
+# The double-click app, dist/fivetricks/fivetricks (one folder, no Python needed), built by
+# PyInstaller from the package in build/lib (.ci/bundle/fivetricks.spec).
+bundle: package
+	@$(BIN)/python -c 'import PyInstaller' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,bundle]"
+	rm -rf dist/fivetricks
+	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist \
+		--workpath build/pyinstaller .ci/bundle/fivetricks.spec
+
+# The app copied to a read-only folder and started with an empty environment.
+smoke-bundle: bundle
+	.ci/smoke-bundle
+
 signin: $(INSTALLED)
 	$(BIN)/python manage.py signin_link --port $(PORT)
 
 clean:
-	rm -rf $(VENV) staticfiles screenshots .pytest_cache .coverage
+	rm -rf $(VENV) staticfiles screenshots .pytest_cache .coverage build dist

@@ -9,7 +9,8 @@ first connects (tournament.sqlite3), the secret key is first used (tournament.co
 or the first backup is taken. With PostgreSQL and DJANGO_SECRET_KEY it is never made.
 
 Environment variables (all optional):
-    FIVETRICKS_DATA_DIR   where the database and secret key live (default: ./var)
+    FIVETRICKS_DATA_DIR   where the database and secret key live (default: ./var in a
+                          checkout; installed, the user's data folder from platformdirs)
     FIVETRICKS_BACKUP_DIR where the SQLite database's backups go (default: backups/ in the
                           data directory); not used on PostgreSQL
     DJANGO_SECRET_KEY     overrides the generated key kept in the data directory; the same
@@ -57,7 +58,26 @@ from tournament.common import network
 from tournament.common.folders import make_folder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("FIVETRICKS_DATA_DIR", BASE_DIR / "var")).resolve()
+# A checkout has manage.py beside the apps; an installed package (a wheel, the double-click
+# bundle) does not, and its folder may be read-only: nothing is ever written there.
+INSTALLED_PACKAGE = not (BASE_DIR / "manage.py").is_file()
+# The templates, static files and catalogues: the checkout's top-level folders, or the copy
+# the package's build put inside the package (setup.py), beside the static files it
+# collected with hashed names.
+SITE_DIR = Path(__file__).resolve().parent / "site" if INSTALLED_PACKAGE else BASE_DIR
+
+
+def _default_data_dir() -> Path:
+    """./var in a checkout; installed, the user's data folder (%LOCALAPPDATA%\\fivetricks,
+    ~/Library/Application Support/fivetricks, ~/.local/share/fivetricks)."""
+    if not INSTALLED_PACKAGE:
+        return BASE_DIR / "var"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fivetricks", appauthor=False))
+
+
+DATA_DIR = Path(os.environ.get("FIVETRICKS_DATA_DIR") or _default_data_dir()).resolve()
 # Where copies of the SQLite database go (tournament.writes.backups); on PostgreSQL backups
 # are kept in the database and this folder is not used.
 BACKUP_DIR = Path(os.environ.get("FIVETRICKS_BACKUP_DIR") or DATA_DIR / "backups").resolve()
@@ -142,7 +162,7 @@ WSGI_APPLICATION = "tournament.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -151,6 +171,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tournament.common.network.address_context",
                 "tournament.common.languages.languages_context",
+                "tournament.common.product.product_context",
                 "tournament.views.access.access_context",
             ],
         },
@@ -218,7 +239,7 @@ PASSWORD_RESET_TIMEOUT = 24 * 60 * 60
 # a switcher can read it (tournament.common.languages). Adding one: README, "Adding a language".
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("de", "Deutsch")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SITE_DIR / "locale"]
 USE_I18N = True
 # English keeps day-month-year and the 24-hour clock the product has always shown; the
 # other languages use Django's own formats for them.
@@ -265,16 +286,25 @@ TIME_ZONE = _time_zone()
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# collectstatic makes STATIC_ROOT (serve runs it first); until then WhiteNoise finds the
-# files in STATICFILES_DIRS and need not warn that the folder is missing.
+if INSTALLED_PACKAGE:
+    # Collected when the package was built, with hashed names that WhiteNoise serves with a
+    # ten-year cache (a changed file gets a new name); the server never collects again.
+    STATICFILES_DIRS = []
+    STATIC_ROOT = SITE_DIR / "staticfiles"
+    _STATIC_STORAGE = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    WHITENOISE_USE_FINDERS = False
+else:
+    STATICFILES_DIRS = [BASE_DIR / "static"]
+    STATIC_ROOT = BASE_DIR / "staticfiles"
+    _STATIC_STORAGE = "whitenoise.storage.CompressedStaticFilesStorage"
+    WHITENOISE_USE_FINDERS = True
+# collectstatic makes STATIC_ROOT (serve runs it first in a checkout); until then WhiteNoise
+# finds the files in STATICFILES_DIRS and need not warn that the folder is missing.
 warnings.filterwarnings("ignore", message=f"No directory at: {re.escape(str(STATIC_ROOT))}")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": _STATIC_STORAGE},
 }
-WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 SESSION_COOKIE_AGE = 14 * 24 * 60 * 60

@@ -18,6 +18,7 @@ import pytest
 from django.core.management import call_command
 
 from tournament.common import network
+from tournament.common.product import VERSION
 from tournament.management.commands import serve
 
 REPO = Path(__file__).resolve().parents[2]
@@ -150,6 +151,7 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port(settings, mo
     # The banner comes once the port is bound: from granian's start-up hook.
     assert "http://192.168.1.20:8123/" in out.getvalue()
     assert "Five Tricks is running" in out.getvalue()
+    assert f"Five Tricks {VERSION}" in out.getvalue()
 
 
 def test_one_worker_per_core_except_on_windows(monkeypatch):

@@ -11,6 +11,9 @@ Terms:
     format, version
                   the first two fields of a record: RECORD_FORMAT says what the file is,
                   RECORD_VERSION which shape of it; an import refuses any other.
+    made by       which release of the product wrote the record, e.g. "Five Tricks 0.2.0"
+                  (tournament.common.product): for whoever reads the file. An import
+                  ignores it, and a record written before it existed has none.
     secret        what lets someone act as a table, a player or the projector: the phone
                   and projector links' tokens. A record never holds one; an import makes
                   fresh ones. The printed-kit stamps are left out too, since they carry
@@ -47,6 +50,7 @@ from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
 from tables.models import GameStatus
+from tournament.common.product import made_by
 from tournament.models import (
     DebriefQuestion,
     Event,
@@ -196,6 +200,7 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
+        "made_by": made_by(),
         "exported_at": iso(now),
         EVENT.key: out.row(EVENT, _attributes(event, EVENT)),
         PLAYERS.key: out.rows(PLAYERS, players),

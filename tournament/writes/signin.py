@@ -40,6 +40,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament.common.product import manage_command
 from tournament.models import SignInAttempt
 
 DEFAULT_ORGANIZER = "organizer"
@@ -144,8 +145,8 @@ class Lockout:
             )
         later = _(
             "A one-time sign-in link still works meanwhile: "
-            "python manage.py signin_link on the server prints one."
-        )
+            "%(manage_command)s signin_link on the server prints one."
+        ) % {"manage_command": manage_command()}
         return f"{text % when} {later}"
 
 

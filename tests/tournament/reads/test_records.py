@@ -22,6 +22,7 @@ from tables.rules.variants import Variant
 from tables.writes.corrections import add_game, delete_game, settle_game
 from tables.writes.reporting import report_game
 from tests import factories
+from tournament.common.product import VERSION
 from tournament.models import (
     DebriefQuestion,
     DebriefStep,
@@ -77,6 +78,7 @@ def test_a_record_names_its_format_and_version_and_refers_by_name_and_number():
     assert set(record) == {
         "format",
         "version",
+        "made_by",
         "exported_at",
         "event",
         "players",
@@ -535,6 +537,24 @@ def test_a_record_from_before_the_languages_imports_in_english(organizer):
 
     assert imported.language == "en"
     assert {t.sheet_language for t in imported.tables.all()} == {""}
+
+
+def test_a_record_says_which_release_made_it():
+    record = export_event(rehearsal())
+    assert record["made_by"] == f"Five Tricks {VERSION}"
+
+
+@pytest.mark.parametrize("made_by", [None, "Five Tricks 0.1.0", "Five Tricks 9.9.9"])
+def test_a_record_from_another_release_or_from_before_made_by_imports(organizer, made_by):
+    record = valid_record()
+    if made_by is None:
+        del record["made_by"]
+    else:
+        record["made_by"] = made_by
+
+    imported = import_event(record=record, owner=organizer).event
+
+    assert imported.players.count() == len(record["players"])
 
 
 def test_a_record_in_a_language_we_do_not_ship_is_refused(organizer):

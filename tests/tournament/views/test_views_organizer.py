@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from tables.models import Table
 from tables.rules.variants import variant_label
 from tests import factories
+from tournament.common.product import VERSION
 from tournament.models import Event, Phase, Player, PlayerStatus
 from tournament.writes.rounds import advance_phase
 
@@ -64,6 +65,11 @@ def test_a_superuser_sees_every_event(client, django_user_model, event):
 
 
 # --- events ------------------------------------------------------------------------------
+
+
+def test_the_console_shows_the_version_in_its_footer(signed_in):
+    page = signed_in.get(url("events")).content.decode()
+    assert f'<footer class="console-foot muted">Five Tricks {VERSION}</footer>' in page
 
 
 def test_create_an_event_with_the_defaults(signed_in, organizer):

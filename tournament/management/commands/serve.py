@@ -2,10 +2,14 @@
 on every platform (`make run` calls it; on Windows, `python manage.py serve`).
 
 Terms:
-    set-up   what every start does before serving: apply migrations, collect static files,
+    set-up   what every start does before serving: apply migrations, collect static files
+             (in a checkout; an installed package was collected when it was built),
              ensure the organizer account and, on an empty database, a rehearsal event.
     banner   what every start prints once the port is bound: a one-time sign-in link and
              the address phones use, or a loud warning when phones could not reach it.
+    browser  with --browser (what `fivetricks` and a double click pass), the laptop's
+             default browser opens on the console through a one-time sign-in link once the
+             port is bound; never on a Linux machine without a display.
     worker   a granian process running the Django app (WSGI). One per core, except on
              Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
@@ -19,7 +23,9 @@ import os
 import shlex
 import sys
 import textwrap
+import webbrowser
 from pathlib import Path
+from typing import TextIO
 
 from django.conf import settings
 from django.core.management import call_command, get_commands
@@ -32,6 +38,7 @@ from granian.constants import Interfaces
 from granian.log import LogLevels
 
 from tournament.common import network
+from tournament.common.product import made_by
 from tournament.models import Event
 from tournament.reads import room
 from tournament.writes.signin import ensure_organizer, sign_in_path
@@ -49,14 +56,50 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+def _quoted(path: Path) -> str:
+    """A path as the user's shell takes it, relative to the current folder when inside it."""
+    try:
+        shown = str(path.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(path)
+    return f'"{shown}"' if sys.platform == "win32" and " " in shown else shlex.quote(shown)
+
+
 def python_command() -> str:
     """How to call this Python from the project folder, e.g. `.venv/bin/python`."""
-    executable = Path(sys.executable)
-    try:
-        shown = str(executable.relative_to(Path.cwd()))
-    except ValueError:
-        shown = str(executable)
-    return f'"{shown}"' if sys.platform == "win32" and " " in shown else shlex.quote(shown)
+    return _quoted(Path(sys.executable))
+
+
+def own_command(name: str, *arguments: str) -> str:
+    """The command line that runs one of our commands, as this start was made: in a checkout
+    `.venv/bin/python manage.py signin_link --port 8000`; installed, `fivetricks signin-link
+    --port 8000`; in the double-click bundle, the app's own path instead of `fivetricks`.
+    ``name`` is the management command's name (signin_link, serve)."""
+    if not settings.INSTALLED_PACKAGE:
+        return " ".join([python_command(), "manage.py", name, *arguments])
+    program = _quoted(Path(sys.executable)) if getattr(sys, "frozen", False) else "fivetricks"
+    return " ".join([program, name.replace("_", "-"), *arguments])
+
+
+def can_open_a_browser() -> bool:
+    """Whether this machine shows windows: on Linux without a display, Python's webbrowser
+    would start a text browser in the terminal the server is printing to."""
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def open_console(user: object, *, port: int, browser: bool, out: TextIO) -> None:
+    """Open the default browser on this laptop's console through a new one-time sign-in
+    link (the page's button signs in), and print that link and the phones' address."""
+    link = f"http://127.0.0.1:{port}{sign_in_path(user)}"
+    opened = browser and can_open_a_browser() and webbrowser.open(link)
+    if not opened:
+        out.write(_("Organizer, sign in once with this link (open it, then press Sign in):"))
+        out.write(f"\n    {link}\n")
+    out.write(_("Phones on the same Wi-Fi reach this laptop at:") + "\n")
+    out.write(f"    {network.phone_base_url(port)}/\n")
+    out.flush()
 
 
 class Command(BaseCommand):
@@ -82,6 +125,11 @@ class Command(BaseCommand):
             "--no-rehearsal", action="store_true", help="Do not create a rehearsal event."
         )
         parser.add_argument(
+            "--browser",
+            action="store_true",
+            help="Once serving, open the default browser on the console, signed in.",
+        )
+        parser.add_argument(
             "--setup-only",
             action="store_true",
             help="Do the set-up and print the links, then stop instead of serving.",
@@ -99,14 +147,20 @@ class Command(BaseCommand):
             self.print_banner(user, port=port, serving=False)
             return
         self.serve(
-            user, host=options["host"], port=port, workers=workers, threads=options["threads"]
+            user,
+            host=options["host"],
+            port=port,
+            workers=workers,
+            threads=options["threads"],
+            browser=options["browser"],
         )
 
     def set_up(self, *, rehearsal: bool) -> object:
         self.stdout.write(_("Preparing the database…"))
         call_command("migrate", interactive=False, verbosity=0)
-        self.stdout.write(_("Collecting static files…"))
-        call_command("collectstatic", interactive=False, verbosity=0)
+        if not settings.INSTALLED_PACKAGE:  # an installed package was collected at its build
+            self.stdout.write(_("Collecting static files…"))
+            call_command("collectstatic", interactive=False, verbosity=0)
         user, created = ensure_organizer()
         if created:
             self.stdout.write(self.style.SUCCESS(_("Created the organizer account 'organizer'.")))
@@ -115,7 +169,9 @@ class Command(BaseCommand):
             call_command("demo_event", players=24, rounds=3, seed=7, owner=user.username)
         return user
 
-    def serve(self, user: object, *, host: str, port: int, workers: int, threads: int) -> None:
+    def serve(
+        self, user: object, *, host: str, port: int, workers: int, threads: int, browser: bool
+    ) -> None:
         # Workers read the port from the environment to build phones' links (settings.PORT).
         os.environ["FIVETRICKS_PORT"] = str(port)
         # Workers import Django afresh, as they must on Windows and macOS: every platform
@@ -135,14 +191,20 @@ class Command(BaseCommand):
             log_level=LogLevels.warning,
         )
         # After the port is bound, so the banner never announces a server that failed.
-        server.on_startup(lambda: self.print_banner(user, port=port, workers=workers))
+        server.on_startup(lambda: self.started(user, port=port, workers=workers, browser=browser))
         server.serve()
+
+    def started(self, user: object, *, port: int, workers: int, browser: bool) -> None:
+        """Once the port is bound: the banner, then the browser on the console if asked."""
+        self.print_banner(user, port=port, workers=workers)
+        if browser and can_open_a_browser():
+            webbrowser.open(f"http://127.0.0.1:{port}{sign_in_path(user)}")
 
     def print_banner(
         self, user: object, *, port: int, workers: int = 0, serving: bool = True
     ) -> None:
         base = room.phone_base_url(port, getattr(self, "room_settings", None))
-        lines = [RULE]
+        lines = [RULE, f"  {made_by()}"]
         if serving:
             running = ngettext(
                 "Five Tricks is running (granian, %(workers)s worker). Stop it with Ctrl+C.",
@@ -151,7 +213,7 @@ class Command(BaseCommand):
             )
             lines.append("  " + running % {"workers": workers})
         else:
-            command = f"{python_command()} manage.py serve --port {port}"
+            command = own_command("serve", "--port", str(port))
             lines.append(
                 "  " + _("Five Tricks is set up. Serve it with: %(command)s") % {"command": command}
             )
@@ -166,7 +228,7 @@ class Command(BaseCommand):
             + _("QR codes on the table kit use this address (FIVETRICKS_PUBLIC_URL sets another)."),
             "  "
             + _("A new sign-in link: %(command)s")
-            % {"command": f"{python_command()} manage.py signin_link --port {port}"},
+            % {"command": own_command("signin_link", "--port", str(port))},
             RULE,
         ]
         self.stdout.write("\n" + "\n".join(lines))
