@@ -286,3 +286,39 @@ def test_purity_sees_django_through_another_module(monkeypatch):
     assert not is_pure("x.pure")
     monkeypatch.setitem(IMPORTS, "x.impure", (set(), {"itertools"}))
     assert is_pure("x.pure")
+
+
+# --- rooms of a readable size -------------------------------------------------------------
+
+MODULE_LINES, FUNCTION_LINES = 500, 80
+
+
+def oversized(path: Path) -> list[str]:
+    """What in one file is over the house's sizes: the module's lines, and each function's
+    from its first decorator to its last line."""
+    source = path.read_text(encoding="utf-8")
+    lines = len(source.splitlines())
+    found = [f"{lines} lines"] if lines > MODULE_LINES else []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            length = node.end_lineno - start + 1
+            if length > FUNCTION_LINES:
+                found.append(f"{node.name}() at line {node.lineno}: {length} lines")
+    return found
+
+
+def test_every_module_and_function_is_a_readable_size():
+    too_big = {
+        str(path.relative_to(REPO_ROOT)): found
+        for path in MODULES.values()
+        if (found := oversized(path))
+    }
+    assert too_big == {}, f"over {MODULE_LINES} lines a module or {FUNCTION_LINES} a function"
+
+
+def test_the_size_check_sees_a_long_function(tmp_path):
+    body = "\n".join(f"    x{n} = {n}" for n in range(FUNCTION_LINES))
+    path = tmp_path / "long.py"
+    path.write_text(f"@decorated\ndef long():\n{body}\n")
+    assert oversized(path) == [f"long() at line 2: {FUNCTION_LINES + 2} lines"]
