@@ -15,11 +15,12 @@ INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 # Tests run in parallel (pytest-xdist), one worker per core; each worker has its own test
 # database, live server and browser. WORKERS=1 (or 0: no workers) runs them in one process.
-# `make test` runs one worker more than there are cores: a browser test spends much of its
-# time waiting for Chromium and the live server, and another worker's test fills that time.
+# `make test` runs two workers a core: a browser test spends much of its time waiting for
+# Chromium and the live server (with one a core, the run kept about one core of two busy),
+# and another worker's test fills that time.
 WORKERS ?= auto
 CORES := $(shell nproc 2>/dev/null || echo 1)
-TEST_WORKERS ?= $(if $(filter auto,$(WORKERS)),$(shell echo $$(($(CORES) + 1))),$(WORKERS))
+TEST_WORKERS ?= $(if $(filter auto,$(WORKERS)),$(shell echo $$((2 * $(CORES)))),$(WORKERS))
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS)
 
 run: $(INSTALLED)
@@ -27,7 +28,7 @@ run: $(INSTALLED)
 
 # Everything: ruff, then the whole suite, real-browser tests included.
 test: $(INSTALLED) chromium poppler gettext lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=20
 
 # The quick loop while changing code (about 2 minutes on 2 cores): ruff, and every test but
 # the browser ones, each Hypothesis property with a few examples (the "check" profile in

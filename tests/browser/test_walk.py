@@ -58,6 +58,7 @@ from tests.browser.walk_french import (
     check_french_round,
     named,
 )
+from tournament.common import network
 from tournament.models import DebriefStep, Event, Phase
 from tournament.writes.debrief_bank import show_question
 from tournament.writes.finishing import finish_event
@@ -234,6 +235,8 @@ class Walk:
             *(initials(name) for name in PLAYERS),
             *EVENT_NAME.values(),
             self.organizer.get_username(),
+            # The machine's network interfaces, named in the console's address picker.
+            *network.interface_names().values(),
         ]
         self.console = new_context(viewport=LAPTOP, locale=BROWSER_LOCALE[language]).new_page()
         self.contexts = {"console": self.console.context}
