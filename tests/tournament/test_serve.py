@@ -139,6 +139,8 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     )
     monkeypatch.delenv("FIVETRICKS_PORT", raising=False)  # restored after the test
     monkeypatch.delenv(SERVER_PID_VARIABLE, raising=False)
+    for hosted in ("DATABASE_URL", "FIVETRICKS_BEHIND_PROXY", "FIVETRICKS_PUBLIC_URL"):
+        monkeypatch.delenv(hosted, raising=False)  # a laptop, even in a run on PostgreSQL
     FakeGranian.made.clear()
     out = io.StringIO()
 
@@ -158,7 +160,23 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     # The banner comes once the port is bound: from granian's start-up hook.
     assert "http://192.168.1.20:8123/" in out.getvalue()
     assert "Five Tricks is running" in out.getvalue()
+    assert "Or press Stop the server at the foot of the console" in out.getvalue()
     assert f"Five Tricks {VERSION}" in out.getvalue()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "hosted", [("FIVETRICKS_BEHIND_PROXY", "1"), ("DATABASE_URL", "postgres://db/five")]
+)
+def test_a_hosted_server_s_banner_offers_no_console_button(settings, monkeypatch, hosted):
+    monkeypatch.setenv(*hosted)
+    out = io.StringIO()
+    command = serve.Command(stdout=out)
+
+    command.print_banner(_organizer(), port=8123, workers=2)
+
+    assert "Five Tricks is running" in out.getvalue()
+    assert "Stop the server" not in out.getvalue()
 
 
 def test_one_worker_per_core_except_on_windows(monkeypatch):

@@ -41,6 +41,15 @@ STOP_DELAY = 1.5  # seconds
 TRUE_WORDS = {"1", "true", "yes"}
 
 
+def is_hosted(environ: Mapping[str, str]) -> bool:
+    """Whether these settings are a hosted server's (see Terms: stoppable)."""
+    return (
+        bool(environ.get("DATABASE_URL"))
+        or environ.get("FIVETRICKS_BEHIND_PROXY", "").strip().lower() in TRUE_WORDS
+        or environ.get("FIVETRICKS_PUBLIC_URL", "").strip().lower().startswith("https:")
+    )
+
+
 def stoppable_pid(environ: Mapping[str, str], parent_pid: int) -> int | None:
     """The main process's PID if this server is stoppable from its console (see Terms),
     else None. ``parent_pid`` is this process's parent (os.getppid())."""
@@ -48,12 +57,7 @@ def stoppable_pid(environ: Mapping[str, str], parent_pid: int) -> int | None:
         pid = int(environ.get(SERVER_PID_VARIABLE, ""))
     except ValueError:
         return None
-    hosted = (
-        bool(environ.get("DATABASE_URL"))
-        or environ.get("FIVETRICKS_BEHIND_PROXY", "").strip().lower() in TRUE_WORDS
-        or environ.get("FIVETRICKS_PUBLIC_URL", "").strip().lower().startswith("https:")
-    )
-    if hosted or pid <= 0 or pid != parent_pid:
+    if is_hosted(environ) or pid <= 0 or pid != parent_pid:
         return None
     return pid
 

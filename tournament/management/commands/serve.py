@@ -215,6 +215,9 @@ class Command(BaseCommand):
                 workers,
             )
             lines.append("  " + running % {"workers": workers})
+            if not server_stop.is_hosted(os.environ):
+                stop = _("Or press Stop the server at the foot of the console, on this laptop.")
+                lines.append("  " + stop)
         else:
             command = own_command("serve", "--port", str(port))
             lines.append(
