@@ -165,3 +165,17 @@ def test_without_the_csrf_token_nothing_stops(organizer, stops):
     assert browser.post(CONFIRM).status_code == 403
     assert browser.post(STOP).status_code == 403
     assert stops == []
+
+
+@laptop
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("fr", "Le serveur est arrêté"), ("es", "El servidor se ha detenido"), ("de", "Der Server")],
+)
+def test_the_stopped_page_speaks_the_console_s_language(
+    signed_in, stops, settings, language, heading
+):
+    signed_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = html.unescape(signed_in.post(STOP).content.decode())
+    assert heading in page
+    assert "The server has stopped" not in page
