@@ -34,6 +34,9 @@ Environment variables (all optional):
                           how long browsers keep to HTTPS once told (default: a year)
     FIVETRICKS_PORT       the port the server listens on, for links when no public URL is
                           set; `manage.py serve` sets it for its workers (default 8000)
+    FIVETRICKS_SERVER_PID `manage.py serve` sets it for its workers: its own process, which
+                          the console's "Stop the server" button stops on a laptop (never
+                          on a hosted server; tournament.common.server_stop)
     FIVETRICKS_BENCH      "1" adds a bare view at /bench/hello/ for `make bench`
     FIVETRICKS_TIME_ZONE  the zone times are shown in, e.g. Europe/Paris (default: the
                           zone TZ names, when it names one; else UTC)
@@ -54,7 +57,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import SimpleLazyObject
 
-from tournament.common import network
+from tournament.common import network, server_stop
 from tournament.common.folders import make_folder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -110,6 +113,9 @@ DEBUG = _env_flag("DJANGO_DEBUG")
 PUBLIC_URL = os.environ.get("FIVETRICKS_PUBLIC_URL", "").rstrip("/")
 PORT = int(os.environ.get("FIVETRICKS_PORT", "8000"))
 BENCH = _env_flag("FIVETRICKS_BENCH")
+# The serving process the console's "Stop the server" button signals; None where the console
+# may not stop the server (not started by `serve`, or hosted: tournament.common.server_stop).
+STOPPABLE_SERVER_PID = server_stop.stoppable_pid(os.environ, os.getppid())
 if hosts := os.environ.get("DJANGO_ALLOWED_HOSTS", "").strip():
     ALLOWED_HOSTS = [h.strip() for h in hosts.split(",") if h.strip()]
 else:
@@ -173,6 +179,7 @@ TEMPLATES = [
                 "tournament.common.languages.languages_context",
                 "tournament.common.product.product_context",
                 "tournament.views.access.access_context",
+                "tournament.views.organizer.server.stop_context",
             ],
         },
     },

@@ -19,6 +19,7 @@ from django.core.management import call_command
 
 from tournament.common import network
 from tournament.common.product import VERSION
+from tournament.common.server_stop import SERVER_PID_VARIABLE
 from tournament.management.commands import serve
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,12 +120,15 @@ class FakeGranian:
 
     def serve(self) -> None:
         self.port_seen_by_workers = os.environ.get("FIVETRICKS_PORT")
+        self.pid_seen_by_workers = os.environ.get(SERVER_PID_VARIABLE)
         for hook in self.hooks:
             hook()
 
 
 @pytest.mark.django_db
-def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port(settings, monkeypatch):
+def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
+    settings, monkeypatch
+):
     settings.PUBLIC_URL = ""
     monkeypatch.setattr(network, "lan_addresses", lambda: ["192.168.1.20"])
     monkeypatch.setattr(serve.Command, "set_up", lambda self, rehearsal: _organizer())
@@ -134,6 +138,9 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port(settings, mo
         serve.multiprocessing, "set_start_method", lambda m, force: start_methods.append(m)
     )
     monkeypatch.delenv("FIVETRICKS_PORT", raising=False)  # restored after the test
+    monkeypatch.delenv(SERVER_PID_VARIABLE, raising=False)
+    for hosted in ("DATABASE_URL", "FIVETRICKS_BEHIND_PROXY", "FIVETRICKS_PUBLIC_URL"):
+        monkeypatch.delenv(hosted, raising=False)  # a laptop, even in a run on PostgreSQL
     FakeGranian.made.clear()
     out = io.StringIO()
 
@@ -147,11 +154,29 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port(settings, mo
     assert server.options["workers"] == serve.default_workers()
     assert server.options["blocking_threads"] == serve.THREADS_PER_WORKER
     assert server.port_seen_by_workers == "8123"
+    # The process the console's "Stop the server" signals is this one, granian's main.
+    assert server.pid_seen_by_workers == str(os.getpid())
     assert start_methods == ["spawn"]
     # The banner comes once the port is bound: from granian's start-up hook.
     assert "http://192.168.1.20:8123/" in out.getvalue()
     assert "Five Tricks is running" in out.getvalue()
+    assert "Or press Stop the server at the foot of the console" in out.getvalue()
     assert f"Five Tricks {VERSION}" in out.getvalue()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "hosted", [("FIVETRICKS_BEHIND_PROXY", "1"), ("DATABASE_URL", "postgres://db/five")]
+)
+def test_a_hosted_server_s_banner_offers_no_console_button(settings, monkeypatch, hosted):
+    monkeypatch.setenv(*hosted)
+    out = io.StringIO()
+    command = serve.Command(stdout=out)
+
+    command.print_banner(_organizer(), port=8123, workers=2)
+
+    assert "Five Tricks is running" in out.getvalue()
+    assert "Stop the server" not in out.getvalue()
 
 
 def test_one_worker_per_core_except_on_windows(monkeypatch):

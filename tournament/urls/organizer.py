@@ -28,6 +28,7 @@ from tournament.views.organizer import (
     room,
     roster,
     rounds,
+    server,
     tables,
     team,
 )
@@ -194,5 +195,8 @@ urlpatterns = [
     path("join/<str:token>/", team.join, name="join"),
     path("", events.event_list, name="events"),
     path("new/", events.event_new, name="event_new"),
+    # The laptop's own server, from its console (tournament.views.organizer.server).
+    path("server/stop/", server.stop_server_confirm, name="server_stop_confirm"),
+    path("server/stop/now/", server.stop_server, name="server_stop"),
     *(path(EVENT, include(feature)) for feature in FEATURES),
 ]

@@ -218,7 +218,10 @@ TAKEN_WHEN_FINISHED = {
     "team_revoke",
     "note_choose",
 }
-NOT_ABOUT_ONE_EVENT = {"login", "logout", "sign_in_link", "join", "events", "event_new"}
+NOT_ABOUT_ONE_EVENT = {
+    *("login", "logout", "sign_in_link", "join", "events", "event_new"),
+    *("server_stop_confirm", "server_stop"),  # the laptop's server, any event's state
+}
 
 
 def _organizer_paths(event: Event) -> list[tuple[str, str]]:

@@ -37,7 +37,7 @@ from granian import Granian
 from granian.constants import Interfaces
 from granian.log import LogLevels
 
-from tournament.common import network
+from tournament.common import network, server_stop
 from tournament.common.product import made_by
 from tournament.models import Event
 from tournament.reads import room
@@ -174,6 +174,9 @@ class Command(BaseCommand):
     ) -> None:
         # Workers read the port from the environment to build phones' links (settings.PORT).
         os.environ["FIVETRICKS_PORT"] = str(port)
+        # And this process's PID: the console's "Stop the server" button signals it, on the
+        # laptop only (tournament.common.server_stop), to stop granian and every worker.
+        os.environ[server_stop.SERVER_PID_VARIABLE] = str(os.getpid())
         # Workers import Django afresh, as they must on Windows and macOS: every platform
         # then runs the same way, and no worker inherits this process's database connection.
         multiprocessing.set_start_method("spawn", force=True)
@@ -212,6 +215,9 @@ class Command(BaseCommand):
                 workers,
             )
             lines.append("  " + running % {"workers": workers})
+            if not server_stop.is_hosted(os.environ):
+                stop = _("Or press Stop the server at the foot of the console, on this laptop.")
+                lines.append("  " + stop)
         else:
             command = own_command("serve", "--port", str(port))
             lines.append(
