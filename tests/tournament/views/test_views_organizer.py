@@ -69,7 +69,9 @@ def test_a_superuser_sees_every_event(client, django_user_model, event):
 
 def test_the_console_shows_the_version_in_its_footer(signed_in):
     page = signed_in.get(url("events")).content.decode()
-    assert f'<footer class="console-foot muted">Five Tricks {VERSION}</footer>' in page
+    footer = re.search(r'<footer class="console-foot muted">(.*?)</footer>', page, re.S)
+    assert footer is not None
+    assert footer[1].split()[:3] == ["Five", "Tricks", VERSION]
 
 
 def test_create_an_event_with_the_defaults(signed_in, organizer):
