@@ -30,7 +30,7 @@ run: $(INSTALLED)
 test: $(INSTALLED) chromium poppler gettext lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=20
 
-# The quick loop while changing code (about 2 minutes on 2 cores): ruff, and every test but
+# The quick loop while changing code (about 3 minutes on 2 cores): ruff, and every test but
 # the browser ones, each Hypothesis property with a few examples (the "check" profile in
 # tests/conftest.py). `make test` runs all of it, with every example, before a commit.
 check: $(INSTALLED) gettext lint
