@@ -8,10 +8,10 @@ Terms:
     real database
                 one of the run's kind made for the scenarios: a file in WAL mode on
                 SQLite (as `make run` keeps it), a fresh database in the same cluster on
-                PostgreSQL. The suite's own SQLite database lives in memory with a shared
-                cache, where a second writer fails at once ("database table is locked")
-                instead of waiting for the first as it does on a file, so races cannot
-                be run there. The real database is dropped when the scenarios end.
+                PostgreSQL. The suite's own test database holds each test in a
+                transaction that is rolled back, which no second connection can see, so
+                races cannot be run there. The real database is dropped when the
+                scenarios end.
 """
 
 from __future__ import annotations

@@ -60,8 +60,8 @@ def small_database(path: Path, values: int = 3) -> Path:
 
 @pytest.fixture
 def file_database(monkeypatch, tmp_path) -> Path:
-    """Backups copy this file, as they would the laptop's database (the test suite's own
-    database lives in memory and gets no automatic backups)."""
+    """Backups copy this small file, as they would the laptop's database, instead of the
+    test suite's own."""
     path = small_database(tmp_path / "live.sqlite3")
     monkeypatch.setattr(backups, "_live_sqlite", lambda: path)
     return path
@@ -90,7 +90,7 @@ def test_a_backup_is_a_sound_copy_named_after_its_event_round_time_and_moment(
 
 @pytest.fixture
 def in_memory(monkeypatch):
-    """As the SQLite test suite's own database is, whichever database this run uses."""
+    """A SQLite database kept in memory, whichever database this run uses."""
     monkeypatch.setattr(backups, "_live_sqlite", lambda: backups.IN_MEMORY)
 
 
