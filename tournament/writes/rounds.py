@@ -132,8 +132,9 @@ class MovesChanged(Refused):
     def __init__(self) -> None:
         super().__init__(
             _(
-                "Some moves changed while you were looking: a result came in that moves "
-                "someone else. They are marked below. Check them, then confirm again."
+                "Some moves changed while you were looking: a result that came in sends "
+                "someone to another table. The changed moves are marked below. Check them, "
+                "then confirm again."
             )
         )
 

@@ -130,7 +130,7 @@ def absent_note(name: str, move: Move, *, removed: bool, seats_next_round: bool)
 def destination_text(destination: Destination | None) -> str:
     """Where a seating sends a player, in words (None: the seating did not have them)."""
     if destination is None:
-        return _("not in the moves")
+        return _("not listed")
     from_table, to_table = destination
     if to_table is None:
         return _("not seated next round")
