@@ -41,6 +41,7 @@ from tournament.models import (
     PlayerStatus,
 )
 from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH, tidy_question
+from tournament.rules.movement import decode_seating, seating_fingerprint
 from tournament.rules.roster import (
     MAX_CSV_BYTES,
     MAX_LINES,
@@ -363,13 +364,26 @@ class SetVariantForm(forms.Form):
 
 
 class CloseRoundForm(forms.Form):
-    """The version the organizer saw: the close is refused if anything changed since.
+    """The moves the organizer saw: the close is refused only if it would make others.
 
-    disputed_ok is the tick "close anyway: the disputed games count for nobody".
+    moves is the fingerprint of the seating shown (tournament.rules.movement); shown is
+    that seating itself, so a refused close can mark the moves that changed. A shown
+    seating that is not one, or not the fingerprint's, cleans to None: nothing is
+    marked then, and the fingerprint alone decides. disputed_ok is the tick "close
+    anyway: the disputed games count for nobody".
     """
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    moves = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    shown = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
     disputed_ok = forms.BooleanField(required=False)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        seating = decode_seating(cleaned.get("shown") or "")
+        if seating is not None and seating_fingerprint(seating) != cleaned.get("moves"):
+            seating = None
+        cleaned["shown"] = seating
+        return cleaned
 
 
 class SignInForm(AuthenticationForm):

@@ -12,6 +12,9 @@ Terms:
     not present  seated in the round but absent or removed now: their games count, their
                  move is not applied.
     returning    present now but not seated in the round: they join the lowest table.
+    seating      who the close sends from which table to which, presence counted; its
+                 fingerprint goes in the close form (tournament.rules.movement: seating,
+                 fingerprint).
 
 A read model: it never writes, and the write bridges never need it.
 """
@@ -19,11 +22,18 @@ A read model: it never writes, and the write bridges never need it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, GameStatus
 from tournament.models import Event, PlayerStatus, Round
-from tournament.rules.movement import Move, explain_moves
+from tournament.rules.movement import (
+    Destination,
+    Move,
+    encode_seating,
+    explain_moves,
+    planned_seating,
+    seating_fingerprint,
+)
 from tournament.rules.ordering import name_key
 
 
@@ -31,8 +41,9 @@ from tournament.rules.ordering import name_key
 class ClosePreview:
     """What closing a round would do, for the organizer to check before confirming.
 
-    ``version`` is the event's version when the preview was made; passing it back to
-    close_round refuses the close if anything changed in between.
+    ``version`` is the event's version when the preview was made (the live page's ETag).
+    ``fingerprint`` is the seating's; passing it back to close_round refuses the close
+    only if the seating it would commit is another one.
     """
 
     round_: Round
@@ -45,6 +56,16 @@ class ClosePreview:
     removed: frozenset[str] = frozenset()  # the part of not_present removed from the roster
     returning: tuple[str, ...] = ()  # present now, not seated this round: join the lowest
     seats_next_round: bool = True  # False after the last round: nobody moves
+    seating: dict[str, Destination] = field(default_factory=dict)  # {} after the last round
+
+    @property
+    def fingerprint(self) -> str:
+        return seating_fingerprint(self.seating)
+
+    @property
+    def seating_text(self) -> str:
+        """The seating as the close form carries it, to mark what changed if it does."""
+        return encode_seating(self.seating)
 
     @property
     def moves_by_table(self) -> dict[int, list[Move]]:
@@ -92,6 +113,7 @@ def preview_close(round_: Round) -> ClosePreview:
     status_of = dict(event.players.values_list("name", "status"))
     present = {name for name, status in status_of.items() if status == PlayerStatus.PRESENT}
     not_present = seated - present
+    seats_next_round = round_.number < event.rounds_planned
     return ClosePreview(
         round_=round_,
         standings=standings,
@@ -110,5 +132,6 @@ def preview_close(round_: Round) -> ClosePreview:
         not_present=frozenset(not_present),
         removed=frozenset(n for n in not_present if status_of.get(n) == PlayerStatus.REMOVED),
         returning=tuple(sorted(present - seated, key=name_key)),
-        seats_next_round=round_.number < event.rounds_planned,
+        seats_next_round=seats_next_round,
+        seating=planned_seating(standings, present=present, seats_next_round=seats_next_round),
     )

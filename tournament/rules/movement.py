@@ -23,12 +23,22 @@ Terms:
              destination, so a winner at the top table who beat a tied player
              alphabetically is not flagged (both stay), and neither are tied players who
              all stay or all move the same way.
+    seating  what a close commits for each player: (from table, to table). From is None for
+             a player who joins (present now, not seated this round: the lowest table); to
+             is None for one seated this round but not present now (their move is not
+             applied). After the last round nobody is seated, so the seating is empty.
+    fingerprint
+             a digest of a seating. The close page carries the fingerprint of the seating
+             it showed; the close is refused only when the seating it would commit has
+             another fingerprint, so a report that changes nobody's move never stops it.
 
 Standard library only: this module must stay importable without Django.
 """
 
+import hashlib
+import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Final, Literal
@@ -41,6 +51,8 @@ LARGE_TABLE_MOVERS_PER_SIDE: Final = 2
 LARGE_TABLE_THRESHOLD: Final = 4
 
 Direction = Literal["up", "down", "stay"]
+# A player's seating: (from table, to table); see Terms.
+Destination = tuple[int | None, int | None]
 
 
 class Reason(StrEnum):
@@ -158,3 +170,77 @@ def explain_moves(tables: Mapping[int, Mapping[str, int]]) -> dict[str, Move]:
 def plan_moves(tables: Mapping[int, Mapping[str, int]]) -> dict[str, int]:
     """Return each player's table for the next round (see explain_moves for the rules)."""
     return {player: move.to_table for player, move in explain_moves(tables).items()}
+
+
+def planned_seating(
+    tables: Mapping[int, Mapping[str, int]],
+    *,
+    present: Collection[str],
+    seats_next_round: bool = True,
+) -> dict[str, Destination]:
+    """Where the close sends each player (see Terms: seating), from plan_moves.
+
+    ``present`` names the players present now; a present player seated at none of
+    ``tables`` joins the lowest table.
+    """
+    if not seats_next_round:
+        return {}
+    seated_at = {player: number for number, games in tables.items() for player in games}
+    seating: dict[str, Destination] = {
+        player: (seated_at[player], to_table if player in present else None)
+        for player, to_table in plan_moves(tables).items()
+    }
+    lowest = min(tables, default=None)
+    for player in present:
+        if player not in seated_at:
+            seating[player] = (None, lowest)
+    return seating
+
+
+def encode_seating(seating: Mapping[str, Destination]) -> str:
+    """The seating as canonical JSON text: the same seating always gives the same text."""
+    return json.dumps(
+        {player: list(seating[player]) for player in sorted(seating)},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def decode_seating(text: str) -> dict[str, Destination] | None:
+    """The seating encode_seating wrote, or None when ``text`` is not one."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
+        return None
+    if not isinstance(data, dict):
+        return None
+    seating: dict[str, Destination] = {}
+    for player, destination in data.items():
+        if not (
+            isinstance(destination, list)
+            and len(destination) == 2
+            and all(
+                table is None or (isinstance(table, int) and not isinstance(table, bool))
+                for table in destination
+            )
+        ):
+            return None
+        seating[player] = (destination[0], destination[1])
+    return seating
+
+
+def seating_fingerprint(seating: Mapping[str, Destination]) -> str:
+    """A digest of the seating (see Terms: fingerprint); 32 hexadecimal digits."""
+    return hashlib.sha256(encode_seating(seating).encode()).hexdigest()[:32]
+
+
+def changed_seating(
+    shown: Mapping[str, Destination], now: Mapping[str, Destination]
+) -> dict[str, Destination | None]:
+    """The players whose seating differs between ``shown`` and ``now``, with what was
+    shown for each (None for a player the shown seating did not have)."""
+    return {
+        player: shown.get(player)
+        for player in sorted(shown.keys() | now.keys())
+        if shown.get(player) != now.get(player)
+    }

@@ -22,6 +22,10 @@ Terms:
     expected     what the organizer's form showed (a phase, a round number). A second
                  click of the same button, or another tab, finds the event moved on and
                  is refused instead of doing the step twice.
+    shown moves  the close page's seating (tournament.rules.movement: seating), posted
+                 back as its fingerprint. A close is refused only when the seating it
+                 would commit differs: a report that changes nobody's move, however many
+                 arrive while the organizer looks, does not stop it.
 
 All writes happen in one transaction each; a failure halfway leaves nothing changed.
 Each one locks the event's row first (Event.objects.lock), so a phone's report and the
@@ -45,11 +49,12 @@ from tournament.models import (
     Event,
     Phase,
     Player,
+    PlayerStatus,
     Round,
     RoundStatus,
     Seat,
 )
-from tournament.rules.movement import Move, explain_moves
+from tournament.rules.movement import Move, explain_moves, planned_seating, seating_fingerprint
 from tournament.writes.backups import Moment, back_up_after_commit
 from tournament.writes.seating import seat_next_round
 
@@ -121,6 +126,19 @@ def advance_phase(
     return event
 
 
+class MovesChanged(Refused):
+    """A close refused because its moves are not the ones the organizer was shown."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "Some moves changed while you were looking: a result that came in sends "
+                "someone to another table. The changed moves are marked below. Check them, "
+                "then confirm again."
+            )
+        )
+
+
 class ClockAction(StrEnum):
     """What the organizer can do to the running clock (the values appear in URLs)."""
 
@@ -184,14 +202,15 @@ def close_round(
     *,
     round_: Round,
     by,
-    expected_version: int | None = None,
+    expected_moves: str | None = None,
     disputed_count_for_nobody: bool = True,
     now: datetime | None = None,
 ) -> dict[str, Move]:
     """Close an open round and commit the next round's seating from its results.
 
-    expected_version guards against confirming moves that changed after the organizer
-    looked at them (a late report arrived): the close is refused and shown again.
+    expected_moves is the fingerprint of the moves the organizer was shown (see Terms:
+    shown moves): when the close would commit other moves it raises MovesChanged and
+    changes nothing. Results that leave every move as shown do not stop it.
     The organizer's form passes disputed_count_for_nobody=False unless they ticked
     "close anyway": a round with a disputed game is then refused.
     Once the close commits, a backup is taken (tournament.writes.backups: automatic).
@@ -201,8 +220,20 @@ def close_round(
     # or waits, then finds the round closed and is kept as late.
     event = Event.objects.lock(round_.event_id)
     round_.event = event  # games_won_by_table reads the event's tables through it
-    if expected_version is not None and event.version != expected_version:
-        raise Refused(_("Results changed while you were looking. Check the moves again."))
+    standings = round_.games_won_by_table()
+    seats_next_round = round_.number < event.rounds_planned
+    # Read once: for the moves' check and for the seating (no seating after the last round).
+    present = (
+        {player.name: player for player in event.players.filter(status=PlayerStatus.PRESENT)}
+        if seats_next_round
+        else {}
+    )
+    if expected_moves is not None:
+        seating = planned_seating(
+            standings, present=present.keys(), seats_next_round=seats_next_round
+        )
+        if seating_fingerprint(seating) != expected_moves:
+            raise MovesChanged()
     if not disputed_count_for_nobody:
         disputed = round_.games.filter(status=GameStatus.DISPUTED).count()
         if disputed:
@@ -222,10 +253,9 @@ def close_round(
     ):
         raise Refused(_("This round is not open, so it cannot be closed."))
 
-    standings = round_.games_won_by_table()
     moves = explain_moves(standings)
-    if round_.number < event.rounds_planned:
-        seat_next_round(event=event, closed=round_, moves=moves)
+    if seats_next_round:
+        seat_next_round(event=event, closed=round_, moves=moves, present=present)
     event.phase = Phase.BETWEEN_ROUNDS
     event.stop_clock()
     event.save_and_bump(["phase", "clock_ends_at", "clock_paused_remaining"])

@@ -171,7 +171,7 @@ def test_representative_changes_to_a_finished_event_are_refused_with_the_reason(
     posts = [
         (url("phase_next", event.pk), {"phase": event.phase_key, "confirmed": "1"}),
         (url("undo_close", event.pk), {"round": "2"}),
-        (url("close_round", event.pk, 2), {"version": event.version, "disputed_ok": "on"}),
+        (url("close_round", event.pk, 2), {"moves": "0" * 32, "disputed_ok": "on"}),
         (url("roster_add", event.pk), {"names": "Newcomer"}),
         (url("player_rename", event.pk, player.pk), {"name": "Someone else"}),
         (url("player_status", event.pk, player.pk), {"status": "absent"}),

@@ -15,6 +15,7 @@ from tables.rules.variants import variant_label
 from tests import factories
 from tournament.common.product import VERSION
 from tournament.models import Event, Phase, Player, PlayerStatus
+from tournament.reads.close_preview import preview_close
 from tournament.writes.rounds import advance_phase
 
 pytestmark = pytest.mark.django_db
@@ -567,9 +568,10 @@ def test_closing_a_round_costs_the_same_at_20_and_500_players(
     signed_in, organizer, django_assert_max_num_queries, players, tables
 ):
     event = big_event(organizer, players, tables)
-    version = Event.objects.get(pk=event.pk).version
+    preview = preview_close(event.current_round)
+    shown = {"moves": preview.fingerprint, "shown": preview.seating_text}
     with django_assert_max_num_queries(CLOSE_POST_QUERIES):
-        response = signed_in.post(url("close_round", event.pk, 1), {"version": version})
+        response = signed_in.post(url("close_round", event.pk, 1), shown)
     assert response["Location"] == url("event", event.pk) + "#tables"
     assert len(factories.seats_of(event, 2)) == players - 1  # Player 002 is absent
 

@@ -1,5 +1,5 @@
 """Running the event: phases, closing a round (the moves committed equal plan_moves, in one
-transaction), undoing a close, absent and returning players, and the stale-moves guard."""
+transaction), undoing a close, absent and returning players, and the changed-moves guard."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from tournament.rules.movement import plan_moves
 from tournament.rules.table_plan import table_count_options
 from tournament.writes.rounds import (
     ClockAction,
+    MovesChanged,
     advance_phase,
     change_clock,
     close_round,
@@ -141,15 +142,49 @@ def test_closing_twice_is_refused_and_seats_once(organizer):
     assert Seat.objects.filter(round__event=event, round__number=2).count() == 12
 
 
-def test_a_stale_version_is_refused_and_changes_nothing(organizer):
+def test_a_result_that_changes_a_move_refuses_the_close_and_changes_nothing(organizer):
     event = round_one(organizer)
-    preview = preview_close(event.current_round)
-    factories.play_games(event, {2: [someone_at(event, 2)]})
-    with pytest.raises(Refused, match="changed"):
-        close_round(round_=event.current_round, by=organizer, expected_version=preview.version)
+    shown = preview_close(event.current_round).fingerprint
+    last = factories.seated_names(event, 2)[-1]  # 0 games: the alphabet sends them down
+    factories.report(event, 2, last)  # now they have the most games: they move up
+    version = Event.objects.get(pk=event.pk).version
+    with pytest.raises(MovesChanged, match="Some moves changed while you were looking"):
+        close_round(round_=event.current_round, by=organizer, expected_moves=shown)
     assert event.current_round.status == RoundStatus.OPEN
-    fresh = preview_close(event.current_round)
-    close_round(round_=event.current_round, by=organizer, expected_version=fresh.version)
+    assert Event.objects.get(pk=event.pk).version == version
+    assert not Round.objects.filter(event=event, number=2).exists()
+    fresh = preview_close(event.current_round).fingerprint
+    close_round(round_=event.current_round, by=organizer, expected_moves=fresh)
+    assert factories.seats_of(event, 2)[last] == 3
+
+
+def test_results_that_change_no_move_do_not_stop_the_close(organizer):
+    event = round_one(organizer)
+    shown = preview_close(event.current_round)
+    first = factories.seated_names(event, 2)[0]  # already first, by the alphabet: moves up
+    factories.play_games(event, {2: [first, first], 1: factories.seated_names(event, 1)[:1]})
+    assert Event.objects.get(pk=event.pk).version > shown.version
+    close_round(round_=event.current_round, by=organizer, expected_moves=shown.fingerprint)
+    assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
+    assert factories.seats_of(event, 2) == {
+        name: destination[1] for name, destination in shown.seating.items()
+    }
+
+
+def test_a_player_marked_absent_meanwhile_changes_the_moves(organizer):
+    event = round_one(organizer)
+    shown = preview_close(event.current_round).fingerprint
+    player = Player.objects.get(event=event, name=factories.seated_names(event, 1)[0])
+    set_player_status(player=player, status=PlayerStatus.ABSENT)
+    with pytest.raises(MovesChanged):
+        close_round(round_=event.current_round, by=organizer, expected_moves=shown)
+
+
+def test_after_the_last_round_no_result_stops_the_close(organizer):
+    event = round_one(organizer, rounds_planned=1)
+    shown = preview_close(event.current_round).fingerprint
+    factories.report(event, 2, factories.seated_names(event, 2)[-1])
+    close_round(round_=event.current_round, by=organizer, expected_moves=shown)
     assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
 
 
@@ -184,11 +219,12 @@ def test_a_disputed_game_is_closed_only_with_the_organizers_consent(organizer):
     dispute_game_one(event, 2)
     assert Game.objects.get(round__event=event).status == GameStatus.DISPUTED
     version = Event.objects.get(pk=event.pk).version
+    shown = preview_close(event.current_round).fingerprint
     with pytest.raises(Refused) as refused:
         close_round(
             round_=event.current_round,
             by=organizer,
-            expected_version=version,
+            expected_moves=shown,
             disputed_count_for_nobody=False,
         )
     assert refused.value.message == (
@@ -201,7 +237,7 @@ def test_a_disputed_game_is_closed_only_with_the_organizers_consent(organizer):
     close_round(
         round_=event.current_round,
         by=organizer,
-        expected_version=version,
+        expected_moves=shown,
         disputed_count_for_nobody=True,
     )
     assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED

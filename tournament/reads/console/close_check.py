@@ -9,6 +9,10 @@ Terms:
                    and how many players the table will have next round.
     absent note    what happens to a player who played the round but is absent or removed
                    now: their games count, their own move is not applied.
+    shown          the seating the organizer was shown when they last confirmed a close
+                   that was refused because the moves had changed (tournament.writes.rounds:
+                   MovesChanged). Until the round closes, each move that differs from it is
+                   marked "Changed", with what it was, in words.
 
 tournament.reads.close_preview.preview_close reads the round; this lays it out.
 """
@@ -23,7 +27,7 @@ from django.utils.translation import gettext as _
 from tables.models import Game, Table
 from tournament.models import Event, Player, Round, SeatReason
 from tournament.reads.close_preview import ClosePreview, preview_close
-from tournament.rules.movement import Move
+from tournament.rules.movement import Destination, Move, changed_seating
 from tournament.rules.ordering import name_key
 from tournament.rules.table_plan import size_problems
 
@@ -33,6 +37,7 @@ class MoveLine:
     move: Move
     label: str
     not_present: bool
+    was: str | None = None  # what the organizer was shown, in words, when this move changed
 
 
 @dataclass
@@ -60,6 +65,7 @@ class CloseCheck:
     blocks: list[MoveBlock]
     disputes: list[Dispute]
     absent_notes: list[str]
+    changed: int = 0  # players whose seating differs from the one shown (see Terms: shown)
 
     @property
     def unconfirmed_tables(self) -> list[int]:
@@ -121,8 +127,30 @@ def absent_note(name: str, move: Move, *, removed: bool, seats_next_round: bool)
     return text % values
 
 
-def build_close_check(event: Event, round_: Round) -> CloseCheck:
+def destination_text(destination: Destination | None) -> str:
+    """Where a seating sends a player, in words (None: the seating did not have them)."""
+    if destination is None:
+        return _("not listed")
+    from_table, to_table = destination
+    if to_table is None:
+        return _("not seated next round")
+    if from_table is None:
+        text = _("joining table %(table)s")
+    elif to_table > from_table:
+        text = _("up to table %(table)s")
+    elif to_table < from_table:
+        text = _("down to table %(table)s")
+    else:
+        text = _("staying at table %(table)s")
+    return text % {"table": to_table}
+
+
+def build_close_check(
+    event: Event, round_: Round, *, shown: dict[str, Destination] | None = None
+) -> CloseCheck:
+    """The close check; ``shown`` is the seating to mark changes against (see Terms)."""
     preview = preview_close(round_)
+    changes = changed_seating(shown, preview.seating) if shown is not None else {}
     tables = {t.number: t for t in event.tables.all()}
     reasons = dict(SeatReason.choices)
     next_sizes = preview.next_sizes
@@ -134,6 +162,9 @@ def build_close_check(event: Event, round_: Round) -> CloseCheck:
                     move=move,
                     label=str(reasons.get(move.reason.value, "")),
                     not_present=move.player in preview.not_present,
+                    was=(
+                        destination_text(changes[move.player]) if move.player in changes else None
+                    ),
                 )
                 for move in moves
             ],
@@ -162,4 +193,5 @@ def build_close_check(event: Event, round_: Round) -> CloseCheck:
             )
             for name in sorted(preview.not_present, key=name_key)
         ],
+        changed=len(changes),
     )

@@ -6,7 +6,12 @@ Terms:
               posted back so that a double click or a second tab is refused instead of
               doing the step twice (see tournament.writes.rounds).
     close check  the page that shows a round's results and the moves they make, refreshed
-              by polling until the organizer confirms it with the version it showed.
+              by polling until the organizer confirms it with the fingerprint of the
+              moves it showed (tournament.writes.rounds: shown moves).
+    shown     when a confirmation is refused because the moves changed, the moves it
+              showed are kept in the organizer's session until the round closes: the
+              page, its live part and the no-JavaScript reload all mark each move that
+              differs from them, so the marks survive the page updating itself.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from tournament.common.polling import clock_text, etag_from_version, poll_trigge
 from tournament.forms import CloseRoundForm
 from tournament.models import Event, Phase, Round, RoundStatus
 from tournament.reads.console import build_close_check
+from tournament.rules.movement import Destination, decode_seating, encode_seating
 from tournament.rules.table_plan import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import confirmed, console_url, run_action
@@ -38,6 +44,7 @@ from tournament.views.organizer.console import clock_context
 from tournament.views.organizer.records import records_panel
 from tournament.writes.rounds import (
     ClockAction,
+    MovesChanged,
     advance_phase,
     change_clock,
     close_round,
@@ -119,8 +126,17 @@ def running_clock_html(seconds: int, *, paused: bool) -> str:
     )
 
 
+def _shown_key(event: Event, number: int) -> str:
+    return f"close-shown:{event.pk}:{number}"
+
+
+def _shown(request: HttpRequest, event: Event, number: int) -> dict[str, Destination] | None:
+    """The moves shown at the last refused confirmation (see Terms: shown), if any."""
+    return decode_seating(request.session.get(_shown_key(event, number), ""))
+
+
 def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
-    check = build_close_check(event, round_)
+    check = build_close_check(event, round_, shown=_shown(request, event, round_.number))
     number = round_.number
     clock = clock_context(event)
     return {
@@ -132,6 +148,7 @@ def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
         "absent_notes": check.absent_notes,
         "unconfirmed_tables": check.unconfirmed_tables,
         "next_size_problems": check.next_size_problems,
+        "changed": check.changed,
         "min_table_size": MIN_TABLE_SIZE,
         "max_table_size": MAX_TABLE_SIZE,
         "etag": quoted_etag(check.preview.version),
@@ -155,7 +172,8 @@ def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
 @require_http_methods(["GET", "POST"])
 @event_view()
 def close_round_page(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    """GET: the results and moves to check. POST: confirm them (refused if they changed)."""
+    """GET: the results and moves to check. POST: confirm them (refused only if the moves
+    changed: the page then shows the new ones, the changed ones marked)."""
     round_ = get_object_or_404(Round, event=event, number=number)
     if request.method == "POST":
         form = CloseRoundForm(request.POST)
@@ -165,16 +183,25 @@ def close_round_page(request: HttpRequest, event: Event, number: int) -> HttpRes
             close_round(
                 round_=round_,
                 by=request.user,
-                expected_version=form.cleaned_data["version"],
+                expected_moves=form.cleaned_data["moves"],
                 disputed_count_for_nobody=form.cleaned_data["disputed_ok"],
             )
+        except MovesChanged as changed:
+            if form.cleaned_data["shown"] is not None:
+                request.session[_shown_key(event, number)] = encode_seating(
+                    form.cleaned_data["shown"]
+                )
+            messages.error(request, changed.message)
+            round_.refresh_from_db()
         except Refused as refused:
             messages.error(request, refused.message)
             round_.refresh_from_db()
         else:
+            request.session.pop(_shown_key(event, number), None)
             messages.success(request, _closed_message(event, number))
             return redirect(console_url(event, "tables"))
     if round_.status != RoundStatus.OPEN:
+        request.session.pop(_shown_key(event, number), None)
         messages.info(request, _("Round %(number)s is not open.") % {"number": number})
         return redirect(console_url(event))
     return render(request, "organizer/close_round.html", close_context(request, event, round_))

@@ -12,25 +12,36 @@ Runs inside close_round's transaction (tournament.writes.rounds), which locks th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db import transaction
 
 from tables.models import Table
-from tournament.models import Event, PlayerStatus, Round, Seat, SeatReason
+from tournament.models import Event, Player, PlayerStatus, Round, Seat, SeatReason
 from tournament.rules.movement import Move
 
 
 # Called inside close_round's transaction: no savepoint, so the close's query count stays put.
 @transaction.atomic(savepoint=False)
-def seat_next_round(*, event: Event, closed: Round, moves: dict[str, Move]) -> Round:
+def seat_next_round(
+    *,
+    event: Event,
+    closed: Round,
+    moves: dict[str, Move],
+    present: Mapping[str, Player] | None = None,
+) -> Round:
     """Create the round after ``closed`` and seat everyone present by the moves.
 
     Players absent or removed since are not seated (their move is not applied); present
-    players who had no seat in the closed round return at the lowest table.
+    players who had no seat in the closed round return at the lowest table. ``present``
+    is the players present now by name, when the caller has read them already.
     """
     tables = {table.number: table for table in Table.objects.filter(event=event)}
     lowest = tables[min(tables)]
     next_round = Round.objects.create(event=event, number=closed.number + 1)
-    present = {p.name: p for p in event.players.filter(status=PlayerStatus.PRESENT)}
+    if present is None:
+        present = {p.name: p for p in event.players.filter(status=PlayerStatus.PRESENT)}
+    present = dict(present)  # a copy: the seated are taken out of it below
     seats = []
     for name, move in moves.items():
         player = present.pop(name, None)
