@@ -49,7 +49,10 @@ MEASURE = """() => {
     return {r, g, b, a: a === undefined ? 1 : a};
   };
   const luminance = ({r, g, b}) => {
-    const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    const channel = (c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
   };
   const ratio = (x, y) => {
@@ -89,7 +92,8 @@ MEASURE = """() => {
   const shown = (el) => {
     for (let node = el; node; node = node.parentElement) {
       const style = getComputedStyle(node);
-      if (style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0') return false;
+      if (style.display === 'none' || style.visibility === 'hidden' ||
+          style.opacity === '0') return false;
     }
     return el.getClientRects().length > 0;
   };
@@ -99,7 +103,9 @@ MEASURE = """() => {
     const node = walker.currentNode;
     const el = node.parentElement;
     if (!node.textContent.trim() || !el) continue;
-    if (el.closest('.visually-hidden, .screen-tools, script, style, noscript, title, desc')) continue;
+    if (el.closest('.visually-hidden, .screen-tools, script, style, noscript, title, desc')) {
+      continue;
+    }
     if (!shown(el)) continue;
     const style = getComputedStyle(el);
     let px = parseFloat(style.fontSize);
@@ -139,7 +145,8 @@ MEASURE = """() => {
 }"""
 
 
-# The rule lines' sizes, and how much of a card's height its words take (the least full card).
+# The rule lines' sizes; how much of a card's height its words take, on the fullest card (a
+# card keeps room for the clause lines the page's other cards have); words out of a card.
 RULE_LINES = """() => {
   const cards = [...document.querySelectorAll('.rules-page.is-current .rule-card')];
   const lines = cards.flatMap((card) => [...card.querySelectorAll(
@@ -156,10 +163,11 @@ RULE_LINES = """() => {
       range.selectNodeContents(el);
       return range.getBoundingClientRect().bottom;
     });
-    return (Math.max(...inks) - top) / box.height;
+    return {share: (Math.max(...inks) - top) / box.height, out: Math.max(...inks) > box.bottom};
   };
   return {px: lines.map((el) => parseFloat(getComputedStyle(el).fontSize)),
-          fill: Math.min(...cards.map(fill))};
+          fill: Math.max(...cards.map((card) => fill(card).share)),
+          spill: cards.filter((card) => fill(card).out).length};
 }"""
 
 
@@ -227,6 +235,7 @@ def test_every_projector_screen_reads_from_the_back_of_the_room(
     look("reveal")
     sizes = page.evaluate(RULE_LINES)
     assert min(sizes["px"]) >= MIN_RULE_PX, sizes
-    assert sizes["fill"] >= 0.6, f"the rule lines leave their cards empty: {sizes}"
+    assert sizes["fill"] >= 0.75, f"the rule lines leave their cards empty: {sizes}"
+    assert sizes["spill"] == 0, f"words run out of a card: {sizes}"
     print(smallest)
     assert problems == [], "\n".join(problems)
