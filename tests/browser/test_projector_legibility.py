@@ -30,6 +30,7 @@ from tests import factories
 from tests.browser.conftest import PROJECTOR, clock_ticked
 from tests.browser.test_screenshots import play, room
 from tournament.models import DebriefStep, Phase
+from tournament.writes.debrief_bank import set_paths_highlight
 from tournament.writes.rounds import advance_phase, reveal_rules, start_debrief, step_debrief
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -227,6 +228,8 @@ def test_every_projector_screen_reads_from_the_back_of_the_room(
     event.refresh_from_db()
     if event.phase != Phase.DEBRIEF:
         event = start_debrief(event=event)
+    # The biggest climbers and fallers named on the paths chart.
+    event = set_paths_highlight(event=event, highlight="climbers")
     for step in (DebriefStep.OPENING, DebriefStep.PATHS, DebriefStep.FLOW, DebriefStep.RESULTS):
         event = step_debrief(event=event, to_step=step)
         look(f"debrief-{step.name.lower()}")
