@@ -10,7 +10,7 @@ import pytest
 from tests.browser.test_screenshots import room_names
 from tournament.rules.charts import PlayerPath, paths_svg
 from tournament.rules.charts.labels import LINE, Label, place_labels
-from tournament.rules.charts.paths import NAME_SIZE
+from tournament.rules.charts.paths import LEAST_LABEL, NAME_SIZE
 from tournament.rules.charts.svg import HEIGHT, WIDTH
 from tournament.rules.name_width import name_width
 
@@ -97,3 +97,15 @@ def test_a_label_knows_when_it_meets_another():
     assert a.intersects(Label("B", 50, 39, 100, 40, 34, (0, 0)))
     assert not a.intersects(Label("B", 50, 40, 100, 40, 34, (0, 0)))
     assert not a.intersects(Label("B", 100, 0, 100, 40, 34, (0, 0)))
+
+
+@pytest.mark.parametrize("tables", [6, 15, 30, 125])
+def test_the_paths_charts_table_labels_stay_readable_however_many_tables(tables):
+    paths = [PlayerPath(f"P{n}", (n % tables + 1, (n + 1) % tables + 1)) for n in range(tables)]
+    svg = ET.fromstring(paths_svg(paths, [1, 2], list(range(1, tables + 1)), label="P"))
+
+    shown = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "table-label"]
+
+    assert all(float(t.get("font-size")) >= LEAST_LABEL for t in shown)
+    assert f"Table {tables}" in {t.text for t in shown}, "the top table is always labelled"
+    assert len(shown) >= min(tables, 6)

@@ -45,6 +45,9 @@ GREY = "#9a9a9a"
 PALETTE = ("#1f4e9c", "#b3261e", "#1b7a3a", "#7a3a9a", "#a65f00", "#006d77", "#5c5c00", "#222")
 DASHES = ("", "24 10", "6 8", "24 8 6 8")
 NAME_SIZE = 34
+# The least size of a table's label, in units: 28px on a 1080p projector, whose chart is
+# drawn at about 0.9 px a unit.
+LEAST_LABEL = 32
 NAME_GAP = 40  # between the last round's dots and the names' column
 # The names' column takes at most this share of the chart's width; a longer name runs on.
 NAMES_MAX_SHARE = 0.4
@@ -92,10 +95,7 @@ def paths_svg(
     ordered_tables = sorted(tables)
     row = (HEIGHT - top - bottom) / max(len(ordered_tables), 1)
     y_of = {table: HEIGHT - bottom - (i + 0.5) * row for i, table in enumerate(ordered_tables)}
-    font = font_size(row)
-    table_labels = {
-        table: translated(translate, TABLE_LABEL, number=table) for table in ordered_tables
-    }
+    table_labels, font = _table_labels(ordered_tables, row, translate)
     left = label_margin(list(table_labels.values()), font, least=170, gap=24)
 
     def x_at(i: int) -> float:
@@ -117,12 +117,13 @@ def paths_svg(
             },
         )
         add_round_label(svg, x, HEIGHT - 24, number, translate)
-    for table, y in y_of.items():
+    for table, text in table_labels.items():
+        y = y_of[table]
         add_text(
             svg,
             left - 24,
             y + font * 0.35,
-            table_labels[table],
+            text,
             font,
             **{"text-anchor": "end", "class": "table-label"},
         )
@@ -149,6 +150,23 @@ def paths_svg(
     for name_label in name_labels(paths, ends, left=column, top=top, bottom=HEIGHT - bottom):
         _add_name(svg, name_label, colours[name_label.name])
     return markup(svg)
+
+
+def _table_labels(
+    ordered_tables: list[int], row: float, translate: Translate
+) -> tuple[dict[int, str], float]:
+    """The tables' labels and their size. Rows too low for a readable label: every second
+    (third...) table is labelled, the top table always, as large as its rows allow."""
+    every = next(
+        (k for k in range(1, len(ordered_tables) + 1) if font_size(row * k) >= LEAST_LABEL),
+        max(len(ordered_tables), 1),
+    )
+    labels = {
+        table: translated(translate, TABLE_LABEL, number=table)
+        for i, table in enumerate(ordered_tables)
+        if (len(ordered_tables) - 1 - i) % every == 0
+    }
+    return labels, font_size(row * every)
 
 
 def name_labels(
