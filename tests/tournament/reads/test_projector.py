@@ -158,14 +158,30 @@ def test_revealed_rules_give_every_table_in_order(playing):
 
 def test_revealed_rules_page_through_many_tables_in_one_grid(organizer):
     event = factories.seated_event(owner=organizer, players=90, tables=30)
+    event.tables.update(
+        trump_anytime=False, trumps_broken=False, must_overtake=False, fewest_wins=False
+    )
 
     pages = revealed_rules(event)
 
-    assert [len(page.cards) for page in pages] == [20, 10]
-    assert [(page.columns, page.rows) for page in pages] == [(5, 4), (5, 4)]
+    assert [len(page.cards) for page in pages] == [12, 12, 6]
+    assert [(page.columns, page.rows) for page in pages] == [(4, 3)] * 3
 
 
-@pytest.mark.parametrize("tables", range(1, 21))
+def test_clause_lines_give_a_page_fewer_and_larger_cards(organizer):
+    """A rule line stays 32px or more at 1080p: a clause line takes room on every card."""
+    event = factories.seated_event(owner=organizer, players=36, tables=12)
+    event.tables.update(
+        trump_anytime=False, trumps_broken=False, must_overtake=False, fewest_wins=False
+    )
+    event.tables.filter(number=5).update(fewest_wins=True)
+    assert [len(page.cards) for page in revealed_rules(event)] == [6, 6]
+    event.tables.filter(number=5).update(must_overtake=True)
+    assert [len(page.cards) for page in revealed_rules(event)] == [4, 4, 4]
+    assert rule_grid(12, clauses=2) == (2, 2)
+
+
+@pytest.mark.parametrize("tables", range(1, 13))
 def test_rule_cards_fill_the_screen_without_an_empty_row_or_a_sliver_of_a_card(tables):
     columns, rows = rule_grid(tables)
 

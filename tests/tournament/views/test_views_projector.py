@@ -332,10 +332,11 @@ def test_rule_cards_without_trump_any_time_keep_no_empty_line(client, organizer)
 def test_many_tables_rules_page_through_saying_which_tables_show(client, organizer):
     page = client.get(screen_url(revealed_event(organizer, tables=24))).content.decode()
 
+    # 12 cards a page without clause lines (tournament/reads/projector/rule_cards.py).
     assert page.count('class="rules-page') == 2
-    assert 'data-label="Tables 1–20"' in page
-    assert 'data-label="Tables 21–24"' in page
-    assert "<span data-pager-label>Tables 1–20</span>" in page
+    assert 'data-label="Tables 1–12"' in page
+    assert 'data-label="Tables 13–24"' in page
+    assert "<span data-pager-label>Tables 1–12</span>" in page
 
 
 # --- what each screen says --------------------------------------------------------------

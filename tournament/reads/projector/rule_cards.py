@@ -88,15 +88,26 @@ class RulePage:
 RULES_AREA_RATIO = 173 / 88
 RULE_CARD_RATIO = 1.5
 EMPTY_CELL_COST = 0.6
-RULES_MAX_COLUMNS = 5
-RULES_MAX_ROWS = 4
+# A rule line is at least 32px at 1080p (static/css/projector.css, --rule-text), so a page
+# holds only as many cards as such lines fit in: 4 x 3 cards of direction and trump, 3 x 2
+# once a card has a clause line, 2 x 2 once one has two or more.
+RULES_MAX_COLUMNS = 4
+RULES_MAX_ROWS = 3
 RULES_PER_PAGE = RULES_MAX_COLUMNS * RULES_MAX_ROWS  # beyond this the pages go by
+RULES_MAX_GRID_WITH_CLAUSES = {0: (RULES_MAX_COLUMNS, RULES_MAX_ROWS), 1: (3, 2), 2: (2, 2)}
 
 
-def rule_grid(cards: int) -> tuple[int, int]:
-    """Columns and rows for this many cards on one page: cards of a pleasant shape that
-    fill the screen, with as few empty cells as that allows."""
-    cards = max(1, min(cards, RULES_PER_PAGE))
+def max_grid(clauses: int) -> tuple[int, int]:
+    """The most columns and rows a page may have when a card has this many clause lines."""
+    return RULES_MAX_GRID_WITH_CLAUSES[min(clauses, 2)]
+
+
+def rule_grid(cards: int, clauses: int = 0) -> tuple[int, int]:
+    """Columns and rows for this many cards on one page (the most clause lines of a card:
+    ``clauses``): cards of a pleasant shape that fill the screen, with as few empty cells
+    as that allows."""
+    max_columns, max_rows = max_grid(clauses)
+    cards = max(1, min(cards, max_columns * max_rows))
 
     def cost(grid: tuple[int, int]) -> float:
         columns, rows = grid
@@ -107,8 +118,8 @@ def rule_grid(cards: int) -> tuple[int, int]:
 
     grids = [
         (columns, math.ceil(cards / columns))
-        for columns in range(1, RULES_MAX_COLUMNS + 1)
-        if math.ceil(cards / columns) <= RULES_MAX_ROWS
+        for columns in range(1, max_columns + 1)
+        if math.ceil(cards / columns) <= max_rows
     ]
     return min(grids, key=cost)
 
@@ -140,8 +151,10 @@ def revealed_rules(event: Event, *, every: bool = True) -> list[RulePage]:
     if not cards:
         return []
     # The first page decides the grid: cards keep their size while the pages go by.
-    columns, rows = rule_grid(len(cards))
+    clauses = max(len(card.extras) for card in cards)
+    columns, rows = rule_grid(len(cards), clauses)
+    per_page = math.prod(max_grid(clauses))
     return [
-        RulePage(tuple(cards[i : i + RULES_PER_PAGE]), columns, rows)
-        for i in range(0, len(cards), RULES_PER_PAGE)
+        RulePage(tuple(cards[i : i + per_page]), columns, rows)
+        for i in range(0, len(cards), per_page)
     ]
