@@ -77,6 +77,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.common.disk import is_disk_full, note_disk_full
 from tournament.common.errors import Refused
 from tournament.models import Event, StoredBackup
 from tournament.reads.records import export_event
@@ -324,6 +325,8 @@ def back_up(
             copy_database(source, path)
             prune(directory, event_id=event_id)
     except (OSError, sqlite3.Error, DatabaseError) as error:
+        if is_disk_full(error):
+            note_disk_full()  # the console says so in red (tournament.common.disk)
         raise BackupFailed(
             _("The backup could not be written to %(folder)s: %(error)s")
             % {"folder": directory, "error": error}
@@ -359,6 +362,8 @@ def _store_record(*, event_id: int, round_number: int, moment: Moment, now: date
             )
             _keep_newest(event_id)
     except DatabaseError as error:
+        if is_disk_full(error):
+            note_disk_full()
         raise BackupFailed(
             _("The backup could not be kept in the database: %(error)s") % {"error": error}
         ) from error
