@@ -78,10 +78,10 @@
       place.insertBefore(note, place.firstChild);
     }
     var text = xhr.getResponseHeader("Content-Type") || "";
-    var main = document.querySelector("main[data-server-failed]");
+    var words = document.querySelector("[data-server-failed]");
     note.textContent = text.indexOf("text/plain") === 0 && xhr.responseText
       ? xhr.responseText
-      : (main ? main.dataset.serverFailed : "") + " (" + xhr.status + ")";
+      : (words ? words.dataset.serverFailed : "") + " (" + xhr.status + ")";
     note.scrollIntoView({ block: "nearest" });
   });
   document.addEventListener("DOMContentLoaded", setup);
