@@ -302,6 +302,9 @@ def test_a_database_that_fails_quick_check_is_refused_with_the_newest_sound_back
     assert f"The newest backup is {newest}" in said  # the malformed newer one is passed over
     assert f"manage.py restore_backup {newest}" in said
 
+    settings.INSTALLED_PACKAGE = True  # the command as the installed package runs it
+    assert f"\n    fivetricks manage restore_backup {newest}\n" in serve.database_refusal()
+
     for name in (older, newest):
         (settings.BACKUP_DIR / name).unlink()
     assert "There is no sound backup in" in serve.database_refusal()

@@ -52,6 +52,7 @@ from tournament.writes.signin import ensure_organizer, sign_in_path
 WSGI_TARGET = "tournament.wsgi:application"
 THREADS_PER_WORKER = 4
 RULE = "=" * 78
+CLI_COMMANDS = ("serve", "signin_link")  # the ones `fivetricks` names itself (tournament.cli)
 
 
 def default_workers() -> int:
@@ -79,11 +80,14 @@ def python_command() -> str:
 def own_command(name: str, *arguments: str) -> str:
     """The command line that runs one of our commands, as this start was made: in a checkout
     `.venv/bin/python manage.py signin_link --port 8000`; installed, `fivetricks signin-link
-    --port 8000`; in the double-click bundle, the app's own path instead of `fivetricks`.
+    --port 8000` (`fivetricks manage restore_backup NAME` for a command it does not name
+    itself); in the double-click bundle, the app's own path instead of `fivetricks`.
     ``name`` is the management command's name (signin_link, serve)."""
     if not settings.INSTALLED_PACKAGE:
         return " ".join([python_command(), "manage.py", name, *arguments])
     program = _quoted(Path(sys.executable)) if getattr(sys, "frozen", False) else "fivetricks"
+    if name not in CLI_COMMANDS:  # any other is run through `fivetricks manage`
+        return " ".join([program, "manage", name, *arguments])
     return " ".join([program, name.replace("_", "-"), *arguments])
 
 
