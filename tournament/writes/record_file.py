@@ -30,10 +30,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tournament.models import EVENT_MAX_PLAYERS
 from tournament.writes.record_fields import RecordProblem, problem
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024
-MAX_PLAYERS = 2000
+MAX_PLAYERS = EVENT_MAX_PLAYERS  # as the roster (tournament.writes.seating.roster)
 MAX_ROUNDS = 500
 MAX_DEPTH = 10
 MEGABYTE = 1024 * 1024
