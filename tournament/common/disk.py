@@ -3,8 +3,9 @@ console says about it.
 
 Terms:
     disk full     a write refused for lack of space: an OSError with errno ENOSPC (a
-                  backup's copy, any file), or SQLite's "database or disk is full"
-                  (SQLITE_FULL), which Django raises as OperationalError. The error itself,
+                  backup's copy, any file), SQLite's "database or disk is full"
+                  (SQLITE_FULL) or PostgreSQL's disk_full, which Django raises as
+                  OperationalError. The error itself,
                   or any error it was raised from or while handling, may carry it.
     remembered    the time of the last disk-full failure this process saw (a backup, or a
                   write answered by tournament.middleware.FaultsMiddleware), kept in memory:
@@ -28,6 +29,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 SQLITE_FULL = "database or disk is full"
+POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full (psycopg.errors.DiskFull)
 LOW_SPACE_BYTES = 50 * 1024 * 1024
 REMEMBER_FOR = 15 * 60  # seconds
 
@@ -41,7 +43,7 @@ def is_disk_full(error: BaseException | None) -> bool:
         seen.add(id(error))
         if isinstance(error, OSError) and error.errno == errno.ENOSPC:
             return True
-        if SQLITE_FULL in str(error):
+        if SQLITE_FULL in str(error) or getattr(error, "sqlstate", None) == POSTGRES_DISK_FULL:
             return True
         error = error.__cause__ or error.__context__
     return False

@@ -18,6 +18,12 @@ def forgotten():
     disk.forget_disk_full()
 
 
+class PostgresDiskFull(Exception):
+    """What psycopg raises for SQLSTATE 53100 (psycopg.errors.DiskFull), without psycopg."""
+
+    sqlstate = "53100"
+
+
 def raised_from(error: BaseException, cause: BaseException) -> BaseException:
     try:
         raise error from cause
@@ -32,6 +38,7 @@ def raised_from(error: BaseException, cause: BaseException) -> BaseException:
         OperationalError("database or disk is full"),
         sqlite3.OperationalError("database or disk is full"),
         raised_from(RuntimeError("backup failed"), OSError(errno.ENOSPC, "No space")),
+        raised_from(OperationalError("could not extend file"), PostgresDiskFull()),
     ],
 )
 def test_a_full_disk_is_told_from_its_error_or_the_error_behind_it(error):
