@@ -31,6 +31,12 @@ Terms:
                   would hide a failure. On PostgreSQL a connection attempt gives up after
                   a few seconds (connect_timeout, settings), so a check never hangs a
                   server thread for long.
+    fault         what FaultsMiddleware answers in place of a view's exception: a
+                  refusal (PermissionDenied: a revoked co-facilitator, a role that lacks
+                  the action, a finished event) gets its refusal page or message through
+                  handler403 and one line in the log (Django's "Forbidden: <path>"),
+                  not a traceback; a write refused for lack of disk gets a 503 that says
+                  so (tournament.views.errors.disk_full), and the console's red warning.
 """
 
 from __future__ import annotations
@@ -39,11 +45,16 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+
+from tournament.common.disk import is_disk_full
+from tournament.views import errors
+from tournament.views.access import permission_denied
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -177,3 +188,30 @@ class PageLanguageMiddleware:
             response["HX-Refresh"] = "true"
             add_never_cache_headers(response)
         return response
+
+
+class FaultsMiddleware:
+    """Answer a refusal or a full disk raised by a view (see Terms: fault); listed last, so
+    its process_exception runs first."""
+
+    def __init__(self, get_response: Middleware) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, PermissionDenied):
+            # Answered here, Django logs the 403 in one line; raised further, it would log
+            # the whole traceback of an everyday refusal.
+            return permission_denied(request, exception)
+        if is_disk_full(exception):
+            logger.error(
+                "Disk full: %s %s was not saved: %s", request.method, request.path, exception
+            )
+            # The session must not try to save itself on the full disk once more.
+            session = getattr(request, "session", None)
+            if session is not None:
+                session.modified = False
+            return errors.disk_full(request)
+        return None

@@ -158,6 +158,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it answers a view's refusal or full disk first (its docstring).
+    "tournament.middleware.FaultsMiddleware",
 ]
 
 # `make bench` measures the server against a bare view (bench/urls.py adds it); the
@@ -176,6 +178,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tournament.common.network.address_context",
+                "tournament.common.disk.disk_context",
                 "tournament.common.languages.languages_context",
                 "tournament.common.product.product_context",
                 "tournament.views.access.access_context",

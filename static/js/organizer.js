@@ -6,7 +6,10 @@
    - form[data-submit-once]: a second press is ignored (a one-time sign-in link would be
      spent by the first and refused by the second).
    - an answer that lacks the element it should replace (the sign-in page after the
-     session expired, say) is opened as a page instead of being swapped in. */
+     session expired, say) is opened as a page instead of being swapped in.
+   - a server failure (5xx: a full disk, say) answers a swapped form with one line of
+     text (tournament.views.errors), shown in red at the top of the page; nothing is
+     swapped, so what was typed stays in the form. */
 (function () {
   var filterText = "";
 
@@ -60,6 +63,26 @@
       event.detail.shouldSwap = false;
       window.location.assign(xhr.responseURL || window.location.href);
     }
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr.status < 500) return;
+    var note = document.getElementById("fault-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "fault-note";
+      note.className = "message message-error";
+      note.setAttribute("role", "alert");
+      var place = document.getElementById("console") || document.querySelector("main");
+      if (!place) return;
+      place.insertBefore(note, place.firstChild);
+    }
+    var text = xhr.getResponseHeader("Content-Type") || "";
+    var words = document.querySelector("[data-server-failed]");
+    note.textContent = text.indexOf("text/plain") === 0 && xhr.responseText
+      ? xhr.responseText
+      : (words ? words.dataset.serverFailed : "") + " (" + xhr.status + ")";
+    note.scrollIntoView({ block: "nearest" });
   });
   document.addEventListener("DOMContentLoaded", setup);
   document.addEventListener("htmx:afterSettle", setup);

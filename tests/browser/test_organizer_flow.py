@@ -3,6 +3,8 @@
 Roster of 13 names (one accented, one with markup), table plan, variants, every phase,
 three rounds with results entered on the tables' views, each round closed with its moves
 checked against the seats committed, one undo, and the debrief with the rules revealed.
+The console and the projector are watched throughout: no action may make the browser
+refuse anything under the Content-Security-Policy (tests/browser/test_content_security_policy).
 Then the clock buttons that cannot apply any more hiding themselves at 0:00.
 """
 
@@ -17,7 +19,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tests import factories
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PROJECTOR, sign_in
+from tests.browser.test_content_security_policy import Watch
 from tournament.models import Event
 from tournament.writes.signin import ensure_organizer
 
@@ -87,8 +90,9 @@ def close_round(page: Page, number: int, *, last: bool = False) -> dict[str, int
     return shown
 
 
-def test_a_whole_event_through_the_console(live_server, page: Page):
+def test_a_whole_event_through_the_console(live_server, page: Page, new_context):
     user, _ = ensure_organizer()
+    watch = Watch(page)
     sign_in(page, live_server, user)
 
     # Events: a new event with 3 rounds; the other settings keep their defaults.
@@ -98,6 +102,11 @@ def test_a_whole_event_through_the_console(live_server, page: Page):
     expect(page.get_by_label("Round (minutes)")).to_have_value("5")
     page.get_by_role("button", name="Create the event").click()
     expect(page.get_by_role("heading", name="Friday workshop")).to_be_visible()
+    # The projector follows the whole event, watched as the console is.
+    projector = new_context(viewport=PROJECTOR).new_page()
+    projector_watch = Watch(projector)
+    token = Event.objects.get(name="Friday workshop").projector_token
+    projector.goto(live_server.url + reverse("projector:screen", args=[token]))
 
     # Roster: a repeated name is refused with its line, and the text is kept to fix.
     box = page.get_by_label("Names, one per line")
@@ -197,6 +206,9 @@ def test_a_whole_event_through_the_console(live_server, page: Page):
     page.get_by_role("button", name="Reveal every table's rules on the projector").click()
     expect(flash(page)).to_contain_text("The projector now shows every table's rules.")
     expect(page.locator("#corrections")).to_contain_text("Added by the organizer")
+    expect(projector.locator("body")).to_contain_text("Table 1", timeout=6_000)
+    assert watch.violations() == []
+    assert projector_watch.violations() == []
 
 
 def test_the_clock_buttons_that_cannot_apply_hide_at_0_00(live_server, page: Page):

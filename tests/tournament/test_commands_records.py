@@ -19,6 +19,7 @@ from tests.tournament.writes.test_backups import rows, small_database
 from tournament.models import Event, Player
 from tournament.reads.records import export_event
 from tournament.writes import backups
+from tournament.writes.record_file import MAX_PLAYERS, MAX_RECORD_BYTES, MAX_ROUNDS
 from tournament.writes.rounds import delete_event
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,7 +83,10 @@ def counts() -> tuple[int, int, int]:
     [
         (b"", "is not JSON"),
         (b"name;status\nZo\xc3\xab;present\n", "is not JSON"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "is not a text file"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "is not UTF-8 text"),
+        (b'{"format": "fivetricks-event \xff"}', r"is not UTF-8 text \(byte 29\)"),
+        (b"[" * 200_000 + b"]" * 200_000, "more than 10 deep"),
+        (b'{"seed": 1' + b"9" * 5000 + b"}", "not JSON this installation reads"),
         (b'{"format": "fivetricks-event", "version": 7}', "version 1"),
         (b'{"players": []}', "not a Five Tricks event record"),
         (b"[1, 2, 3]", "expected an object"),
@@ -108,6 +112,72 @@ def test_a_record_broken_deep_inside_writes_nothing_not_even_its_owner(tmp_path)
     with pytest.raises(CommandError, match="“Nobody at all” is not on the roster"):
         run("import_event", str(path), owner="newcomer")
     assert counts() == before
+
+
+def refused_in_one_line(path: Path) -> str:
+    """The import's refusal of this file, checked to be one line that wrote nothing."""
+    before = counts()
+    with pytest.raises(CommandError) as refused:
+        run("import_event", str(path), owner="newcomer")
+    assert counts() == before
+    message = str(refused.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.django_db
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path):
+    path = tmp_path / "event.json"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_RECORD_BYTES + 1)  # sparse: costs no disk
+    message = refused_in_one_line(path)
+    assert message == (
+        f"{path}: This file cannot be imported: it is 65 MB, and an event record is at most 64 MB."
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("players", "rounds"), [(MAX_PLAYERS + 1, 2), (8, MAX_ROUNDS + 1)])
+def test_more_players_or_rounds_than_the_limits_are_refused_with_the_limits(
+    tmp_path, players, rounds
+):
+    record = export_event(rehearsal())
+    record["players"] = (record["players"] * players)[:players]
+    record["rounds"] = (record["rounds"] * rounds)[:rounds]
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert refused_in_one_line(path).endswith(
+        f"it has {players} players and {rounds} rounds, and an event has at most "
+        "2000 players and 500 rounds."
+    )
+
+
+@pytest.mark.django_db
+def test_a_record_nested_deeper_than_the_format_is_refused(tmp_path):
+    record = export_event(rehearsal())
+    deep: list = []
+    for _level in range(12):
+        deep = [deep]
+    record["rounds"][0]["games"][0]["tricks"] = deep
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert "more than 10 deep" in refused_in_one_line(path)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["\ud800", "Zo\udc00e", "\udfff\ud800"])
+def test_a_lone_surrogate_escaped_in_the_json_is_refused_at_its_place(tmp_path, text):
+    record = export_event(rehearsal())
+    record["players"][1]["name"] = text
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(record), encoding="ascii")  # written as \ud800 escapes
+    assert "\\ud800" in path.read_text(encoding="ascii") or "\\udc00" in path.read_text(
+        encoding="ascii"
+    )
+    assert refused_in_one_line(path).endswith(
+        "players[1].name: text that is not valid Unicode (half of a surrogate pair, "
+        "such as \\ud800)."
+    )
 
 
 @pytest.mark.django_db

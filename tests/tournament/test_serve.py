@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from tournament.common import network
 from tournament.common.product import VERSION
@@ -228,3 +228,83 @@ def test_the_real_server_answers_pages_and_static_files_and_stops_on_request(tmp
         output, _ = server.communicate(timeout=30)
     assert server.returncode == 0, output
     assert "Five Tricks is running (granian, 2 workers)" in output
+
+
+# --- a database that cannot be served -----------------------------------------------------
+
+
+def _manage(environment: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=REPO, env=environment, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_serve_on_a_file_that_is_not_a_database_names_the_backup_and_the_command(tmp_path):
+    data_dir = tmp_path / "data"
+    environment = _environment(data_dir, tmp_path / "static")
+    assert _manage(environment, "migrate", "--noinput", "-v", "0").returncode == 0
+    assert _manage(environment, "demo_event", "--players", "8", "--rounds", "1").returncode == 0
+    (backup,) = (data_dir / "backups").glob("event-1-round-01-*-closed.sqlite3")
+    live = data_dir / "fivetricks.sqlite3"
+    live.write_bytes(b"Notes for Friday, not a database. " * 200)
+
+    refused = _manage(environment, "serve", "--setup-only", "--no-rehearsal")
+
+    assert refused.returncode == 1
+    assert "Traceback" not in refused.stderr
+    assert f"The database {live} cannot be used: file is not a database." in refused.stderr
+    assert f"The newest backup is {backup.name}" in refused.stderr
+    (command,) = [line.strip() for line in refused.stderr.splitlines() if line.startswith("    ")]
+    assert command.endswith(f"manage.py restore_backup {backup.name}")
+
+    # The command it gives works as given, and the server then starts.
+    restored = _manage(environment, *command.split(" ")[2:])
+    assert restored.returncode == 0, restored.stderr
+    assert _manage(environment, "serve", "--setup-only", "--no-rehearsal").returncode == 0
+    (kept,) = (data_dir / "backups").glob("before-restore-*.sqlite3")
+    assert kept.read_bytes().startswith(b"Notes for Friday")
+
+
+class _Connection:
+    vendor = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        self.settings_dict = {"NAME": str(path)}
+
+    def is_in_memory_db(self) -> bool:
+        return False
+
+
+def test_a_database_that_fails_quick_check_is_refused_with_the_newest_sound_backup(
+    settings, monkeypatch, tmp_path
+):
+    from tests.tournament.test_commands_records import malformed_database
+    from tests.tournament.writes.test_backups import small_database
+
+    settings.BACKUP_DIR = tmp_path / "backups"
+    settings.BACKUP_DIR.mkdir()
+    live = malformed_database(tmp_path / "fivetricks.sqlite3")
+    monkeypatch.setattr(serve, "connections", {"default": _Connection(live)})
+    older = "event-3-round-01-20261122T120000.000000Z-closed.sqlite3"
+    newest = "event-3-round-02-20261122T130000.000000Z-closed.sqlite3"
+    small_database(settings.BACKUP_DIR / older)
+    small_database(settings.BACKUP_DIR / newest)
+    malformed_database(
+        settings.BACKUP_DIR / "event-3-round-03-20261122T140000.000000Z-closed.sqlite3"
+    )
+
+    with pytest.raises(CommandError) as refused:
+        call_command("serve", "--setup-only")
+
+    said = str(refused.value)
+    assert said.startswith(f"The database {live} cannot be used: ")
+    assert f"The newest backup is {newest}" in said  # the malformed newer one is passed over
+    assert f"manage.py restore_backup {newest}" in said
+
+    settings.INSTALLED_PACKAGE = True  # the command as the installed package runs it
+    assert f"\n    fivetricks manage restore_backup {newest}\n" in serve.database_refusal()
+
+    for name in (older, newest):
+        (settings.BACKUP_DIR / name).unlink()
+    assert "There is no sound backup in" in serve.database_refusal()

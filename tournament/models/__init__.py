@@ -47,6 +47,7 @@ from tournament.models.phases import (
     Phase,
 )
 from tournament.models.players import (
+    EVENT_MAX_PLAYERS,
     PLAYER_NAME_MAX_LENGTH,
     Player,
     PlayerQuerySet,
@@ -73,6 +74,7 @@ from tournament.models.tokens import (
 __all__ = [
     "CLOCKED_PHASES",
     "COFACILITATOR_NAME_MAX_LENGTH",
+    "EVENT_MAX_PLAYERS",
     "NOTE_TEXT_MAX_LENGTH",
     "PHASE_TITLES",
     "PLAYER_NAME_MAX_LENGTH",

@@ -19,6 +19,10 @@ from tournament.models.event import Event
 from tournament.rules.roster import same_name_key
 
 PLAYER_NAME_MAX_LENGTH = 40
+# The most players an event takes, removed ones included: far above any room (the app is
+# made for 10 to 500), it keeps a roster or an imported record from making an event whose
+# console takes minutes to draw.
+EVENT_MAX_PLAYERS = 2000
 
 
 class PlayerStatus(models.TextChoices):

@@ -76,7 +76,6 @@ from tournament.reads.record_format import (
     Kind,
     Section,
 )
-from tournament.rules.movement import explain_moves
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_BOM = "\ufeff"
@@ -244,12 +243,11 @@ def results_rows(record: dict[str, Any]) -> list[list[Any]]:
 
     A closed round's move is the one its close committed: the player's seat in the next
     round, with that seat's reason. A player not seated in the next round (absent,
-    removed) has no move. After the last round there is no next seating, so the move is
-    the one the movement rule gives from the round's results, without a next table, as
-    the projector shows the final moves. A round still being played has its games so far.
+    removed) has no move. The last round has no moves at all: nobody moves after it, so
+    its rows carry the games won and nothing in the move columns. A round still being
+    played has its games so far.
     """
     reasons = dict(SeatReason.choices)
-    all_tables = [table["number"] for table in record["tables"]]
     rounds = {r["number"]: r for r in record["rounds"]}
     rows: list[list[Any]] = [
         [
@@ -272,12 +270,6 @@ def results_rows(record: dict[str, Any]) -> list[list[Any]]:
         )
         following = rounds.get(number + 1)
         next_seats = {seat["player"]: seat for seat in following["seats"]} if following else {}
-        final_moves = {}
-        if round_["status"] == RoundStatus.CLOSED and following is None:
-            standings: dict[int, dict[str, int]] = defaultdict(dict, {n: {} for n in all_tables})
-            for seat in round_["seats"]:
-                standings[seat["table"]][seat["player"]] = wins[seat["player"]]
-            final_moves = explain_moves(standings)
         seats = sorted(round_["seats"], key=lambda s: (s["table"], -wins[s["player"]], s["player"]))
         for seat in seats:
             name, table = seat["player"], seat["table"]
@@ -289,10 +281,6 @@ def results_rows(record: dict[str, Any]) -> list[list[Any]]:
                     reason = str(reasons.get(next_seat["reason"], next_seat["reason"]))
                 else:
                     reason = _("Not seated in round %(number)s") % {"number": number + 1}
-            elif name in final_moves:
-                final = final_moves[name]
-                move = _direction(table, final.to_table)
-                reason = str(reasons.get(final.reason.value, final.reason.value))
             rows.append([number, table, name, wins[name], move, reason, next_table])
     return rows
 

@@ -20,3 +20,5 @@ urlpatterns = [
 
 # A change to a finished event is refused like any action (tournament.views.access).
 handler403 = "tournament.views.access.permission_denied"
+# A failure the views did not expect gets a page in words, needing no database.
+handler500 = "tournament.views.errors.server_error"

@@ -63,6 +63,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.common.disk import is_disk_full, note_disk_full
 from tournament.common.errors import Refused
 from tournament.models import Event, StoredBackup
 from tournament.reads.records import export_event
@@ -247,15 +249,17 @@ def copy_database(source: Path, target: Path) -> None:
         reader.close()
 
 
-def integrity_problems(path: Path) -> list[str]:
-    """What ``PRAGMA integrity_check`` finds wrong with an SQLite file, [] when sound.
+def integrity_problems(path: Path, *, quick: bool = False) -> list[str]:
+    """What ``PRAGMA integrity_check`` (``quick_check`` if quick: the same but for
+    indexes, in a fraction of the time) finds wrong with an SQLite file, [] when sound.
     A file SQLite cannot read at all is one problem, in SQLite's words."""
     try:
         database = sqlite3.connect(_uri(path, "ro"), uri=True)
     except sqlite3.Error as error:
         return [str(error)]
     try:
-        rows = [row[0] for row in database.execute("PRAGMA integrity_check")]
+        check = "quick_check" if quick else "integrity_check"
+        rows = [row[0] for row in database.execute(f"PRAGMA {check}")]
     except sqlite3.Error as error:
         return [str(error)]
     finally:
@@ -324,6 +328,8 @@ def back_up(
             copy_database(source, path)
             prune(directory, event_id=event_id)
     except (OSError, sqlite3.Error, DatabaseError) as error:
+        if is_disk_full(error):
+            note_disk_full()  # the console says so in red (tournament.common.disk)
         raise BackupFailed(
             _("The backup could not be written to %(folder)s: %(error)s")
             % {"folder": directory, "error": error}
@@ -359,6 +365,8 @@ def _store_record(*, event_id: int, round_number: int, moment: Moment, now: date
             )
             _keep_newest(event_id)
     except DatabaseError as error:
+        if is_disk_full(error):
+            note_disk_full()
         raise BackupFailed(
             _("The backup could not be kept in the database: %(error)s") % {"error": error}
         ) from error
@@ -424,6 +432,13 @@ def _refuse_unless_ours(path: Path) -> None:
         )
 
 
+def _set_aside(live: Path, kept: Path) -> None:
+    """Move a live database SQLite cannot read, and its journals, to ``kept``."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if (part := live.with_name(live.name + suffix)).exists():
+            shutil.move(part, kept.with_name(kept.name + suffix))
+
+
 def restore_database(
     backup: Path, *, directory: Path | None = None, now: datetime | None = None
 ) -> Backup:
@@ -456,13 +471,16 @@ def restore_database(
 
     directory = directory or backup_dir()
     connections.close_all()
+    # A live file SQLite cannot read (serve refuses it) is set aside as it is instead.
+    broken = live.exists() and bool(integrity_problems(live, quick=True))
     try:
         with _writing:
             kept = _free_name(_folder(directory), RESTORE_PREFIX, now or timezone.now(), ".sqlite3")
-            copy_database(live, kept)
+            (_set_aside if broken else copy_database)(live, kept)
             source = sqlite3.connect(_uri(backup, "ro"), uri=True)
             try:
-                target = sqlite3.connect(_uri(live, "rw"), uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+                mode = "rwc" if broken else "rw"
+                target = sqlite3.connect(_uri(live, mode), uri=True, timeout=BUSY_TIMEOUT_SECONDS)
                 try:
                     source.backup(target)
                     target.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -7,7 +7,9 @@ Terms:
                   tournament.reads.record_format, which the check walks in the record's
                   order, reading each field by its kind (tournament.writes.record_fields).
     problem       why a file cannot be imported: it is not a record, or of another version;
-                  a field is missing or of the wrong kind; a name or number points at
+                  it nests too deep, holds text that is not valid Unicode, or has more
+                  players or rounds than the limits (tournament.writes.record_file); a
+                  field is missing or of the wrong kind; a name or number points at
                   nothing (a game won by a player not on the roster, a seat at a table that
                   does not exist); or something is there twice (two players with the same
                   name, two games with one number at one table). The message names the
@@ -51,7 +53,8 @@ from tournament.reads.record_format import (
 )
 from tournament.rules.cards import Variant
 from tournament.rules.roster import same_name_key
-from tournament.writes.record_fields import RecordObject, is_whole, problem
+from tournament.writes.record_fields import RecordObject, RecordProblem, is_whole, problem
+from tournament.writes.record_file import MAX_PLAYERS, MAX_ROUNDS, check_shape
 
 Row = dict[str, Any]
 
@@ -77,6 +80,7 @@ class Checked:
 
 def check_record(record: Any) -> Checked:
     """The record's content, checked whole before anything is written (see Terms: problem)."""
+    check_shape(record)
     top = RecordObject(record, "")
     if record.get("format") != RECORD_FORMAT:
         raise problem("format", _("this is not a Five Tricks event record."))
@@ -86,6 +90,7 @@ def check_record(record: Any) -> Checked:
             _("this installation reads version %(known)s of the record, not %(version)s.")
             % {"known": RECORD_VERSION, "version": record.get("version")},
         )
+    _check_counts(record)
     reader = _Reader()
     reader.event = reader.read(EVENT, RecordObject(top.raw(EVENT.key), EVENT.key))
     players = [reader.player_row(item) for item in top.objects(PLAYERS.key)]
@@ -108,6 +113,28 @@ def check_record(record: Any) -> Checked:
         else DEBRIEF.default()
     )
     return Checked(reader.event, players, tables, rounds, notes=notes, debrief=debrief)
+
+
+def _check_counts(record: dict[str, Any]) -> None:
+    """Refuse a record of more players or rounds than the count limits (see
+    tournament.writes.record_file: Terms), before reading any of them."""
+    players, rounds = record.get(PLAYERS.key), record.get(ROUNDS.key)
+    players = len(players) if isinstance(players, list) else 0
+    rounds = len(rounds) if isinstance(rounds, list) else 0
+    if players > MAX_PLAYERS or rounds > MAX_ROUNDS:
+        raise RecordProblem(
+            _(
+                "This file cannot be imported: it has %(players)s players and %(rounds)s "
+                "rounds, and an event has at most %(max_players)s players and "
+                "%(max_rounds)s rounds."
+            )
+            % {
+                "players": players,
+                "rounds": rounds,
+                "max_players": MAX_PLAYERS,
+                "max_rounds": MAX_ROUNDS,
+            }
+        )
 
 
 class _Reader:

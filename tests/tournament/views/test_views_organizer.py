@@ -3,6 +3,7 @@ variants, players, and what the pages cost in queries."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -14,7 +15,7 @@ from tables.models import Table
 from tables.rules.variants import variant_label
 from tests import factories
 from tournament.common.product import VERSION
-from tournament.models import Event, Phase, Player, PlayerStatus
+from tournament.models import EVENT_MAX_PLAYERS, Event, Phase, Player, PlayerStatus
 from tournament.reads.close_preview import preview_close
 from tournament.writes.rounds import advance_phase
 
@@ -195,6 +196,19 @@ def test_roster_from_a_csv_file(signed_in, event):
     upload = SimpleUploadedFile("people.csv", "Email;Name\na@x;Zoë\nb@x;José\n".encode("cp1252"))
     signed_in.post(url("roster_add", event.pk), {"file": upload})
     assert sorted(event.players.values_list("name", flat=True)) == ["José", "Zoë"]
+
+
+def test_a_roster_upload_past_the_event_s_player_limit_is_refused_with_the_limit(signed_in, event):
+    Player.objects.bulk_create(
+        Player(event=event, name=f"Player {n}") for n in range(EVENT_MAX_PLAYERS - 1)
+    )
+    upload = SimpleUploadedFile("people.csv", "Name\nZoë\nJosé\n".encode())
+    response = signed_in.post(url("roster_add", event.pk), {"file": upload})
+    assert response.status_code == 400
+    assert "An event has at most 2000 players: it has 1999, and these are 2 more." in html.unescape(
+        response.content.decode()
+    )
+    assert event.players.count() == EVENT_MAX_PLAYERS - 1
 
 
 def test_a_csv_with_problems_names_its_rows_and_fills_the_box(signed_in, event):

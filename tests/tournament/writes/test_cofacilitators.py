@@ -222,6 +222,25 @@ def test_a_revoked_co_facilitator_is_refused_at_once(playing, signed_in):
     assert browser.get(url("event_live", playing.pk)).status_code == 403
 
 
+def test_a_refused_co_facilitator_s_request_logs_one_line_without_a_traceback(
+    playing, signed_in, caplog
+):
+    observer, _ = join(playing, CoRole.OBSERVER, name="Olga")
+    browser, invitation = join(playing, CoRole.ASSISTANT)
+    signed_in.post(url("team_revoke", playing.pk, invitation.pk))
+    for refused, address in (
+        (browser, url("event", playing.pk)),  # revoked
+        (browser, url("events")),  # revoked, outside the event
+        (observer, url("event_settings", playing.pk)),  # a page the role lacks
+    ):
+        caplog.clear()
+        with caplog.at_level("INFO"):
+            assert refused.get(address).status_code == 403
+        assert [(r.name, r.getMessage(), r.exc_info) for r in caplog.records] == [
+            ("django.request", f"Forbidden: {address}", None)
+        ]
+
+
 def test_a_revoked_link_no_longer_works(playing, signed_in):
     invitation = cofacilitators.invite(event=playing, name="Sam", role=CoRole.OBSERVER)
     signed_in.post(url("team_revoke", playing.pk, invitation.pk))

@@ -10,12 +10,14 @@ lists them) when no file has that name.
 The new event gets a new id, fresh phone and projector links, and belongs to the
 installation's organizer (or --owner). The file is checked whole first: a file that is
 not an event record, or is broken anywhere, is refused with the place and the reason,
-and nothing is written.
+and nothing is written. So is a file over the size limit, of more than 2,000 players or
+500 rounds, nested deeper than a record, or not valid Unicode
+(tournament.writes.record_file).
 """
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,42 +27,32 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.writes.backups import stored_record
+from tournament.writes.record_file import MAX_RECORD_BYTES, read_record_bytes, too_big
 from tournament.writes.record_import import RecordProblem, import_event
 from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer
 
-# Far above a 500-player event's record (a few MB); a bigger file is not one of ours.
-MAX_BYTES = 200 * 1024 * 1024
-
 
 def read_record(source: str) -> Any:
-    """The JSON in a file ("-": the standard input), or CommandError saying why not."""
+    """The JSON in a file ("-": the standard input), or CommandError saying why not, in
+    one line (tournament.writes.record_file: too big, not UTF-8, not JSON, too deep)."""
     try:
         if source == "-":
-            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
         elif not Path(source).exists() and (stored := stored_record(source)) is not None:
-            data = stored.encode("utf-8")
+            data = stored.encode("utf-8", "surrogatepass")
         else:
             with Path(source).open("rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
+                if (size := os.fstat(handle.fileno()).st_size) > MAX_RECORD_BYTES:
+                    raise CommandError(f"{source}: {too_big(size).message}")
+                data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
         raise CommandError(
             _("Cannot read %(path)s: %(error)s") % {"path": source, "error": error}
         ) from None
-    if len(data) > MAX_BYTES:
-        raise CommandError(_("%(path)s is too big to be an event record.") % {"path": source})
     try:
-        # utf-8-sig: a file saved by an editor that adds a byte order mark still reads.
-        return json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise CommandError(
-            _("%(path)s is not a text file (UTF-8): it cannot be an event record.")
-            % {"path": source}
-        ) from None
-    except json.JSONDecodeError as error:
-        raise CommandError(
-            _("%(path)s is not JSON (line %(line)s, column %(column)s: %(error)s).")
-            % {"path": source, "line": error.lineno, "column": error.colno, "error": error.msg}
-        ) from None
+        return read_record_bytes(data)
+    except RecordProblem as problem:
+        raise CommandError(f"{source}: {problem.message}") from None
 
 
 class Command(BaseCommand):

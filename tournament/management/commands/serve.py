@@ -14,6 +14,10 @@ Terms:
              Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
              so a few per worker are enough to keep a slow page from holding up the polls.
+    unsound  an SQLite database file that is not a database at all, or fails
+             ``PRAGMA quick_check``: serving it would answer errors or wrong results.
+             Every start checks it first and stops with the newest sound backup and the
+             exact ``restore_backup`` command that puts it back (database_refusal).
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from typing import TextIO
 
 from django.conf import settings
 from django.core.management import call_command, get_commands
-from django.core.management.base import BaseCommand, CommandParser
-from django.db import connections
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from granian import Granian
@@ -41,11 +46,13 @@ from tournament.common import network, server_stop
 from tournament.common.product import made_by
 from tournament.models import Event
 from tournament.reads import room
+from tournament.writes.backups import Backup, backup_dir, integrity_problems, list_backups
 from tournament.writes.signin import ensure_organizer, sign_in_path
 
 WSGI_TARGET = "tournament.wsgi:application"
 THREADS_PER_WORKER = 4
 RULE = "=" * 78
+CLI_COMMANDS = ("serve", "signin_link")  # the ones `fivetricks` names itself (tournament.cli)
 
 
 def default_workers() -> int:
@@ -73,11 +80,14 @@ def python_command() -> str:
 def own_command(name: str, *arguments: str) -> str:
     """The command line that runs one of our commands, as this start was made: in a checkout
     `.venv/bin/python manage.py signin_link --port 8000`; installed, `fivetricks signin-link
-    --port 8000`; in the double-click bundle, the app's own path instead of `fivetricks`.
+    --port 8000` (`fivetricks manage restore_backup NAME` for a command it does not name
+    itself); in the double-click bundle, the app's own path instead of `fivetricks`.
     ``name`` is the management command's name (signin_link, serve)."""
     if not settings.INSTALLED_PACKAGE:
         return " ".join([python_command(), "manage.py", name, *arguments])
     program = _quoted(Path(sys.executable)) if getattr(sys, "frozen", False) else "fivetricks"
+    if name not in CLI_COMMANDS:  # any other is run through `fivetricks manage`
+        return " ".join([program, "manage", name, *arguments])
     return " ".join([program, name.replace("_", "-"), *arguments])
 
 
@@ -100,6 +110,54 @@ def open_console(user: object, *, port: int, browser: bool, out: TextIO) -> None
     out.write(_("Phones on the same Wi-Fi reach this laptop at:") + "\n")
     out.write(f"    {network.phone_base_url(port)}/\n")
     out.flush()
+
+
+def newest_sound_backup() -> Backup | None:
+    """The newest backup in the backup folder that passes quick_check: an event's backup
+    first, else a copy kept before a restore."""
+    backups = list_backups(directory=backup_dir())
+    for backup in sorted(backups, key=lambda backup: backup.event_id is None):
+        if not integrity_problems(backup.path, quick=True):
+            return backup
+    return None
+
+
+def database_refusal() -> str | None:
+    """Why the live SQLite database cannot be served, with the way back; None when it is
+    sound, new (no file yet, or empty), or not SQLite (see Terms: unsound)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "sqlite" or connection.is_in_memory_db():
+        return None
+    path = Path(connection.settings_dict["NAME"])
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    if not (problems := integrity_problems(path, quick=True)):
+        return None
+    said = _("The database %(path)s cannot be used: %(problem)s.") % {
+        "path": path,
+        "problem": "; ".join(problems[:3]),
+    }
+    if (backup := newest_sound_backup()) is None:
+        return "\n".join(
+            [
+                said,
+                _(
+                    "There is no sound backup in %(folder)s. Move the file elsewhere to start "
+                    "again with no events, or put back a copy of it from elsewhere."
+                )
+                % {"folder": backup_dir()},
+            ]
+        )
+    when = timezone.localtime(backup.taken_at).strftime("%Y-%m-%d %H:%M:%S")
+    return "\n".join(
+        [
+            said,
+            _("The newest backup is %(name)s (taken %(when)s). Put it back with:")
+            % {"name": backup.name, "when": when},
+            f"    {own_command('restore_backup', backup.name)}",
+            _("then start again. The database as it is now is kept beside the backups."),
+        ]
+    )
 
 
 class Command(BaseCommand):
@@ -140,6 +198,8 @@ class Command(BaseCommand):
         workers = max(1, options["workers"] or default_workers())
         if sys.platform == "win32":
             workers = 1  # granian would fall back to one anyway; the banner must say so
+        if refusal := database_refusal():
+            raise CommandError(refusal)
         user = self.set_up(rehearsal=not options["no_rehearsal"])
         # Read now: serving closes this process's database connections before the banner.
         self.room_settings = room.room_settings()

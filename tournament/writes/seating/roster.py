@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from tables.models import Game, GameReport, Table
 from tournament.common.errors import Refused
 from tournament.models import (
+    EVENT_MAX_PLAYERS,
     PLAYER_NAME_MAX_LENGTH,
     Event,
     Phase,
@@ -187,6 +188,11 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
     cleaned = [_checked_name(name) for name in names]
     event = Event.objects.lock(event.pk)
     taken = _taken_names(event)
+    if len(taken) + len(cleaned) > EVENT_MAX_PLAYERS:
+        raise Refused(
+            _("An event has at most %(max)s players: it has %(count)s, and these are %(new)s more.")
+            % {"max": EVENT_MAX_PLAYERS, "count": len(taken), "new": len(cleaned)}
+        )
     for name in cleaned:
         _refuse_taken_name(taken, name)
     if len({same_name_key(name) for name in cleaned}) != len(cleaned):
