@@ -92,6 +92,7 @@
       id: element.id || "",
       action: form ? form.getAttribute("action") : "",
       text: element.textContent.trim(),
+      kind: element.className,
       holder: where.holder,
       index: where.index,
       open: openQuestions()
@@ -120,15 +121,17 @@
     var element = wanted.id && document.getElementById(wanted.id);
     if (visible(reachable(element))) return reachable(element);
     if (!wanted.action) return null;
-    var found = null;
+    // The same form's button: same words, else the same kind ("Next: …" moves on).
+    var buttons = [];
     document.querySelectorAll("form").forEach(function (form) {
-      if (found || form.getAttribute("action") !== wanted.action) return;
-      var buttons = Array.prototype.filter.call(form.querySelectorAll("button[type=submit], button:not([type])"),
-        function (button) { return button.textContent.trim() === wanted.text; });
-      var button = reachable(buttons[0]);
-      if (visible(button)) found = button;
+      if (form.getAttribute("action") !== wanted.action) return;
+      form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (button) {
+        if (visible(reachable(button))) buttons.push(button);
+      });
     });
-    return found;
+    var same = buttons.filter(function (button) { return button.textContent.trim() === wanted.text; });
+    if (!same.length) same = buttons.filter(function (button) { return button.className === wanted.kind; });
+    return same.length ? reachable(same[0]) : null;
   }
 
   function announce(texts) {
@@ -206,6 +209,14 @@
     }
   });
   document.addEventListener("DOMContentLoaded", setup);
+  // A page that opens with a message (an action posted without htmx, then redirected):
+  // the focus starts on the message, and it is read out.
+  // After "load": a page opened at a #fragment has moved its focus by then.
+  window.addEventListener("load", function () {
+    if (messages().length && document.activeElement === document.body) {
+      afterPress({ id: "", action: "", holder: "", index: -1 });
+    }
+  });
   document.addEventListener("htmx:afterSettle", setup);
   document.addEventListener("submit", function (event) {
     var form = event.target;

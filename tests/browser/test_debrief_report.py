@@ -129,7 +129,7 @@ def test_the_organizer_finishes_the_event_from_the_console_and_it_turns_read_onl
 
     page.locator("summary", has_text="Finish the event").click()  # asks in the page
     expect(page.locator("#confirm-finish")).to_contain_text("It becomes read-only")
-    page.get_by_role("button", name="Yes, finish it").click()
+    page.get_by_role("button", name="Yes, finish the event").click()
 
     expect(page.locator("#finished-note")).to_contain_text("this event is read-only")
     expect(page.get_by_role("button", name="Accept")).to_have_count(0)
