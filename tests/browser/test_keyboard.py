@@ -19,7 +19,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests import factories
-from tests.browser.conftest import LAPTOP, sign_in
+from tests.browser.conftest import LAPTOP, PHONE, sign_in
 from tournament.models import Phase
 from tournament.writes.signin import ensure_organizer
 
@@ -165,3 +165,48 @@ def test_a_debrief_step_by_keyboard_keeps_the_focus_on_next(live_server, new_con
     page.keyboard.press("Space")  # the focus was kept: Space presses "Next" again
     expect(now).not_to_have_text(second)
     assert focus(page)["text"].startswith(("Next:", "Back:")), focus(page)
+
+
+def test_the_phone_report_and_its_tricks_form_by_keyboard(live_server, new_context):
+    """A phone's report by keyboard, then a game the clock cut off, entered as tricks: an
+    error puts the focus on the first input, the saved game on its notice."""
+    organizer, _ = ensure_organizer()
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    names = factories.seated_names(event, 1)
+    phone = new_context(viewport=PHONE).new_page()
+    phone.goto(live_server.url + reverse("phone:table", args=[factories.table(event, 1).token]))
+    expect(phone.locator("h1")).to_have_text("Table 1")
+
+    assert tab_to(phone, names[0])["tag"] == "button"
+    phone.keyboard.press("Enter")
+    recorded = f"Game 1 recorded: {names[0]} won."
+    expect(phone.locator("#announce")).to_have_text(recorded)
+    expect(phone.locator("#live [data-notice]")).to_be_focused()
+
+    tab_to(phone, "Time up mid-game? Enter the tricks")
+    phone.keyboard.press("Enter")
+    expect(phone.get_by_role("heading", name="Game 2: tricks so far")).to_be_visible()
+    for _ in range(MAX_TABS):  # to the first player's input
+        phone.keyboard.press("Tab")
+        if focus(phone)["tag"] == "input":
+            break
+    assert focus(phone)["tag"] == "input", focus(phone)
+    phone.keyboard.type("6")
+    phone.keyboard.press("Tab")
+    phone.keyboard.type("5")  # 11 tricks, of 7 in a game here
+    tab_to(phone, "Save this game")
+    phone.keyboard.press("Enter")
+    # Refused: the page opens on the first input, marked invalid, with what was typed.
+    expect(phone.locator("#tricks-errors")).to_contain_text("11 tricks entered")
+    again = phone.locator("input[aria-invalid=true]").first
+    expect(again).to_be_focused()
+    expect(again).to_have_value("6")
+    phone.keyboard.press("Control+A")
+    phone.keyboard.type("2")
+    tab_to(phone, "Save this game")
+    phone.keyboard.press("Space")
+    expect(phone.locator("h1")).to_have_text("Table 1")
+    notice = phone.locator("[data-notice]").first
+    expect(notice).to_contain_text("Game 2 recorded")
+    expect(notice).to_be_focused()
+    expect(notice).to_have_attribute("role", "status")
