@@ -210,3 +210,19 @@ def test_the_phone_report_and_its_tricks_form_by_keyboard(live_server, new_conte
     expect(notice).to_contain_text("Game 2 recorded")
     expect(notice).to_be_focused()
     expect(notice).to_have_attribute("role", "status")
+
+
+def test_the_debrief_controls_fit_the_width_at_200_percent_zoom(live_server, new_context):
+    """A 1366-pixel laptop at 200 % zoom lays the page out 683 pixels wide: the "Go to"
+    list of long step names must shrink, not make the page scroll sideways."""
+    user, _ = ensure_organizer()
+    event = factories.seated_event(owner=user, players=8, tables=2, rounds_planned=1)
+    event = factories.play_until(factories.start_rounds(event), Phase.DEBRIEF, by=user)
+    page = new_context({"width": LAPTOP["width"] // 2, "height": LAPTOP["height"] // 2}).new_page()
+    sign_in(page, live_server, user)
+    page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
+    expect(page.get_by_label("Go to")).to_be_visible()
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths
