@@ -209,7 +209,6 @@ def test_the_phone_report_and_its_tricks_form_by_keyboard(live_server, new_conte
     notice = phone.locator("[data-notice]").first
     expect(notice).to_contain_text("Game 2 recorded")
     expect(notice).to_be_focused()
-    expect(notice).to_have_attribute("role", "status")
 
 
 def test_the_debrief_controls_fit_the_width_at_200_percent_zoom(live_server, new_context):
