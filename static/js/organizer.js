@@ -2,7 +2,15 @@
    - messages: a close button; success notes fade after a while, errors stay.
    - roster filter: typing in [data-filter] hides roster rows that do not match
      (accents and case ignored); the filter survives the console's htmx swaps.
-   - form[data-confirm]: asks before submitting (for forms that are not htmx-boosted).
+   - details.confirm-inline (organizer/_confirm.html): an action that asks first, in the
+     page; its "Cancel" button closes the question and gives the focus back to its opener.
+   - focus and announcements: after a form posted in the background (hx-boost), the focus
+     stays on the control that was pressed (the same form, found again in the new page);
+     when that control is gone (Pause became Resume), it goes to the message instead. The
+     message is read out once from #announce, a live region outside the swapped part that
+     is never replaced. A poll never moves the focus: when its swap took away the focused
+     element, the same element (by id, else by its place in the nearest element with an
+     id) gets it back, and the questions that were open stay open.
    - form[data-submit-once]: a second press is ignored (a one-time sign-in link would be
      spent by the first and refused by the second).
    - an answer that lacks the element it should replace (the sign-in page after the
@@ -28,6 +36,7 @@
   }
 
   function setup() {
+    document.querySelectorAll("[data-confirm-cancel]").forEach(function (button) { button.hidden = false; });
     document.querySelectorAll(".flash .message").forEach(function (message) {
       var button = message.querySelector(".dismiss");
       if (button && button.hidden) {
@@ -38,7 +47,11 @@
         message.classList.contains("message-warning");
       if (!lasting && !message.dataset.fading) {
         message.dataset.fading = "1";
-        setTimeout(function () { message.remove(); }, 10000);
+        setTimeout(function fade() {
+          // A message that has the focus stays until it loses it.
+          if (message === document.activeElement) setTimeout(fade, 10000);
+          else message.remove();
+        }, 10000);
       }
     });
     document.querySelectorAll("input[data-filter]").forEach(function (input) {
@@ -54,6 +67,140 @@
       applyFilter(input);
     });
   }
+
+  // --- focus and announcements across swaps ---------------------------------------------
+  var FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
+  var pressed = null; // the control pressed for the background post in flight
+  var kept = null; // what had the focus before a poll's swap
+
+  function visible(element) {
+    return !!element && element.isConnected && !element.disabled &&
+      element.getClientRects().length > 0;
+  }
+
+  function place(element) {
+    var holder = element.parentElement && element.parentElement.closest("[id]");
+    if (!holder) return { holder: "", index: -1 };
+    return {
+      holder: holder.id,
+      index: Array.prototype.indexOf.call(holder.querySelectorAll(FOCUSABLE), element)
+    };
+  }
+
+  function describe(element) {
+    if (!element || element === document.body) return null;
+    var form = element.form || (element.closest && element.closest("form"));
+    var where = place(element);
+    return {
+      id: element.id || "",
+      action: form ? form.getAttribute("action") : "",
+      text: element.textContent.trim(),
+      kind: element.className,
+      holder: where.holder,
+      index: where.index,
+      open: openQuestions()
+    };
+  }
+
+  function openQuestions() {
+    return Array.prototype.map.call(document.querySelectorAll("details[open][id]"),
+      function (details) { return details.id; });
+  }
+
+  // A control inside a closed question is reached through the question's opener.
+  function reachable(element) {
+    var closed = element && element.closest("details:not([open])");
+    return closed ? closed.querySelector("summary") : element;
+  }
+
+  function byPlace(wanted) {
+    var holder = wanted.holder && document.getElementById(wanted.holder);
+    if (!holder || wanted.index < 0) return null;
+    var element = holder.querySelectorAll(FOCUSABLE)[wanted.index];
+    return visible(element) ? element : null;
+  }
+
+  function sameControl(wanted) {
+    var element = wanted.id && document.getElementById(wanted.id);
+    if (visible(reachable(element))) return reachable(element);
+    if (!wanted.action) return null;
+    // The same form's button: same words, else the same kind ("Next: …" moves on).
+    var buttons = [];
+    document.querySelectorAll("form").forEach(function (form) {
+      if (form.getAttribute("action") !== wanted.action) return;
+      form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (button) {
+        if (visible(reachable(button))) buttons.push(button);
+      });
+    });
+    var same = buttons.filter(function (button) { return button.textContent.trim() === wanted.text; });
+    if (!same.length) same = buttons.filter(function (button) { return button.className === wanted.kind; });
+    return same.length ? reachable(same[0]) : null;
+  }
+
+  function announce(texts) {
+    var region = document.getElementById("announce");
+    if (!region || !texts.length) return;
+    region.textContent = "";
+    // Emptied first, so the same message twice in a row is read twice.
+    setTimeout(function () { region.textContent = texts.join(" "); }, 50);
+  }
+
+  function messages() {
+    return Array.prototype.slice.call(document.querySelectorAll("#flash .message"));
+  }
+
+  function afterPress(wanted) {
+    var shown = messages();
+    announce(shown.map(function (message) {
+      var copy = message.cloneNode(true);
+      copy.querySelectorAll(".dismiss").forEach(function (button) { button.remove(); });
+      return copy.textContent.trim();
+    }));
+    var target = sameControl(wanted);
+    if (!target && shown.length) {
+      target = shown[0];
+      target.tabIndex = -1;
+    }
+    target = target || byPlace(wanted);
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  function afterPoll(before) {
+    before.open.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && details.tagName === "DETAILS") details.open = true;
+    });
+    var focused = document.activeElement;
+    if (focused && focused !== document.body && focused.isConnected) return;
+    var element = before.id && document.getElementById(before.id);
+    element = visible(element) ? element : byPlace(before);
+    if (element) element.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (pressed || event.detail.shouldSwap === false) return;
+    kept = describe(document.activeElement) ||
+      { id: "", action: "", text: "", holder: "", index: -1, open: openQuestions() };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (pressed) {
+      var wanted = pressed;
+      pressed = null;
+      afterPress(wanted);
+    } else if (kept) {
+      var before = kept;
+      kept = null;
+      afterPoll(before);
+    }
+  });
+  document.addEventListener("htmx:responseError", function () { pressed = null; });
+  document.addEventListener("click", function (event) {
+    var cancel = event.target.closest && event.target.closest("[data-confirm-cancel]");
+    if (!cancel) return;
+    var details = cancel.closest("details");
+    details.open = false;
+    details.querySelector("summary").focus();
+  });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
@@ -85,14 +232,18 @@
     note.scrollIntoView({ block: "nearest" });
   });
   document.addEventListener("DOMContentLoaded", setup);
+  // A page that opens with a message (an action posted without htmx, then redirected):
+  // the focus starts on the message, and it is read out.
+  // After "load": a page opened at a #fragment has moved its focus by then.
+  window.addEventListener("load", function () {
+    if (messages().length && document.activeElement === document.body) {
+      afterPress({ id: "", action: "", holder: "", index: -1 });
+    }
+  });
   document.addEventListener("htmx:afterSettle", setup);
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      return;
-    }
+    if (form.closest && form.closest("[hx-boost], [data-hx-boost]")) pressed = describe(event.submitter || form);
     if (form.matches && form.matches("form[data-submit-once]")) {
       if (form.dataset.sent) {
         event.preventDefault();

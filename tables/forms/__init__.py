@@ -96,6 +96,25 @@ class TricksForm(ReportForm):
             raise forms.ValidationError(_("Enter the tricks each player has taken so far."))
         return cleaned
 
+    def add_error(self, field: str | None, error) -> None:
+        """Record the error, then point the page at it: the inputs it is about carry
+        aria-invalid and name their message (aria-describedby), and the first of them
+        takes the focus when the page opens (a total that does not fit is about them all)."""
+        super().add_error(field, error)
+        names = [self.field_name(player) for player in self.players]
+        bad = [name for name in names if name in self.errors]
+        messages = {name: f"{self[name].auto_id}-error" for name in bad}
+        if self.non_field_errors():
+            bad = names
+            messages = {name: f"{messages.get(name, '')} tricks-errors".strip() for name in names}
+        for index, name in enumerate(bad):
+            attrs = self.fields[name].widget.attrs
+            attrs.update({"aria-invalid": "true", "aria-describedby": messages[name]})
+            if index == 0:
+                attrs["autofocus"] = True
+            else:
+                attrs.pop("autofocus", None)
+
     def tricks(self) -> dict[Player, int]:
         return {
             player: self.cleaned_data.get(self.field_name(player)) or 0 for player in self.players

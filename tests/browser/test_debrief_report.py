@@ -127,16 +127,14 @@ def test_the_organizer_finishes_the_event_from_the_console_and_it_turns_read_onl
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     expect(page.get_by_role("button", name="Accept")).to_be_visible()  # a late report
 
-    asked = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
-    page.get_by_role("button", name="Finish the event").click()
+    page.locator("summary", has_text="Finish the event").click()  # asks in the page
+    expect(page.locator("#confirm-finish")).to_contain_text("It becomes read-only")
+    page.get_by_role("button", name="Yes, finish the event").click()
 
     expect(page.locator("#finished-note")).to_contain_text("this event is read-only")
-    assert len(asked) == 1
-    assert "It becomes read-only" in asked[0]
     expect(page.get_by_role("button", name="Accept")).to_have_count(0)
     expect(page.get_by_role("button", name="Add to the roster")).to_have_count(0)
-    expect(page.get_by_role("button", name="Reopen the event")).to_be_visible()
-    expect(page.get_by_role("link", name="Printable report ↗")).to_be_visible()
+    expect(page.locator("summary", has_text="Reopen the event")).to_be_visible()
+    expect(page.get_by_role("link", name="Printable report (opens in a new tab)")).to_be_visible()
     snap(page.locator("#phase"), out_dir / "console-finished.png")
     assert Event.objects.get(pk=event.pk).is_finished

@@ -34,9 +34,10 @@ def flash(page: Page):
     return page.locator("#flash")
 
 
-def click_and_confirm(page: Page, button) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
-    button.click()
+def click_and_confirm(page: Page, label: str) -> None:
+    """Press an action that asks first, in the page (no browser box), and say yes."""
+    page.locator("details.confirm-inline > summary", has_text=label).click()
+    page.locator("details.confirm-inline[open] .confirm-ask button[type=submit]").click()
 
 
 def enter_results(page: Page, table_count: int, games: dict[int, list[int]]) -> None:
@@ -172,14 +173,14 @@ def test_a_whole_event_through_the_console(live_server, page: Page, new_context)
     # Round 1: results tapped on each table's view, time up, then the close.
     enter_results(page, 3, {1: [0, 0, 1], 2: [2, 1, 2], 3: [3]})
     expect(page.locator("#round-panel")).to_contain_text("7 games reported")
-    click_and_confirm(page, page.get_by_role("button", name="Time is up now"))
+    click_and_confirm(page, "Time is up now")
     expect(page.locator("#phase .time-up-note")).to_be_visible()
     shown = close_round(page, 1)
     expect(page.locator("#tables h2")).to_have_text("Seating for round 2: the moves")
     assert seats_shown(page) == shown
 
     # One undo: round 1 is open again, then closed again with the same moves.
-    click_and_confirm(page, page.get_by_role("button", name="Undo the close of round 1"))
+    click_and_confirm(page, "Undo the close of round 1")
     expect(flash(page)).to_contain_text("Round 1 is open again")
     expect(page.locator("#phase-title")).to_have_text("Round 1 of 3")
     assert close_round(page, 1) == shown
@@ -197,10 +198,10 @@ def test_a_whole_event_through_the_console(live_server, page: Page, new_context)
 
     # Debrief, once confirmed: the results are final, undo is no longer offered, and the
     # rules go up on the projector only now.
-    expect(page.get_by_role("button", name="Undo the close of round 3")).to_be_visible()
-    click_and_confirm(page, page.get_by_role("button", name="Start the debrief"))
+    expect(page.locator("summary", has_text="Undo the close of round 3")).to_be_visible()
+    click_and_confirm(page, "Start the debrief")
     expect(page.locator("#phase-title")).to_have_text("Debrief")
-    expect(page.get_by_role("button", name=re.compile("Undo the close"))).to_have_count(0)
+    expect(page.locator("summary", has_text="Undo the close")).to_have_count(0)
     expect(page.locator("#round-panel")).to_contain_text("the results are final")
     assert page.url.startswith(console)
     page.get_by_role("button", name="Reveal every table's rules on the projector").click()
@@ -221,7 +222,7 @@ def test_the_clock_buttons_that_cannot_apply_hide_at_0_00(live_server, page: Pag
     sign_in(page, live_server, user)
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     pause = page.get_by_role("button", name="Pause")
-    time_up_now = page.get_by_role("button", name="Time is up now")
+    time_up_now = page.locator("summary", has_text="Time is up now")
     expect(pause).to_be_visible()
     expect(time_up_now).to_be_visible()
     # The page's five minutes pass at once (each timer fires once); the server's do not,

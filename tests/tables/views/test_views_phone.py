@@ -673,6 +673,38 @@ def test_impossible_tricks_are_shown_again_with_what_was_typed(client, playing):
     assert not GameReport.objects.exists()
 
 
+def test_an_error_on_the_tricks_page_marks_the_inputs_and_focuses_the_first(client, playing):
+    players = seated_players(playing, 1)
+    fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
+
+    typed = {f"tricks_{players[0].pk}": "6", f"tricks_{players[1].pk}": "5"}  # 11 of 7
+    html = body(client.post(tricks_url(playing, 1), {**fields, **typed}))
+
+    # A total that does not fit the deal is about every input: each says so and names the
+    # message; the page opens with the focus on the first, not on <body>.
+    assert 'id="tricks-errors"' in html
+    inputs = [html.split(f'name="tricks_{player.pk}"')[1].split(">")[0] for player in players]
+    first = html.split(f'name="tricks_{players[0].pk}"')[0].rsplit("<input", 1)[1] + inputs[0]
+    assert 'aria-invalid="true"' in first
+    assert "autofocus" in first
+    for tag in inputs[1:]:
+        assert 'aria-invalid="true"' in tag
+        assert 'aria-describedby="tricks-errors"' in tag
+        assert "autofocus" not in tag
+
+
+def test_a_report_from_the_tricks_page_opens_on_its_notice(client, playing):
+    players = seated_players(playing, 1)
+    fields = form_fields(body(client.get(tricks_url(playing, 1))), "tricks")
+    counts = {f"tricks_{players[0].pk}": "1"}
+
+    html = body(client.post(tricks_url(playing, 1), {**fields, **counts}, follow=True))
+
+    notice = html.split("data-notice")[1].split("</p>")[0]
+    assert "autofocus" in notice  # the page opens on it, and a screen reader reads it
+    assert f"Game 1 recorded: {players[0].name} won." in notice
+
+
 def test_the_tricks_page_says_how_long_a_game_is_here_and_who_wins_a_tie(client, playing):
     html = body(client.get(tricks_url(playing, 1)))
 

@@ -128,11 +128,21 @@ def test_pause_and_time_up_now_hide_when_the_clock_reaches_zero_in_the_browser(s
     # the body at 0:00 and the CSS hides them (checked in a real browser in
     # tests/browser/test_organizer_flow.py).
     html = signed_in.get(url("event", playing.pk)).content.decode()
-    for action in ("pause", "time-up"):
-        tag = html.split(f'action="{url("clock", playing.pk, action)}"')[1].split(">")[0]
-        assert 'class="hidden-at-time-up"' in tag, action
+    tag = html.split(f'action="{url("clock", playing.pk, "pause")}"')[1].split(">")[0]
+    assert 'class="hidden-at-time-up"' in tag
+    # "Time is up now" asks first, in the page: the whole question hides with it.
+    before = html.split('id="confirm-time-up"')[0].rsplit("<div", 1)[1]
+    assert 'class="hidden-at-time-up"' in before
     tag = html.split(f'action="{url("clock", playing.pk, "add-minute")}"')[1].split(">")[0]
     assert "hidden-at-time-up" not in tag
+
+
+def test_time_is_up_now_asks_in_the_page_not_in_a_browser_box(signed_in, playing):
+    html = signed_in.get(url("event", playing.pk)).content.decode()
+    assert "hx-confirm" not in html
+    ask = html.split('id="confirm-time-up"')[1].split("</details>")[0]
+    assert "End the round’s time now? Games in play can still be reported." in ask
+    assert f'action="{url("clock", playing.pk, "time-up")}"' in ask
 
 
 def test_study_without_a_table_plan_is_refused(signed_in, event):
@@ -619,9 +629,12 @@ def test_the_debrief_asks_first_that_undo_ends(signed_in, organizer, rounds_plan
     )
     factories.close_current_round(event, organizer)
     html = signed_in.get(url("event", event.pk)).content.decode()
-    form = html.split(f'action="{url("debrief", event.pk)}"')[1].split("</form>")[0]
-    assert "undo will no longer be possible" in form  # the browser's confirm dialog
-    assert """hx-vals='{"confirmed": "1"}'""" in form  # sent once confirmed there
+    # The console asks in the page (no browser box); its "Yes" posts the confirmation.
+    assert "hx-confirm" not in html
+    ask = html.split('id="confirm-debrief"')[1].split("</details>")[0]
+    assert "undo will no longer be possible" in ask
+    form = ask.split(f'action="{url("debrief", event.pk)}"')[1].split("</form>")[0]
+    assert '<input type="hidden" name="confirmed" value="1">' in form
 
     # Without JavaScript the form arrives unconfirmed: a page asks instead. After the
     # last round, "next" from an older page leads to the debrief too: it asks the same.

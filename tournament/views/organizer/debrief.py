@@ -39,8 +39,9 @@ from tournament.writes.rounds import reveal_rules, reveal_table, start_debrief, 
 def debrief(request: HttpRequest, event: Event) -> HttpResponse:
     """Start the debrief, once confirmed: after it no close can be undone.
 
-    The console's button asks in the browser and posts `confirmed`; without JavaScript
-    the post arrives unconfirmed and this page (GET) asks instead.
+    The console's button asks in the page (organizer/_confirm.html) and its "Yes" posts
+    `confirmed`; a post without it (an older page, "next" after the last round) is sent
+    to this page (GET), which asks instead.
     """
     if request.method == "POST" and confirmed(request):
 

@@ -5,9 +5,9 @@ Terms:
     archived   put away under "Archived" in the events list; nothing else changes.
     finished   closed after its debrief: read-only until reopened
                (tournament.writes.finishing; the guard is tournament.views.access).
-    confirmed  finishing and reopening ask first: the console's button asks in the browser
-               and posts `confirmed`; without JavaScript the post arrives unconfirmed and the
-               page (GET) asks instead.
+    confirmed  finishing and reopening ask first: the console asks in the page
+               (organizer/_confirm.html) and its "Yes" posts `confirmed`; a post without it
+               is sent to the page (GET), which asks instead.
 
 An organizer sees only their own events; a co-facilitator's account has no events list
 and makes no events (it goes to its one event).
