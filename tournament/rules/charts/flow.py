@@ -79,6 +79,7 @@ def flow_svg(
     font = font_size(row) if boxed else LEAST
     box = max(min(row * 0.8, 70), 16) if boxed else max(row * 0.7, 3)
     placed: list[Box] = []
+    counts: list[tuple[float, float, int]] = []
     for number, x in x_of.items():
         add_round_label(svg, x, HEIGHT - 24, number, translate)
         word = translated(translate, ROUND_LABEL, number=number)
@@ -104,6 +105,7 @@ def flow_svg(
         shown = spot[1] >= 0 and not any(_meets(spot, other) for other in placed)
         if shown:
             placed.append(spot)
+            counts.append((mx, my, count))
         _add_arrow(
             svg,
             start,
@@ -111,12 +113,14 @@ def flow_svg(
             count,
             translated(translate, FLOW_TITLE, count=count, source=source, target=target),
             going=going,
-            font=font,
-            label_at=(mx, my) if shown else None,
+            # Thin rows, thin arrows: a row's arrows stay apart (and so do their heads).
+            thickest=14 if boxed else max(row * 0.4, 1.5),
         )
     for x in x_of.values():
         for table, y in y_of.items():
             _add_table_box(svg, x, y, table, box, font if boxed else 0)
+    for x, baseline, count in counts:
+        _add_count(svg, x, baseline, count, font)
     return markup(svg)
 
 
@@ -167,8 +171,7 @@ def _add_arrow(
     title: str,
     *,
     going: int,
-    font: float,
-    label_at: tuple[float, float] | None,
+    thickest: float,
 ) -> None:
     """One arrow from ``start`` to ``end`` carrying ``count`` players; ``going`` is the
     target table minus the source table (positive: up)."""
@@ -184,18 +187,33 @@ def _add_arrow(
             "x2": f"{x2 - 6:.1f}",
             "y2": f"{y2:.1f}",
             "stroke": INK if going == 0 else (UP if going > 0 else DISPUTE),
-            "stroke-width": f"{min(2 + count * 1.5, 14):.1f}",
+            "stroke-width": f"{min(2 + count * 1.5, thickest):.1f}",
             "stroke-dasharray": "" if going >= 0 else "14 8",
             "marker-end": "url(#arrow)",
         },
     )
-    if label_at is None:
-        return
-    # Counts of moves up, stays and moves down sit at different points along their
-    # arrows (the caller's label_at), so with many tables they do not pile up in one column.
+
+
+def _add_count(svg: ET.Element, x: float, baseline: float, count: int, font: float) -> None:
+    """An arrow's count on a white chip, drawn over every arrow so none crosses it."""
+    left, top, right, bottom = text_box(x, baseline, str(count), font)
+    group = ET.SubElement(svg, "g", {"class": "flow-count"})
+    ET.SubElement(
+        group,
+        "rect",
+        {
+            "x": f"{left:.1f}",
+            "y": f"{top:.1f}",
+            "width": f"{right - left:.1f}",
+            "height": f"{bottom - top:.1f}",
+            "rx": "6",
+            "fill": "#fff",
+        },
+    )
     add_text(
         group,
-        *label_at,
+        x,
+        baseline,
         str(count),
         font,
         **{

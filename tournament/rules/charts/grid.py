@@ -14,9 +14,10 @@ Terms:
     block     a run of tables (rows) with its own round columns. Every text is at least
               LEAST units high (28px on a 1080p projector, where the clash screen draws the
               chart at about 0.65 px a unit), so when the rows would be too thin the tables
-              wrap into blocks side by side, each labelled with bare table numbers and round
-              numbers. A cell too narrow for its symbol and its count keeps the symbol (the
-              disputes chart gives the counts); too narrow for either, it keeps its hatching.
+              wrap into blocks side by side, on a canvas WIDE units wide, each labelled with
+              bare table numbers and round numbers. A cell too narrow for its symbol and its
+              count keeps the symbol (the disputes chart gives the counts); too narrow for
+              either, it keeps its hatching.
 
 Standard library only: this module must stay importable without Django.
 """
@@ -88,7 +89,10 @@ class _Box:
 # sentence and legend take room from the chart); the disputes screen draws it larger.
 LEAST = 44
 LINE = 1.3  # a row's height per unit of its font
-GAP = 28  # between two blocks
+GAP = 16  # between two blocks
+# Blocks side by side draw on a wider canvas: the projector's chart box is wider than 16:9
+# (about 1830 x 650 to 760 px at 1080p), so the extra width costs no height.
+WIDE = 2100
 TOP, BOTTOM = 70, 10
 
 
@@ -108,10 +112,11 @@ def grid_svg(
     left blank. ``pattern_id`` names the hatching: two grids in one page (the printed
     report) need two names.
     """
-    svg = canvas(label, "chart-grid")
-    _add_hatching(svg, pattern_id)
     rows = sorted(tables, reverse=True)
     blocks, per_block = _blocks(len(rows))
+    width = WIDTH if blocks == 1 else WIDE
+    svg = canvas(label, "chart-grid", width)
+    _add_hatching(svg, pattern_id)
     row_height = (HEIGHT - TOP - BOTTOM) / max(per_block, 1)
     font = max(font_size(row_height), LEAST)
     if blocks == 1:
@@ -119,8 +124,8 @@ def grid_svg(
         left = label_margin(labels, font, least=200, gap=16)
     else:
         labels = [str(table) for table in rows]
-        left = label_margin(labels, font, least=0, gap=8)
-    block_width = (WIDTH - 20 - (blocks - 1) * GAP) / blocks
+        left = max(len(text) for text in labels) * font * GLYPH_WIDTH + 14
+    block_width = (width - 20 - (blocks - 1) * GAP) / blocks
     column_width = (block_width - left) / max(len(rounds), 1)
     for b in range(blocks):
         origin = b * (block_width + GAP)
