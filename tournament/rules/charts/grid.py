@@ -250,9 +250,14 @@ def _add_cell(
     ET.SubElement(group, "title").text = clean(
         _cell_title(table, number, cell, show_kinds=show_kinds, translate=translate)
     )
+    _add_cell_text(group, box, cell, KIND_SYMBOLS[cell.kind] if show_kinds else "")
+
+
+def _add_cell_text(group: ET.Element, box: _Box, cell: GridCell, symbol: str) -> None:
+    """The cell's kind ``symbol`` (none on the disputes chart) and its count of disputes,
+    each only if the cell has room for it at its font (see the module's docstring)."""
     font = box.font
     middle = box.y + box.height / 2 + font * 0.35
-    symbol = KIND_SYMBOLS[cell.kind] if show_kinds else ""
     count = len(str(cell.disputes)) * font * GLYPH_WIDTH if cell.disputes else 0
     room = box.width - 12
     # Too narrow for both: the symbol stays (the disputes chart gives the counts).
