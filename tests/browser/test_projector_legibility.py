@@ -42,6 +42,7 @@ MIN_CONTRAST = 7.0
 # The reveal's rule lines (direction, trump, clauses), which the room reads side by side.
 MIN_RULE_PX = 32
 SHOTS = Path("/tmp/shots-i24-projector") if os.environ.get("SHOTS") else None
+CHART_SHOTS = Path("/tmp/shots-i24-charts") if os.environ.get("SHOTS") else None
 SMALL = {"width": 1280, "height": 720}
 
 MEASURE = """() => {
@@ -247,5 +248,43 @@ def test_every_projector_screen_reads_from_the_back_of_the_room(
     assert min(sizes["px"]) >= MIN_RULE_PX, sizes
     assert sizes["fill"] >= 0.75, f"the rule lines leave their cards empty: {sizes}"
     assert sizes["spill"] == 0, f"words run out of a card: {sizes}"
+    print(smallest)
+    assert problems == [], "\n".join(problems)
+
+
+# The size of each debrief chart's drawing at 1080p, in CSS pixels per SVG unit.
+CHART_SCALE = """() => {
+  const svg = document.querySelector('svg.chart');
+  const m = svg.getScreenCTM();
+  const box = svg.getBoundingClientRect();
+  return {scale: Math.hypot(m.a, m.b), width: box.width, height: box.height};
+}"""
+
+
+# 125 tables (500 players) take minutes to seat and play: only for the screenshots.
+@pytest.mark.parametrize("tables", [30, 125] if CHART_SHOTS else [30])
+def test_the_debrief_charts_read_from_the_back_of_the_room_with_many_tables(
+    live_server, new_context, organizer, tables
+):
+    event = room(organizer, tables * 4, tables, rounds_planned=2)
+    event = factories.close_current_round(play(factories.start_rounds(event)), organizer)
+    event = advance_phase(event=event)
+    event = factories.close_current_round(play(event), organizer)
+    event.refresh_from_db()
+    if event.phase != Phase.DEBRIEF:
+        event = start_debrief(event=event)
+    url = live_server.url + reverse("projector:screen", args=[event.projector_token])
+    page = new_context(viewport=PROJECTOR, reduced_motion="reduce").new_page()
+    smallest: dict[str, dict] = {}
+    problems: list[str] = []
+    for step in (DebriefStep.DISPUTES, DebriefStep.CLASHES, DebriefStep.FLOW):
+        event = step_debrief(event=event, to_step=step)
+        name = f"debrief-{step.name.lower()}-{tables}-tables"
+        page.goto(url)
+        page.wait_for_selector("svg.chart")
+        smallest[name] = {**measure(page, name, problems), **page.evaluate(CHART_SCALE)}
+        if CHART_SHOTS:
+            CHART_SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(CHART_SHOTS / f"{name}-1080p.png"))
     print(smallest)
     assert problems == [], "\n".join(problems)

@@ -11,6 +11,13 @@ Terms:
               so two grids in one page (the printed report) give two ids.
     kind      the clash's kind (tournament.rules.clash.ClashKind), shown as a symbol beside
               the colour so a black-and-white print still tells the kinds apart.
+    block     a run of tables (rows) with its own round columns. Every text is at least
+              LEAST units high (28px on a 1080p projector, where the clash screen draws the
+              chart at about 0.65 px a unit), so when the rows would be too thin the tables
+              wrap into blocks side by side, on a canvas WIDE units wide, each labelled with
+              bare table numbers and round numbers. A cell too narrow for its symbol and its
+              count keeps the symbol (the disputes chart gives the counts); too narrow for
+              either, it keeps its hatching.
 
 Standard library only: this module must stay importable without Django.
 """
@@ -24,8 +31,10 @@ from dataclasses import dataclass
 from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
 from tournament.rules.charts.svg import (
     DISPUTE,
+    GLYPH_WIDTH,
     HEIGHT,
     INK,
+    ROUND_LABEL,
     TABLE_LABEL,
     WIDTH,
     add_round_label,
@@ -76,6 +85,17 @@ class _Box:
     font: float
 
 
+# The least text, in units: 28px at 1080p on the clash screen (about 0.65 px a unit, its
+# sentence and legend take room from the chart); the disputes screen draws it larger.
+LEAST = 44
+LINE = 1.3  # a row's height per unit of its font
+GAP = 16  # between two blocks
+# Blocks side by side draw on a wider canvas: the projector's chart box is wider than 16:9
+# (about 1830 x 650 to 760 px at 1080p), so the extra width costs no height.
+WIDE = 2100
+TOP, BOTTOM = 70, 10
+
+
 def grid_svg(
     tables: Sequence[int],
     rounds: Sequence[int],
@@ -92,40 +112,80 @@ def grid_svg(
     left blank. ``pattern_id`` names the hatching: two grids in one page (the printed
     report) need two names.
     """
-    svg = canvas(label, "chart-grid")
-    _add_hatching(svg, pattern_id)
     rows = sorted(tables, reverse=True)
-    top, bottom = 70, 10
-    row_height = (HEIGHT - top - bottom) / max(len(rows), 1)
-    font = font_size(row_height)
-    labels = [translated(translate, TABLE_LABEL, number=table) for table in rows]
-    left = label_margin(labels, font, least=200, gap=16)
-    column_width = (WIDTH - left - 20) / max(len(rounds), 1)
-    for i, number in enumerate(rounds):
-        add_round_label(svg, left + (i + 0.5) * column_width, 48, number, translate)
-    for j, (table, table_label) in enumerate(zip(rows, labels, strict=True)):
-        y = top + j * row_height
-        add_text(
-            svg,
-            left - 16,
-            y + row_height / 2 + font * 0.35,
-            table_label,
-            font,
-            **{"text-anchor": "end", "class": "table-label"},
-        )
-        for i, number in enumerate(rounds):
-            box = _Box(left + i * column_width, y, column_width, row_height, font)
-            _add_cell(
+    blocks, per_block = _blocks(len(rows))
+    width = WIDTH if blocks == 1 else WIDE
+    svg = canvas(label, "chart-grid", width)
+    _add_hatching(svg, pattern_id)
+    row_height = (HEIGHT - TOP - BOTTOM) / max(per_block, 1)
+    font = max(font_size(row_height), LEAST)
+    if blocks == 1:
+        labels = [translated(translate, TABLE_LABEL, number=table) for table in rows]
+        left = label_margin(labels, font, least=200, gap=16)
+    else:
+        labels = [str(table) for table in rows]
+        left = max(len(text) for text in labels) * font * GLYPH_WIDTH + 14
+    block_width = (width - 20 - (blocks - 1) * GAP) / blocks
+    column_width = (block_width - left) / max(len(rounds), 1)
+    for b in range(blocks):
+        origin = b * (block_width + GAP)
+        _add_round_labels(svg, origin + left, column_width, rounds, translate)
+        chunk = list(zip(rows, labels, strict=True))[b * per_block : (b + 1) * per_block]
+        for j, (table, table_label) in enumerate(chunk):
+            y = TOP + j * row_height
+            add_text(
                 svg,
-                box,
-                table,
-                number,
-                cells.get((table, number)),
-                show_kinds=show_kinds,
-                pattern_id=pattern_id,
-                translate=translate,
+                origin + left - 16 + (8 if blocks > 1 else 0),
+                y + row_height / 2 + font * 0.35,
+                table_label,
+                font,
+                **{"text-anchor": "end", "class": "table-label"},
             )
+            for i, number in enumerate(rounds):
+                box = _Box(origin + left + i * column_width, y, column_width, row_height, font)
+                _add_cell(
+                    svg,
+                    box,
+                    table,
+                    number,
+                    cells.get((table, number)),
+                    show_kinds=show_kinds,
+                    pattern_id=pattern_id,
+                    translate=translate,
+                )
     return markup(svg)
+
+
+def _blocks(tables: int) -> tuple[int, int]:
+    """How many blocks the tables wrap into, and how many tables a block holds: one block
+    while every row is LEAST * LINE high or more."""
+    most = max(int((HEIGHT - TOP - BOTTOM) // (LEAST * LINE)), 1)
+    blocks = max(-(-tables // most), 1)
+    return blocks, -(-tables // blocks)
+
+
+def _add_round_labels(
+    svg: ET.Element, left: float, width: float, rounds: Sequence[int], translate: Translate
+) -> None:
+    """ "Round 3" over each column while it fits the column, else "3" alone; with columns
+    too narrow for that too, every second (third...) round, the first always."""
+    words = [translated(translate, ROUND_LABEL, number=number) for number in rounds]
+    if max((len(w) for w in words), default=0) * 48 * GLYPH_WIDTH <= width - 8:
+        for i, number in enumerate(rounds):
+            add_round_label(svg, left + (i + 0.5) * width, 48, number, translate)
+        return
+    widest = max(len(str(number)) for number in rounds) * 48 * GLYPH_WIDTH + 8
+    step = max(int(-(-widest // width)), 1)
+    for i, number in enumerate(rounds):
+        if i % step == 0:
+            add_text(
+                svg,
+                left + (i + 0.5) * width,
+                48,
+                str(number),
+                48,
+                **{"text-anchor": "middle", "class": "round-label", "font-weight": "bold"},
+            )
 
 
 def _add_hatching(svg: ET.Element, pattern_id: str) -> None:
@@ -190,14 +250,32 @@ def _add_cell(
     ET.SubElement(group, "title").text = clean(
         _cell_title(table, number, cell, show_kinds=show_kinds, translate=translate)
     )
+    _add_cell_text(group, box, cell, KIND_SYMBOLS[cell.kind] if show_kinds else "")
+
+
+def _add_cell_text(group: ET.Element, box: _Box, cell: GridCell, symbol: str) -> None:
+    """The cell's kind ``symbol`` (none on the disputes chart) and its count of disputes,
+    each only if the cell has room for it at its font (see the module's docstring)."""
     font = box.font
     middle = box.y + box.height / 2 + font * 0.35
-    if show_kinds and KIND_SYMBOLS[cell.kind]:
+    count = len(str(cell.disputes)) * font * GLYPH_WIDTH if cell.disputes else 0
+    room = box.width - 12
+    # Too narrow for both: the symbol stays (the disputes chart gives the counts).
+    if symbol and (font + 8 + count > room):
+        count = 0
+    if symbol and font > room:
+        symbol = ""
+    if count > room:
+        count = 0
+    # Side by side, centred in the cell: the symbol (an em wide), a gap, the count.
+    together = (font if symbol else 0) + (8 if symbol and count else 0) + count
+    start = box.x + (box.width - together) / 2
+    if symbol:
         add_text(
             group,
-            box.x + box.width * 0.3,
+            start + font / 2,
             middle,
-            KIND_SYMBOLS[cell.kind],
+            symbol,
             font,
             **{
                 "text-anchor": "middle",
@@ -208,10 +286,10 @@ def _add_cell(
                 "paint-order": "stroke",
             },
         )
-    if cell.disputes:
+    if count:
         add_text(
             group,
-            box.x + box.width * (0.65 if show_kinds else 0.5),
+            start + together - count / 2,
             middle,
             str(cell.disputes),
             font,

@@ -42,13 +42,14 @@ def clean(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def canvas(label: str, css_class: str) -> ET.Element:
-    """An empty chart named ``label``, with the CSS classes ``chart`` and ``css_class``."""
+def canvas(label: str, css_class: str, width: float = WIDTH) -> ET.Element:
+    """An empty chart named ``label``, with the CSS classes ``chart`` and ``css_class``;
+    ``width`` units wide (a chart wider than 16:9 uses the projector's wide box)."""
     svg = ET.Element(
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "viewBox": f"0 0 {WIDTH} {HEIGHT}",
+            "viewBox": f"0 0 {width:.0f} {HEIGHT}",
             "role": "img",
             "aria-label": clean(label),
             "class": f"chart {css_class}",
