@@ -247,12 +247,6 @@ class Event(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
         help_text=_("A table with no report for this long during a round is flagged."),
     )
-    radar_disputes = models.PositiveSmallIntegerField(
-        _("radar: disputes at one table"),
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(20)],
-        help_text=_("A table with this many unsettled disputes in the round is flagged."),
-    )
     radar_streak = models.PositiveSmallIntegerField(
         _("radar: games won in a row by one player"),
         default=3,

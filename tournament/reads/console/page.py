@@ -279,6 +279,11 @@ class Console:
         return sum(card.disputed for card in self.cards)
 
     @property
+    def disputed_tables(self) -> list[TableCard]:
+        """The tables with a disputed game waiting, each linked from the round's summary."""
+        return [card for card in self.cards if card.disputed]
+
+    @property
     def unconfirmed_total(self) -> int:
         return sum(card.unconfirmed for card in self.cards)
 
