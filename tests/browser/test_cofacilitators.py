@@ -49,7 +49,9 @@ def join(context, link: str):
     return phone
 
 
-def test_organizer_observer_and_assistant(live_server, new_context, organizer, shots_dir):
+def test_organizer_observer_and_assistant(live_server, new_context, organizer, shots_dir, settings):
+    # Invitation links start with the address phones reach, never the console's own.
+    settings.PUBLIC_URL = live_server.url
     names = ["Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=names, tables=3))
     laptop = new_context(viewport=LAPTOP).new_page()
