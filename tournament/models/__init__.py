@@ -34,6 +34,7 @@ from tournament.models.cofacilitators import (
     CoFacilitator,
     CoFacilitatorQuerySet,
     CoRole,
+    shown_name,
 )
 from tournament.models.debrief import STAGE_CHOICES, DebriefQuestion, DebriefQuestionQuerySet
 from tournament.models.event import DifferenceSetChoice, Event, EventQuerySet
@@ -112,4 +113,5 @@ __all__ = [
     "looks_like_token",
     "new_secret_token",
     "new_seed",
+    "shown_name",
 ]

@@ -43,7 +43,7 @@ from tables.models import (
     Table,
 )
 from tables.rules.variants import rule_lines, variant_label
-from tournament.models import Event, Phase, RoundStatus
+from tournament.models import Event, Phase, RoundStatus, shown_name
 from tournament.reads.debrief import (
     Debrief,
     TableTimeline,
@@ -142,7 +142,10 @@ def _outcome(game: tuple[str | None, str] | None, fix: tuple | None) -> str:
     """How a disputed game ended (see Terms: outcome). ``game`` is its winner's name and
     status now (None once deleted); ``fix`` the organizer's last correction of it."""
     action, who, when = fix if fix else (None, None, None)
-    values = {"who": who or _("the organizer"), "time": _when(when) if when else ""}
+    values = {
+        "who": shown_name(who) if who else _("the organizer"),
+        "time": _when(when) if when else "",
+    }
     if game is None:
         if action == CorrectionAction.DELETED:
             return _("Deleted by %(who)s at %(time)s: it counts for nobody.") % values

@@ -658,8 +658,10 @@ def test_the_redraw_uses_the_events_difference_set_and_the_console_says_where(si
     overtake = [t.number for t in tables if t.must_overtake]
     assert len(fewest) == len(overtake) == 1
     html = page.content.decode()
-    assert f"Fewest tricks wins the game: tables {fewest[0]}." in html
-    assert "Disruptive clauses at 2 of at most 2 tables (share 20%)" in html
+    assert f"Fewest tricks wins the game: table {fewest[0]}." in html
+    assert (
+        "Disruptive clauses at 2 tables of 10; at most 2 may have one (20% of the tables)" in html
+    )
 
 
 def test_a_variant_with_new_clauses_can_be_set_by_hand(signed_in, organizer):

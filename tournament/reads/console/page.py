@@ -26,6 +26,7 @@ from functools import cached_property
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import (
     KEPT_FOR_THE_ORGANIZER,
@@ -256,7 +257,9 @@ class Console:
         if not self.tables:
             return []
         plan = [table.variant for table in sorted(self.tables, key=lambda t: t.number)]
-        return clause_summary(plan, self.event.draw_clauses, self.event.disruptive_share, _)
+        return clause_summary(
+            plan, self.event.draw_clauses, self.event.disruptive_share, _, ngettext
+        )
 
     @property
     def reprint_numbers(self) -> list[int]:
