@@ -37,6 +37,8 @@ def test_the_header_names_a_cofacilitator_by_name_and_role_in_the_pages_language
         reverse("organizer:event", args=[playing.pk]), HTTP_ACCEPT_LANGUAGE="fr"
     ).content.decode()
     assert '<span class="who">Sam · observateur</span>' in page
+    assert "(rôle\xa0: observateur)" in page  # French elision: never "que observateur"
+    assert "que observateur" not in page
     assert f"#{invitation.pk}" not in page
 
 
