@@ -61,7 +61,7 @@ from tournament.models.room import (
     WifiSecurity,
 )
 from tournament.models.rounds import Round, RoundStatus
-from tournament.models.seats import Seat, SeatReason
+from tournament.models.seats import Seat, SeatReason, reason_label
 from tournament.models.signin import SignInAttempt, SignInAttemptQuerySet
 from tournament.models.tokens import (
     SECRET_TOKEN_BYTES,
@@ -113,5 +113,6 @@ __all__ = [
     "looks_like_token",
     "new_secret_token",
     "new_seed",
+    "reason_label",
     "shown_name",
 ]

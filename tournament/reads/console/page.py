@@ -51,6 +51,7 @@ from tournament.models import (
     RoundStatus,
     Seat,
     SeatReason,
+    reason_label,
 )
 from tournament.reads.console.reached import phones_reached, shows_phones_reached
 from tournament.reads.debrief import DebriefProgress, debrief_progress
@@ -412,7 +413,6 @@ def _seat_cards(
     by_table = {t.pk: t for t in tables}
     table_of_player: dict[int, int] = {}
     if seating_round is not None:
-        reasons = dict(SeatReason.choices)
         for seat in Seat.objects.filter(round=seating_round).values(
             "player_id", "table_id", "from_table_id", "reason", "games_won_before", "tie_broken"
         ):
@@ -423,7 +423,7 @@ def _seat_cards(
                     player_id=player.pk,
                     name=player.name,
                     reason=seat["reason"],
-                    reason_label=reasons.get(seat["reason"], ""),
+                    reason_label=reason_label(seat["reason"], seat["games_won_before"]),
                     from_table=from_table.number if from_table else None,
                     games_before=seat["games_won_before"],
                     tie_broken=seat["tie_broken"],
