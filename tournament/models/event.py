@@ -193,6 +193,13 @@ class Event(models.Model):
     rules_revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
     # No phones at all (no Wi-Fi, or none allowed): tent cards carry no phone QR code and
     # the kit prints each table's paper tally sheet instead (tables.rules.tally).
+    # Made by demo_event (and serve on an empty database) to try the screens on: the event
+    # list marks it, so it is never taken for a real event.
+    is_rehearsal = models.BooleanField(
+        _("rehearsal"),
+        default=False,
+        help_text=_("A rehearsal event with played rounds, made to try the screens on."),
+    )
     paper_only = models.BooleanField(
         _("paper only"),
         default=False,
