@@ -42,8 +42,9 @@ from tables.models import (
     GameStatus,
     Table,
 )
-from tables.rules.variants import rule_lines, variant_label
-from tournament.models import Event, Phase, RoundStatus, shown_name
+from tables.rules.variants import clause_name, rule_lines, variant_label
+from tournament.models import DifferenceSetChoice, Event, Phase, RoundStatus, shown_name
+from tournament.rules.cards import NEW_CLAUSES
 from tournament.reads.debrief import (
     Debrief,
     TableTimeline,
@@ -119,6 +120,15 @@ class DebriefReport:
     def final(self) -> bool:
         """The ladder is the event's last word: the debrief has started."""
         return self.event.phase == Phase.DEBRIEF
+
+    @property
+    def difference_clauses(self) -> str:
+        """A custom difference set's clauses by name, in the clauses' order; else empty:
+        the set's own name says what the others draw from."""
+        if self.event.difference_set != DifferenceSetChoice.CUSTOM:
+            return ""
+        chosen = self.event.draw_clauses
+        return ", ".join(clause_name(c, _) for c in NEW_CLAUSES if c in chosen)
 
     @property
     def anytime_percent(self) -> int:
