@@ -44,7 +44,6 @@ from tables.models import (
 )
 from tables.rules.variants import clause_name, rule_lines, variant_label
 from tournament.models import DifferenceSetChoice, Event, Phase, RoundStatus, shown_name
-from tournament.rules.cards import NEW_CLAUSES
 from tournament.reads.debrief import (
     Debrief,
     TableTimeline,
@@ -54,6 +53,7 @@ from tournament.reads.debrief import (
 )
 from tournament.reads.projector import highlight_count
 from tournament.rules import charts
+from tournament.rules.cards import NEW_CLAUSES
 from tournament.rules.clash import legend_kinds
 from tournament.rules.ordering import name_key
 
