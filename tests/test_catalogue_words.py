@@ -65,7 +65,9 @@ def test_german_sentences_about_a_joining_player_have_a_subject():
             assert not text.startswith("Kommt "), text
 
 
-def test_french_writes_a_space_before_a_percent_sign():
+def test_french_writes_a_space_before_a_percent_sign_and_a_colon():
     for msgid, text in translations("fr"):
         if "%(percent)s%%" in msgid:
             assert "%(percent)s %%" in text or "%(percent)s\xa0%%" in text, text
+        if msgid.endswith("%(game)s:"):
+            assert text.endswith((" :", "\xa0:")), text

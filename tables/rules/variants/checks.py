@@ -155,7 +155,7 @@ def _anytime_problems(plan: Sequence[Variant], share: Fraction, translate: Trans
     message = (
         gettext_noop(
             "No table of this event should let a trump be played at any time "
-            "(share %(share)s of %(count)s tables rounds down to none), but tables "
+            "(%(percent)s%% of %(count)s tables rounds down to none), but tables "
             "%(tables)s do."
         )
         if limit == 0
@@ -170,7 +170,7 @@ def _anytime_problems(plan: Sequence[Variant], share: Fraction, translate: Trans
             message,
             tables=", ".join(map(str, anytime_tables)),
             limit=limit,
-            share=f"{float(share):.0%}",
+            percent=round(float(share) * 100),
             count=len(plan),
         )
     ]
@@ -203,10 +203,10 @@ def _disruptive_problems(
             translate,
             gettext_noop(
                 "At most %(limit)s tables should play fewest-tricks-wins or must-play-"
-                "higher (share %(share)s of %(count)s tables), but tables %(tables)s do."
+                "higher (%(percent)s%% of %(count)s tables), but tables %(tables)s do."
             ),
             limit=disruptive_limit,
-            share=f"{float(checked_share(disruptive_share)):.0%}",
+            percent=percent(disruptive_share),
             count=len(plan),
             tables=", ".join(map(str, disruptive_tables)),
         )
