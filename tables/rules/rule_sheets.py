@@ -246,9 +246,9 @@ def _winning_text(variant: Variant, translate: Translate) -> str:
         message = gettext_noop(
             "When everyone has played, the lowest card of the suit that was led wins the "
             "trick. A card of any other suit cannot win. The ace is the lowest card, below "
-            "the 2, so the ace beats every other card of its suit. From strongest to "
-            "weakest: %(order)s. The player who wins the trick takes it and keeps it face "
-            "down in front of them."
+            "the 2: since the lowest card wins, the ace beats every other card of its suit. "
+            "From strongest to weakest: %(order)s. The player who wins the trick takes it "
+            "and keeps it face down in front of them."
         )
     elif variant.ace_high:
         message = gettext_noop(
@@ -261,9 +261,9 @@ def _winning_text(variant: Variant, translate: Translate) -> str:
         message = gettext_noop(
             "When everyone has played, the lowest card of the suit that was led wins the "
             "trick, unless a trump was played. A card of any other suit cannot win. The ace "
-            "is the lowest card, below the 2, so the ace beats every other card of its suit. "
-            "From strongest to weakest: %(order)s. The player who wins the trick takes it "
-            "and keeps it face down in front of them."
+            "is the lowest card, below the 2: since the lowest card wins, the ace beats every "
+            "other card of its suit. From strongest to weakest: %(order)s. The player who "
+            "wins the trick takes it and keeps it face down in front of them."
         )
     return translated(translate, message, order=order)
 
@@ -291,11 +291,18 @@ def _following_text(variant: Variant, translate: Translate) -> str:
         )
     text = translated(translate, message)
     if variant.must_overtake:
+        # Ace low, the stronger card is the lower one: "play higher" would say the opposite.
         text += " " + translated(
             translate,
             gettext_noop(
                 "You must also play higher if you can: when you follow suit, beat every card "
                 "of that suit already in the trick if you hold a card that does."
+            )
+            if variant.ace_high
+            else gettext_noop(
+                "You must also play lower if you can, since the lower card is the stronger "
+                "here: when you follow suit, beat every card of that suit already in the "
+                "trick if you hold a card that does."
             ),
         )
     return text
@@ -316,6 +323,11 @@ def _trumps_text(variant: Variant, translate: Translate) -> str:
             translate,
             gettext_noop(
                 "Play higher with trumps too: a trump played after another must beat it if you can."
+            )
+            if variant.ace_high
+            else gettext_noop(
+                "Play lower with trumps too: a trump played after another must beat it, with a "
+                "lower trump, if you can."
             ),
         )
     if variant.trumps_broken:

@@ -101,7 +101,8 @@ def test_the_rule_sheet_of_each_new_clause(live_server, page, tmp_path):
         if variant.trumps_broken:
             assert "Trumps may not be led until they are broken" in text
         if variant.must_overtake:
-            assert "You must also play higher if you can" in text
+            way = "higher" if variant.ace_high else "lower"
+            assert f"You must also play {way} if you can" in text
         # The sheet is one printed page: nothing may run past its end.
         spill = sheet.evaluate(
             """(sheet) => { const end = sheet.getBoundingClientRect().bottom;

@@ -6,8 +6,10 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from tables.models import Game, GameReport, GameStatus, ReportSource, ReportState
+from tests import factories
 from tournament.management.commands.demo_event import rehearsal_names
 from tournament.models import Event, Phase, PlayerStatus, Round, RoundStatus, Seat
 from tournament.rules.movement import plan_moves
@@ -144,3 +146,16 @@ def test_a_rehearsal_with_disruptive_differences_has_a_fewest_wins_table():
     for game in misere:
         fewest = min(game.tricks.values())
         assert game.tricks[str(game.winner_id)] == fewest
+
+
+def test_the_rehearsal_is_marked_as_such_in_the_event_list(signed_in, organizer):
+    run(players=8, rounds=1, seed=3, owner=organizer.username)
+    factories.seated_event(owner=organizer, players=8, tables=2, name="Thursday class")
+    page = signed_in.get(reverse("organizer:events")).content.decode()
+    rehearsal = Event.objects.get(is_rehearsal=True)
+    real = Event.objects.get(name="Thursday class")
+    assert not real.is_rehearsal
+    row = page[page.index(f'id="event-{rehearsal.pk}"') :]
+    assert 'class="tag rehearsal-tag">Rehearsal</span>' in row[: row.index("</tr>")]
+    row = page[page.index(f'id="event-{real.pk}"') :]
+    assert "rehearsal-tag" not in row[: row.index("</tr>")]

@@ -442,4 +442,4 @@ class RadarForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = ["radar_quiet_minutes", "radar_newcomer_minutes", "radar_disputes", "radar_streak"]
+        fields = ["radar_quiet_minutes", "radar_newcomer_minutes", "radar_streak"]

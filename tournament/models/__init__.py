@@ -34,6 +34,7 @@ from tournament.models.cofacilitators import (
     CoFacilitator,
     CoFacilitatorQuerySet,
     CoRole,
+    shown_name,
 )
 from tournament.models.debrief import STAGE_CHOICES, DebriefQuestion, DebriefQuestionQuerySet
 from tournament.models.event import DifferenceSetChoice, Event, EventQuerySet
@@ -61,7 +62,7 @@ from tournament.models.room import (
     WifiSecurity,
 )
 from tournament.models.rounds import Round, RoundStatus
-from tournament.models.seats import Seat, SeatReason
+from tournament.models.seats import Seat, SeatReason, reason_label
 from tournament.models.signin import SignInAttempt, SignInAttemptQuerySet
 from tournament.models.tokens import (
     SECRET_TOKEN_BYTES,
@@ -114,4 +115,6 @@ __all__ = [
     "looks_like_token",
     "new_secret_token",
     "new_seed",
+    "reason_label",
+    "shown_name",
 ]

@@ -9,9 +9,16 @@ Terms:
              tournament.writes.cofacilitators).
     revoked  an invitation the organizer withdrew; every console request checks it
              (EventQuerySet.reachable_by), so revoking works at once.
+    shown name
+             how a person is named on screens and in the report: an organizer by their
+             username, a co-facilitator by name and role in the page's language ("Noor ·
+             assistante"), never by the account's username ("Noor · assistant #2"), whose
+             role is an internal value and whose number only keeps it unique.
 """
 
 from __future__ import annotations
+
+import re
 
 from django.conf import settings
 from django.db import models
@@ -74,3 +81,15 @@ class CoFacilitator(models.Model):
     @property
     def is_redeemed(self) -> bool:
         return self.redeemed_at is not None
+
+
+# The username tournament.writes.cofacilitators gives a co-facilitator's account.
+_COFACILITATOR_USERNAME = re.compile(r"^(?P<name>.+) · (?P<role>[a-z]+) #\d+$")
+
+
+def shown_name(username: str) -> str:
+    """The shown name (see Terms) of the account with this username."""
+    match = _COFACILITATOR_USERNAME.match(username or "")
+    if match is None or match["role"] not in CoRole.values:
+        return username
+    return f"{match['name']} · {CoRole(match['role']).label}"

@@ -193,6 +193,13 @@ class Event(models.Model):
     rules_revealed = models.BooleanField(_("rules revealed on the projector"), default=False)
     # No phones at all (no Wi-Fi, or none allowed): tent cards carry no phone QR code and
     # the kit prints each table's paper tally sheet instead (tables.rules.tally).
+    # Made by demo_event (and serve on an empty database) to try the screens on: the event
+    # list marks it, so it is never taken for a real event.
+    is_rehearsal = models.BooleanField(
+        _("rehearsal"),
+        default=False,
+        help_text=_("A rehearsal event with played rounds, made to try the screens on."),
+    )
     paper_only = models.BooleanField(
         _("paper only"),
         default=False,
@@ -246,12 +253,6 @@ class Event(models.Model):
         default=4,
         validators=[MinValueValidator(1), MaxValueValidator(60)],
         help_text=_("A table with no report for this long during a round is flagged."),
-    )
-    radar_disputes = models.PositiveSmallIntegerField(
-        _("radar: disputes at one table"),
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(20)],
-        help_text=_("A table with this many unsettled disputes in the round is flagged."),
     )
     radar_streak = models.PositiveSmallIntegerField(
         _("radar: games won in a row by one player"),

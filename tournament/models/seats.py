@@ -34,6 +34,21 @@ class SeatReason(models.TextChoices):
     PLACED = "placed", _("Placed by the organizer")
 
 
+# A player who won no game leads a table only when nobody there won one: the alphabet put
+# them first, and "Most games" would claim games they never won.
+_WITHOUT_GAMES = {
+    SeatReason.STAYS_AT_TOP: _("No game won at the top table: stays, first by name"),
+    SeatReason.MOVES_UP: _("No game won at the table: moves up, first by name"),
+}
+
+
+def reason_label(reason: str, games_won_before: int | None) -> str:
+    """Why a player sits here, in words, true to the games they won before."""
+    if games_won_before == 0 and reason in _WITHOUT_GAMES:
+        return str(_WITHOUT_GAMES[SeatReason(reason)])
+    return str(SeatReason(reason).label) if reason in SeatReason.values else ""
+
+
 class Seat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
@@ -72,3 +87,8 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.table} ({self.round})"
+
+    @property
+    def reason_words(self) -> str:
+        """Why the player sits here, true to the games they won before (reason_label)."""
+        return reason_label(self.reason, self.games_won_before)

@@ -42,8 +42,8 @@ from tables.models import (
     GameStatus,
     Table,
 )
-from tables.rules.variants import rule_lines, variant_label
-from tournament.models import Event, Phase, RoundStatus
+from tables.rules.variants import clause_name, rule_lines, variant_label
+from tournament.models import DifferenceSetChoice, Event, Phase, RoundStatus, shown_name
 from tournament.reads.debrief import (
     Debrief,
     TableTimeline,
@@ -53,6 +53,7 @@ from tournament.reads.debrief import (
 )
 from tournament.reads.projector import highlight_count
 from tournament.rules import charts
+from tournament.rules.cards import NEW_CLAUSES
 from tournament.rules.clash import legend_kinds
 from tournament.rules.ordering import name_key
 
@@ -121,6 +122,15 @@ class DebriefReport:
         return self.event.phase == Phase.DEBRIEF
 
     @property
+    def difference_clauses(self) -> str:
+        """A custom difference set's clauses by name, in the clauses' order; else empty:
+        the set's own name says what the others draw from."""
+        if self.event.difference_set != DifferenceSetChoice.CUSTOM:
+            return ""
+        chosen = self.event.draw_clauses
+        return ", ".join(clause_name(c, _) for c in NEW_CLAUSES if c in chosen)
+
+    @property
     def anytime_percent(self) -> int:
         return round(self.event.trump_anytime_share * 100)
 
@@ -142,7 +152,10 @@ def _outcome(game: tuple[str | None, str] | None, fix: tuple | None) -> str:
     """How a disputed game ended (see Terms: outcome). ``game`` is its winner's name and
     status now (None once deleted); ``fix`` the organizer's last correction of it."""
     action, who, when = fix if fix else (None, None, None)
-    values = {"who": who or _("the organizer"), "time": _when(when) if when else ""}
+    values = {
+        "who": shown_name(who) if who else _("the organizer"),
+        "time": _when(when) if when else "",
+    }
     if game is None:
         if action == CorrectionAction.DELETED:
             return _("Deleted by %(who)s at %(time)s: it counts for nobody.") % values

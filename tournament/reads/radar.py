@@ -2,7 +2,11 @@
 
 Terms:
     flag        one reason a table needs attention, with its weight:
-                  disputes  unsettled disputed games piling up (Event.radar_disputes)
+                  disputes  disputed games waiting to be settled: one is enough, since a
+                            disputed game counts for nobody until the facilitator settles it
+                  late      reports kept for the facilitator (late or held, see
+                            tables.writes.reporting), not yet accepted or dropped: they count
+                            only once accepted, whichever round they name
                   newcomers players moved in (or joined) and the table has reported nothing
                             this long into the round (Event.radar_newcomer_minutes): the
                             phones went quiet after the move
@@ -11,9 +15,9 @@ Terms:
                   streak    one player won every game so far, at least Event.radar_streak
     rank        tables by their heaviest flag, then how many flags, then the higher table.
 
-Only while a round is open and its clock runs (a paused clock silences the time flags).
-Five queries whatever the number of players: the round, the tables, the last reports,
-the games, the newcomers.
+Only while a round is open; a paused clock silences the time flags, never the disputes
+or the late reports. Five queries whatever the number of players: the round, the tables,
+the reports (the round's last one and the kept ones, together), the games, the newcomers.
 """
 
 from __future__ import annotations
@@ -22,12 +26,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import Game, GameReport, GameStatus, Table
+from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, GameStatus, Table
 from tournament.models import Event, Phase, Round, RoundStatus, Seat, SeatReason
 
 # Seats that did not come from another table: nobody new sits there.
@@ -37,7 +41,7 @@ SETTLED_REASONS = (
     SeatReason.STAYS_AT_TOP,
     SeatReason.STAYS_AT_BOTTOM,
 )
-WEIGHT = {"disputes": 40, "newcomers": 30, "quiet": 20, "streak": 10}
+WEIGHT = {"disputes": 40, "late": 35, "newcomers": 30, "quiet": 20, "streak": 10}
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,8 @@ def build_radar(event: Event, *, now: datetime | None = None) -> list[RadarLine]
         flags = [
             flag
             for flag in (
-                _dispute_flag(event, reading.disputed[table_id]),
+                _dispute_flag(reading.disputed[table_id]),
+                _late_flag(reading.kept[table_id]),
                 _time_flag(event, round_, reading, table_id, now),
                 _streak_flag(event, reading.winners[table_id]),
             )
@@ -95,18 +100,27 @@ class _RoundReading:
     numbers: dict[int, int]  # every table's number
     last_report: dict[int, datetime]  # tables that reported at all
     disputed: Counter[int]  # unsettled disputed games
+    kept: Counter[int]  # late or held reports not handled yet, of any round
     winners: dict[int, Counter[str]]  # games won by each winner's name
     newcomers: dict[int, int]  # seats that came from another table, or from none
 
 
 def _read_round(event: Event, round_: Round) -> _RoundReading:
     numbers = dict(Table.objects.filter(event=event).values_list("pk", "number"))
-    last_report = dict(
-        GameReport.objects.filter(round=round_)
-        .values("table_id")
-        .annotate(last=Max("received_at"))
-        .values_list("table_id", "last")
-    )
+    last_report: dict[int, datetime] = {}
+    kept: Counter[int] = Counter()
+    for table_id, round_id, state, last, count in (
+        GameReport.objects.filter(table__event=event)
+        .filter(Q(round=round_) | Q(state__in=KEPT_FOR_THE_ORGANIZER))
+        .order_by()
+        .values("table_id", "round_id", "state")
+        .annotate(last=Max("received_at"), count=Count("pk"))
+        .values_list("table_id", "round_id", "state", "last", "count")
+    ):
+        if round_id == round_.pk:
+            last_report[table_id] = max(last, last_report.get(table_id, last))
+        if state in KEPT_FOR_THE_ORGANIZER:
+            kept[table_id] += count
     disputed: Counter[int] = Counter()
     winners: dict[int, Counter[str]] = defaultdict(Counter)
     for table_id, winner, status in Game.objects.filter(round=round_).values_list(
@@ -123,11 +137,11 @@ def _read_round(event: Event, round_: Round) -> _RoundReading:
         .annotate(count=Count("pk"))
         .values_list("table_id", "count")
     )
-    return _RoundReading(numbers, last_report, disputed, winners, newcomers)
+    return _RoundReading(numbers, last_report, disputed, kept, winners, newcomers)
 
 
-def _dispute_flag(event: Event, count: int) -> Flag | None:
-    if count < event.radar_disputes:
+def _dispute_flag(count: int) -> Flag | None:
+    if not count:
         return None
     return Flag(
         "disputes",
@@ -138,6 +152,21 @@ def _dispute_flag(event: Event, count: int) -> Flag | None:
         )
         % {"count": count},
         WEIGHT["disputes"] + count,
+    )
+
+
+def _late_flag(count: int) -> Flag | None:
+    if not count:
+        return None
+    return Flag(
+        "late",
+        ngettext(
+            "%(count)s late report waiting for you",
+            "%(count)s late reports waiting for you",
+            count,
+        )
+        % {"count": count},
+        WEIGHT["late"] + count,
     )
 
 

@@ -37,7 +37,14 @@ from tables.rules.variants.quotas import (
     distinct_available,
     max_disruptive_tables,
 )
-from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
+from tournament.common.i18n import (
+    Translate,
+    TranslatePlural,
+    gettext_noop,
+    translated,
+    untranslated,
+    untranslated_plural,
+)
 from tournament.rules.cards import (
     DEFAULT_ANYTIME_SHARE,
     DEFAULT_DISRUPTIVE_SHARE,
@@ -148,7 +155,7 @@ def _anytime_problems(plan: Sequence[Variant], share: Fraction, translate: Trans
     message = (
         gettext_noop(
             "No table of this event should let a trump be played at any time "
-            "(share %(share)s of %(count)s tables rounds down to none), but tables "
+            "(%(percent)s%% of %(count)s tables rounds down to none), but tables "
             "%(tables)s do."
         )
         if limit == 0
@@ -163,7 +170,7 @@ def _anytime_problems(plan: Sequence[Variant], share: Fraction, translate: Trans
             message,
             tables=", ".join(map(str, anytime_tables)),
             limit=limit,
-            share=f"{float(share):.0%}",
+            percent=round(float(share) * 100),
             count=len(plan),
         )
     ]
@@ -196,10 +203,10 @@ def _disruptive_problems(
             translate,
             gettext_noop(
                 "At most %(limit)s tables should play fewest-tricks-wins or must-play-"
-                "higher (share %(share)s of %(count)s tables), but tables %(tables)s do."
+                "higher (%(percent)s%% of %(count)s tables), but tables %(tables)s do."
             ),
             limit=disruptive_limit,
-            share=f"{float(checked_share(disruptive_share)):.0%}",
+            percent=percent(disruptive_share),
             count=len(plan),
             tables=", ".join(map(str, disruptive_tables)),
         )
@@ -243,11 +250,17 @@ def _repeat_problems(plan: Sequence[Variant], share: Fraction, translate: Transl
     ]
 
 
+def percent(share: float) -> int:
+    """A share as a whole percentage; each language writes its sign (French: "20 %")."""
+    return round(float(checked_share(share)) * 100)
+
+
 def clause_summary(
     variants: Sequence[Variant],
     clauses: Iterable[str],
     disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
     translate: Translate = untranslated,
+    ngettext: TranslatePlural = untranslated_plural,
 ) -> list[str]:
     """The console's account of the new clauses in a plan, one sentence each.
 
@@ -262,28 +275,32 @@ def clause_summary(
     for clause in shown:
         tables = [i + 1 for i, v in enumerate(plan) if clause in v.clauses]
         if tables:
+            # Translated first, then filled in (as translated() does).
             lines.append(
-                translated(
-                    translate,
-                    gettext_noop("%(clause)s: tables %(tables)s."),
-                    clause=clause_meaning(clause, translate),
-                    tables=", ".join(map(str, tables)),
+                ngettext(
+                    "%(clause)s: table %(tables)s.", "%(clause)s: tables %(tables)s.", len(tables)
                 )
+                % {
+                    "clause": clause_meaning(clause, translate),
+                    "tables": ", ".join(map(str, tables)),
+                }
             )
         elif clause in DISRUPTIVE_CLAUSES and not max_disruptive_tables(
             len(plan), disruptive_share
         ):
             lines.append(
-                translated(
-                    translate,
-                    gettext_noop(
-                        "%(clause)s: no table, since the disruptive share (%(share)s) of "
-                        "%(count)s tables rounds down to none."
-                    ),
-                    clause=clause_meaning(clause, translate),
-                    share=f"{float(checked_share(disruptive_share)):.0%}",
-                    count=len(plan),
+                ngettext(
+                    "%(clause)s: no table, since the disruptive share (%(percent)s%%) of "
+                    "%(count)s table rounds down to none.",
+                    "%(clause)s: no table, since the disruptive share (%(percent)s%%) of "
+                    "%(count)s tables rounds down to none.",
+                    len(plan),
                 )
+                % {
+                    "clause": clause_meaning(clause, translate),
+                    "percent": percent(disruptive_share),
+                    "count": len(plan),
+                }
             )
         else:
             lines.append(
@@ -294,18 +311,23 @@ def clause_summary(
                 )
             )
     if chosen & DISRUPTIVE_CLAUSES:
+        # "1 of at most 1 tables" read as one table out of one: name the plan's size.
         lines.append(
-            translated(
-                translate,
-                gettext_noop(
-                    "Disruptive clauses at %(used)s of at most %(limit)s tables (share "
-                    "%(share)s); gentle ones at one table in four, never at two "
-                    "neighbours."
-                ),
-                used=sum(v.disruptive for v in plan),
-                limit=max_disruptive_tables(len(plan), disruptive_share),
-                share=f"{float(checked_share(disruptive_share)):.0%}",
+            ngettext(
+                "Disruptive clauses at %(used)s table of %(count)s; at most %(limit)s may "
+                "have one (%(percent)s%% of the tables). Gentle ones at one table in four, "
+                "never at two neighbours.",
+                "Disruptive clauses at %(used)s tables of %(count)s; at most %(limit)s may "
+                "have one (%(percent)s%% of the tables). Gentle ones at one table in four, "
+                "never at two neighbours.",
+                sum(v.disruptive for v in plan),
             )
+            % {
+                "used": sum(v.disruptive for v in plan),
+                "count": len(plan),
+                "limit": max_disruptive_tables(len(plan), disruptive_share),
+                "percent": percent(disruptive_share),
+            }
         )
     elif chosen:
         lines.append(

@@ -270,9 +270,12 @@ def check_trumps_broken(variant: Variant, sheet: RuleSheet) -> None:
 
 def check_must_overtake(variant: Variant, sheet: RuleSheet) -> None:
     following = section_text(sheet, "Following suit")
-    assert ("You must also play higher if you can" in following) == variant.must_overtake
+    # Ace low, the stronger card is the lower one: the clause says so, never "play higher".
+    way = "higher" if variant.ace_high else "lower"
+    assert (f"You must also play {way} if you can" in following) == variant.must_overtake
+    assert "play higher" not in following.lower() or variant.ace_high
     # A trump must beat a trump only where trumps exist.
-    assert ("Play higher with trumps too" in section_text(sheet, "Trumps")) == (
+    assert (f"Play {way} with trumps too" in section_text(sheet, "Trumps")) == (
         variant.must_overtake and not variant.no_trump
     )
 
@@ -464,3 +467,12 @@ def test_sheet_explains_tournament_scoring():
     assert "most tricks" in scoring
     assert "round ends before a game is finished" in scoring
     assert "most tricks so far wins that game" in scoring
+
+
+@pytest.mark.parametrize("code", ["low-spades", "low-notrump"])
+def test_an_ace_low_sheet_says_why_the_lowest_ace_beats_every_card(code):
+    # The source's rule (the ace ranks below the 2 and beats every card of its suit) stays;
+    # the sheet gives the reason, so it does not read "lowest, so it beats every card".
+    text = sheet_text(SHEETS[v(code)])
+    assert "below the 2: since the lowest card wins, the ace beats every other card" in text
+    assert "below the 2, so the ace beats" not in text

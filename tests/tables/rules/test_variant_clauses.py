@@ -224,12 +224,16 @@ def test_clause_summary_names_the_tables_and_the_quota():
         Variant.from_code("high-diamonds"),
     ]
     assert clause_summary(plan, ["fewest", "overtake", "notrump"], 0.2) == [
-        "No trump: only the suit that was led can win a trick: tables 3.",
+        "No trump: only the suit that was led can win a trick: table 3.",
         "Must play higher: beat the best card of the suit so far if you can: no table yet.",
-        "Fewest tricks wins the game: tables 1.",
-        "Disruptive clauses at 1 of at most 1 tables (share 20%); gentle ones at one table "
-        "in four, never at two neighbours.",
+        "Fewest tricks wins the game: table 1.",
+        "Disruptive clauses at 1 table of 5; at most 1 may have one (20% of the tables). "
+        "Gentle ones at one table in four, never at two neighbours.",
     ]
+    plan[1] = Variant.from_code("low-notrump")
+    assert clause_summary(plan, ["notrump"], 0.2)[0] == (
+        "No trump: only the suit that was led can win a trick: tables 2, 3."
+    )
 
 
 def test_clause_summary_says_why_a_disruptive_clause_has_no_table():
@@ -254,7 +258,6 @@ def test_clause_summary_strings_are_marked():
     clause_summary(draw_variants(3, 1), ["fewest"], 0.2, record)
     clause_summary(draw_variants(10, 3), ["fewest"], 0.2, record)
     assert {
-        "%(clause)s: tables %(tables)s.",
         "%(clause)s: no table yet.",
         "Gentle clauses at one table in four, never at two neighbours.",
     } <= seen

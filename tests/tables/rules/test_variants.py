@@ -675,7 +675,7 @@ def test_check_flags_too_many_anytime_tables():
 def test_check_flags_any_anytime_table_when_none_is_allowed():
     problems = check_variants([v("high-hearts"), v("low-clubs-anytime")], 0.2)
     assert problems == [
-        "No table of this event should let a trump be played at any time (share 20% of 2 "
+        "No table of this event should let a trump be played at any time (20% of 2 "
         "tables rounds down to none), but tables 2 do."
     ]
 

@@ -203,3 +203,15 @@ def test_the_report_costs_the_same_at_20_and_500_players(
     report = response.context["r"]
     assert len(report.ladder) == players
     assert len(report.disputes) == tables * 2
+
+
+def test_the_printed_report_names_the_difference_set(signed_in, organizer):
+    event = eventful(organizer)
+    page = signed_in.get(url("debrief_report", event.pk)).content.decode()
+    assert "Differences between tables" in page
+    assert "Classic: direction, trump, trump any time" in page
+    Event.objects.filter(pk=event.pk).update(
+        difference_set="custom", custom_clauses=["fewest", "notrump"]
+    )
+    page = signed_in.get(url("debrief_report", event.pk)).content.decode()
+    assert "Custom: no trump, fewest tricks wins" in page

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tables.models import GameReport, ReportState
 from tests import factories
 from tournament.models import Event, Round
 from tournament.reads.radar import build_radar
@@ -55,7 +56,6 @@ def test_the_quiet_threshold_is_the_organizers(playing, signed_in):
         {
             "radar_quiet_minutes": 10,
             "radar_newcomer_minutes": 3,
-            "radar_disputes": 2,
             "radar_streak": 3,
         },
     )
@@ -70,7 +70,6 @@ def test_a_bad_threshold_is_refused_and_nothing_changes(playing, signed_in):
         {
             "radar_quiet_minutes": 0,
             "radar_newcomer_minutes": 3,
-            "radar_disputes": 2,
             "radar_streak": 3,
         },
     )
@@ -95,11 +94,46 @@ def test_disputes_piling_up_rank_first(playing):
     assert "2 disputed games waiting" in [f.text for f in lines[0].flags]
 
 
-def test_one_disputed_game_is_below_the_threshold(playing):
+def test_one_disputed_game_is_enough_even_with_the_clock_paused(playing):
     first, second = factories.seated_players(playing, 1)[:2]
     factories.report(playing, 1, first, game_number=1)
     factories.report(playing, 1, second, game_number=1)
-    assert reasons(playing) == {}
+    assert reasons(playing) == {1: ["disputes"]}
+    change_clock(event=playing, action=ClockAction.PAUSE)
+    assert reasons(playing, now=minutes_later(30)) == {1: ["disputes"]}
+
+
+def test_the_panel_never_says_no_table_needs_you_while_a_dispute_waits(playing, signed_in):
+    url = reverse("organizer:radar", args=[playing.pk])
+    assert "No table needs you right now." in signed_in.get(url).content.decode()
+    first, second = factories.seated_players(playing, 2)[:2]
+    factories.report(playing, 2, first, game_number=1)
+    factories.report(playing, 2, second, game_number=1)
+    page = signed_in.get(url).content.decode()
+    assert "No table needs you right now." not in page
+    table = reverse("organizer:table", args=[playing.pk, 2])
+    # The count itself links to the table's games, where the same buttons settle it.
+    assert f'href="{table}#games">1 disputed game waiting</a>' in page
+
+
+def test_late_reports_waiting_are_counted_at_their_table_and_link_to_them(
+    playing, organizer, signed_in
+):
+    at_two = factories.seated_players(playing, 2)[0]
+    event = factories.close_current_round(playing, organizer)
+    event = advance_phase(event=Event.objects.get(pk=event.pk))  # round 2 starts
+    late = factories.report(event, 2, at_two, round_number=1, game_number=1)
+    assert late.report.state == ReportState.LATE
+    lines = build_radar(Event.objects.get(pk=event.pk))
+    assert [(line.table, [f.text for f in line.flags]) for line in lines] == [
+        (2, ["1 late report waiting for you"])
+    ]
+    page = signed_in.get(reverse("organizer:radar", args=[event.pk])).content.decode()
+    console = reverse("organizer:event", args=[event.pk])
+    assert f'href="{console}#late">1 late report waiting for you</a>' in page
+    # Once accepted it no longer waits.
+    GameReport.objects.filter(pk=late.report.pk).update(state=ReportState.ACCEPTED)
+    assert build_radar(Event.objects.get(pk=event.pk)) == []
 
 
 def test_one_player_winning_every_game_is_flagged(playing):

@@ -363,6 +363,15 @@ def test_the_plan_section_suggests_and_says_why(signed_in, event):
     assert "the game plays best with 4 at a table" in page
 
 
+def test_the_plans_reason_never_claims_most_tables_of_4_when_another_has_more(signed_in, event):
+    # 11 players: 6+5 is suggested, though 4+4+3 has two tables of 4; it avoids a table of 3.
+    factories.add_players(event, THIRTEEN[:11])
+    page = signed_in.get(url("event", event.pk)).content.decode()
+    assert "Suggested for 11 players: <strong>2 tables</strong>" in page
+    assert "This plan has the most tables of 4" not in page
+    assert "tables of 3 come only when nothing else fits" in page
+
+
 def test_make_the_plan_reshuffle_and_move(signed_in, event):
     factories.add_players(event, THIRTEEN)
     follow(signed_in, signed_in.post(url("plan_tables", event.pk), {"table_count": 3}))
@@ -672,8 +681,10 @@ def test_the_redraw_uses_the_events_difference_set_and_the_console_says_where(si
     overtake = [t.number for t in tables if t.must_overtake]
     assert len(fewest) == len(overtake) == 1
     html = page.content.decode()
-    assert f"Fewest tricks wins the game: tables {fewest[0]}." in html
-    assert "Disruptive clauses at 2 of at most 2 tables (share 20%)" in html
+    assert f"Fewest tricks wins the game: table {fewest[0]}." in html
+    assert (
+        "Disruptive clauses at 2 tables of 10; at most 2 may have one (20% of the tables)" in html
+    )
 
 
 def test_a_variant_with_new_clauses_can_be_set_by_hand(signed_in, organizer):

@@ -279,6 +279,38 @@ def test_settle_a_dispute_and_delete_a_game_with_a_record(signed_in, playing):
     assert actions == [CorrectionAction.DELETED, CorrectionAction.SETTLED]
 
 
+def test_a_dispute_is_settled_with_the_same_buttons_on_the_table_and_close_pages(
+    signed_in, playing
+):
+    first, second = at_table(playing, 1)[:2]
+    factories.report(playing, 1, first, key="a", game_number=1)
+    factories.report(playing, 1, second, key="b", game_number=1)
+    game = Game.objects.get()
+    action = url("game_settle", playing.pk, game.pk)
+
+    def settle_controls(page: str) -> list[str]:
+        """The winners offered, one button each, in the forms that settle the game."""
+        forms = re.findall(rf'<form method="post" action="{action}".*?</form>', page, re.S)
+        assert all("<select" not in form for form in forms)
+        return [re.search(r"<button[^>]*>([^<]*)</button>", form).group(1) for form in forms]
+
+    on_table = settle_controls(signed_in.get(url("table", playing.pk, 1)).content.decode())
+    on_close = settle_controls(signed_in.get(url("close_round", playing.pk, 1)).content.decode())
+    assert on_table == on_close
+    assert sorted(on_table) == sorted(p.name for p in at_table(playing, 1))
+
+
+def test_the_rounds_disputed_count_links_to_its_table(signed_in, playing):
+    first, second = at_table(playing, 2)[:2]
+    factories.report(playing, 2, first, key="a", game_number=1)
+    factories.report(playing, 2, second, key="b", game_number=1)
+    page = signed_in.get(url("event", playing.pk)).content.decode()
+    summary = page[page.index('<p class="summary">') :]
+    summary = summary[: summary.index("</p>")]
+    assert "1 disputed" in summary
+    assert f'href="{url("table", playing.pk, 2)}#games">table 2</a>' in summary
+
+
 def test_another_events_game_is_not_found(signed_in, playing, django_user_model):
     other = factories.start_rounds(
         factories.seated_event(

@@ -3,6 +3,8 @@ revocation at once, and that each reaches only its own event."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -67,6 +69,22 @@ def test_the_organizer_invites_from_the_team_page_and_sees_the_link(signed_in, p
     page = signed_in.get(url("team", playing.pk)).content.decode()
     after = cofacilitators.link_path(invitation)
     assert before in page or after in page
+
+
+def test_the_invitation_link_starts_with_the_public_address_not_the_browsers(
+    signed_in, playing, settings
+):
+    settings.PUBLIC_URL = "http://192.168.1.20:8000"
+    signed_in.post(url("team_invite", playing.pk), {"name": "Sam", "role": "observer"})
+    # The console was opened at localhost (the test client's testserver): a phone scanning
+    # the QR code must be sent to the address phones reach.
+    page = signed_in.get(url("team", playing.pk), HTTP_HOST="localhost").content.decode()
+    links = re.findall(r'class="invite-url"|value="(http[^"]+)"', page)
+    links = [link for link in links if link]
+    assert links
+    assert all(link.startswith("http://192.168.1.20:8000/") for link in links)
+    assert "http://localhost" not in page
+    assert "testserver" not in page
 
 
 def test_an_invitation_needs_a_name_and_a_known_role(signed_in, playing):

@@ -125,6 +125,7 @@ class Rehearsal:
                 seed=self.seed,
                 rounds_planned=self.rounds,
                 difference_set=self.differences,
+                is_rehearsal=True,
             )
             add_players(event=event, names=rehearsal_names(self.player_count, self.seed))
             plan = suggest_table_plan(self.player_count)

@@ -26,6 +26,7 @@ from functools import cached_property
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import (
     KEPT_FOR_THE_ORGANIZER,
@@ -50,6 +51,7 @@ from tournament.models import (
     RoundStatus,
     Seat,
     SeatReason,
+    reason_label,
 )
 from tournament.reads.console.reached import phones_reached, shows_phones_reached
 from tournament.reads.debrief import DebriefProgress, debrief_progress
@@ -256,7 +258,9 @@ class Console:
         if not self.tables:
             return []
         plan = [table.variant for table in sorted(self.tables, key=lambda t: t.number)]
-        return clause_summary(plan, self.event.draw_clauses, self.event.disruptive_share, _)
+        return clause_summary(
+            plan, self.event.draw_clauses, self.event.disruptive_share, _, ngettext
+        )
 
     @property
     def reprint_numbers(self) -> list[int]:
@@ -277,6 +281,11 @@ class Console:
     @property
     def disputed_total(self) -> int:
         return sum(card.disputed for card in self.cards)
+
+    @property
+    def disputed_tables(self) -> list[TableCard]:
+        """The tables with a disputed game waiting, each linked from the round's summary."""
+        return [card for card in self.cards if card.disputed]
 
     @property
     def unconfirmed_total(self) -> int:
@@ -404,7 +413,6 @@ def _seat_cards(
     by_table = {t.pk: t for t in tables}
     table_of_player: dict[int, int] = {}
     if seating_round is not None:
-        reasons = dict(SeatReason.choices)
         for seat in Seat.objects.filter(round=seating_round).values(
             "player_id", "table_id", "from_table_id", "reason", "games_won_before", "tie_broken"
         ):
@@ -415,7 +423,7 @@ def _seat_cards(
                     player_id=player.pk,
                     name=player.name,
                     reason=seat["reason"],
-                    reason_label=reasons.get(seat["reason"], ""),
+                    reason_label=reason_label(seat["reason"], seat["games_won_before"]),
                     from_table=from_table.number if from_table else None,
                     games_before=seat["games_won_before"],
                     tie_broken=seat["tie_broken"],

@@ -62,6 +62,12 @@ class TableView:
     table_numbers: list[int]
 
     @property
+    def possible_winners(self) -> list:
+        """Who may win a disputed game here: the seated players by name, as the close page
+        offers them, so a dispute is settled with the same buttons on both pages."""
+        return sorted((seat.player for seat, _won in self.players), key=lambda p: name_key(p.name))
+
+    @property
     def can_add(self) -> bool:
         return self.round_ is not None and self.round_.status == RoundStatus.OPEN
 

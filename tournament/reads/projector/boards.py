@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Game
 from tournament.common.i18n import gettext_noop
-from tournament.models import Event, Round, Seat, SeatReason
+from tournament.models import Event, Round, Seat, SeatReason, reason_label
 from tournament.rules.board_layout import Board, Group, LadderRow, StandingRow, lay_out
 from tournament.rules.ordering import name_key, rank_players
 
@@ -93,7 +93,7 @@ class MoveRow:
 
     @property
     def reason_label(self) -> str:
-        return SeatReason(self.reason).label
+        return reason_label(self.reason, self.games)
 
     @property
     def tie_mark(self) -> ReasonMark | None:

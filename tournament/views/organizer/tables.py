@@ -54,6 +54,7 @@ def table_context(request: HttpRequest, event: Event, number: int) -> dict:
         "round": view.round_,
         "rounds": view.rounds,
         "players": view.players,
+        "possible_winners": view.possible_winners,
         "games": view.games,
         "can_add": view.can_add,
         "here": here,

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.common.errors import Refused
 from tournament.common.qr import qr_svg
 from tournament.models import CoFacilitator, CoRole, Event
+from tournament.reads.room import phone_base_url
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, run_action
 from tournament.writes import cofacilitators
@@ -30,12 +31,18 @@ def team_url(event: Event | int) -> str:
 @require_GET
 @event_view(may="organize")
 def team_page(request: HttpRequest, event: Event) -> HttpResponse:
-    """The event's co-facilitators: each one's role, state and (until used) link."""
+    """The event's co-facilitators: each one's role, state and (until used) link.
+
+    The link and its QR code are opened on a co-facilitator's phone, so they start with the
+    public address phones reach (as the tables' links do), never with the address this
+    page happened to be opened at: a console opened at localhost would hand out links to
+    the phone's own localhost."""
+    base_url = phone_base_url()
     rows = []
     for invitation in event.cofacilitators.all():
         link = None
         if not invitation.is_revoked and not invitation.is_redeemed:
-            link = request.build_absolute_uri(cofacilitators.link_path(invitation))
+            link = base_url + cofacilitators.link_path(invitation)
         rows.append(
             {
                 "invitation": invitation,
