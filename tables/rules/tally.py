@@ -36,27 +36,56 @@ from dataclasses import dataclass, field
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
 from tournament.common.i18n import Translate, gettext_noop, untranslated
-from tournament.rules.ordering import name_key
+from tournament.rules.ordering import latin_spelling, name_key
 
 # A player then a count: "JM 3", "Jamal=3", "Jamal Moore: 3".
 _PAIR = re.compile(r"([^\d\s,;=:]+(?:\s+[^\d\s,;=:]+)*)\s*[=:]?\s*(-?\d+)")
 
 
+def _words(name: str) -> list[str]:
+    # Hyphens part words too: "Anne-Marie" has the initials "AM".
+    return [word for word in re.split(r"[\s\-]+", name.strip()) if word]
+
+
 def initials(name: str) -> str:
-    """The first letter of each word of ``name``, upper-case ("Jamal Moore" → "JM")."""
-    return "".join(word[0] for word in re.split(r"[\s\-]+", name.strip()) if word).upper()
+    """The first letter of each word of ``name`` in Latin letters, upper-case ("Jamal Moore"
+    is "JM", "Łukasz Wróbel" "LW", "Tomás Ó Súilleabháin" "TOS"). A word that does not
+    start with a letter or a digit, such as "(Leeds)", has no initial: "Zoe Adams (Leeds)"
+    is "ZA"."""
+    letters = []
+    for word in _words(name):
+        if not word[0].isalnum():
+            continue
+        # Its first Latin letter or digit: Arabic "علي" is spelled "`ly", so "L".
+        spelled = (char for char in latin_spelling(word) if char.isascii() and char.isalnum())
+        letters.append(next(spelled, ""))
+    return "".join(letters).upper()
 
 
 def first_name(name: str) -> str:
     return name.strip().split()[0] if name.strip() else ""
 
 
+def _folded(text: str) -> str:
+    """How typed text and names compare: spaces made one, in Latin letters, case ignored
+    (tournament.rules.ordering), so "lucia" finds Lucía and "lw" Łukasz Wróbel."""
+    return " ".join(latin_spelling(text).casefold().split())
+
+
 def shortcuts(names: Sequence[str]) -> dict[str, str]:
-    """What to print under each name for typing it back: initials where this table's names
-    do not share them, else the first name, else the full name."""
+    """What to print under each name for typing it back: the shortest of its initials, its
+    first name and its full name that reads back as this name alone at this table, in Latin
+    letters so any keyboard types it, in any case. Only when two seated names are spelled
+    the same in Latin letters ("Lukasz" and "Łukasz") is the exact spelling printed."""
     result = {}
     for name in names:
-        for candidate in (initials(name), first_name(name)):
+        candidates = (
+            initials(name),
+            latin_spelling(first_name(name)),
+            " ".join(latin_spelling(name).split()),
+            name,
+        )
+        for candidate in candidates:
             if candidate and [match_player(candidate, names).name] == [name]:
                 result[name] = candidate
                 break
@@ -75,21 +104,25 @@ class Match:
 
 
 def match_player(text: str, names: Collection[str]) -> Match:
-    """The seated name that ``text`` stands for: its full name; else a first name or
-    initials (both exact, so "AL" beside Al Brown and Alice Lee is ambiguous); else the
-    start of one name ("Jam"). The first tier that fits anyone decides."""
-    wanted = " ".join(text.split()).casefold()
-    if not wanted:
+    """The seated name that ``text`` stands for: its full name as spelled (case aside); else
+    its full name, a first name or initials in Latin letters (exact, so "AL" beside Al
+    Brown and Alice Lee is ambiguous); else the start of one name ("Jam", "luc" for Lucía).
+    Accents and case never matter, except that the exact spelling tells apart two names
+    spelled the same in Latin letters. The first tier that fits anyone decides."""
+    exact = " ".join(text.split()).casefold()
+    wanted = _folded(text)
+    if not exact:
         return Match(None)
     tiers = (
-        [name for name in names if " ".join(name.split()).casefold() == wanted],
+        [name for name in names if " ".join(name.split()).casefold() == exact],
+        [name for name in names if _folded(name) == wanted],
         [
             name
             for name in names
-            if first_name(name).casefold() == wanted
+            if _folded(first_name(name)) == wanted
             or initials(name).casefold() == wanted.replace(" ", "")
         ],
-        [name for name in names if " ".join(name.split()).casefold().startswith(wanted)],
+        [name for name in names if wanted and _folded(name).startswith(wanted)],
     )
     for found in tiers:
         unique = sorted(set(found), key=name_key)

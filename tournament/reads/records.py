@@ -77,6 +77,7 @@ from tournament.reads.record_format import (
     Section,
 )
 from tournament.rules.movement import explain_moves
+from tournament.rules.ordering import name_key
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_BOM = "\ufeff"
@@ -278,7 +279,9 @@ def results_rows(record: dict[str, Any]) -> list[list[Any]]:
             for seat in round_["seats"]:
                 standings[seat["table"]][seat["player"]] = wins[seat["player"]]
             final_moves = explain_moves(standings)
-        seats = sorted(round_["seats"], key=lambda s: (s["table"], -wins[s["player"]], s["player"]))
+        seats = sorted(
+            round_["seats"], key=lambda s: (s["table"], -wins[s["player"]], name_key(s["player"]))
+        )
         for seat in seats:
             name, table = seat["player"], seat["table"]
             move = reason = next_table = ""

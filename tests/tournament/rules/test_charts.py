@@ -71,6 +71,11 @@ def test_the_biggest_moves_are_the_furthest_climbs_and_falls():
     assert biggest_moves(paths, 5) == {"Up", "Down"}, "no one is highlighted for staying"
 
 
+def test_equal_moves_are_chosen_in_the_one_alphabetical_order():
+    paths = [PlayerPath("Marie-Claire Fontaine", (1, 3)), PlayerPath("Łukasz Wróbel", (1, 3))]
+    assert biggest_moves(paths, 1) == {"Łukasz Wróbel"}
+
+
 def test_the_grid_marks_disputes_with_a_pattern_and_a_number_and_kinds_with_a_symbol():
     cells = {(1, 1): GridCell(2, ClashKind.DIRECTION), (2, 1): GridCell(0, ClashKind.TRUMP)}
     svg = parse(grid_svg([1, 2], [1], cells, label="Grid", show_kinds=True))

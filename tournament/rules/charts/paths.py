@@ -33,6 +33,7 @@ from tournament.rules.charts.svg import (
     label_margin,
     markup,
 )
+from tournament.rules.ordering import name_key
 
 GREY = "#9a9a9a"
 # Bold paths cycle through these strong colours and dash patterns: the dashes tell the
@@ -56,7 +57,7 @@ class PlayerPath:
 
 def biggest_moves(paths: Sequence[PlayerPath], count: int) -> set[str]:
     """The names of the ``count`` players who climbed or fell furthest (ties by name)."""
-    ranked = sorted(paths, key=lambda path: (-abs(path.climb), path.name))
+    ranked = sorted(paths, key=lambda path: (-abs(path.climb), name_key(path.name)))
     return {path.name for path in ranked[: max(count, 0)] if path.climb}
 
 
