@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -44,10 +45,12 @@ from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH, tidy_questio
 from tournament.rules.roster import (
     MAX_CSV_BYTES,
     MAX_LINES,
+    SHOWN_CONTROL,
     FileProblem,
     LineProblem,
     ProblemKind,
     RosterInput,
+    control_characters,
     read_csv,
     read_lines,
 )
@@ -173,6 +176,15 @@ class EventForm(forms.ModelForm):
         return rounds
 
 
+def _name_the_line_of_a_nul(field: forms.Field) -> None:
+    """Leave a NUL to the roster's own check, which names its line and every other control
+    character too (tournament.rules.roster: Terms: control), rather than Django's "Null
+    characters are not allowed"."""
+    field.validators = [
+        v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
+    ]
+
+
 def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str:
     """One problem as the organizer reads it, naming the line (or the file's row)."""
     where = (
@@ -187,7 +199,16 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
         "other_name": problem.other_name,
         "length": problem.length,
         "limit": PLAYER_NAME_MAX_LENGTH,
+        "character": problem.character,
     }
+    if problem.kind == ProblemKind.CONTROL:
+        return (
+            _(
+                "%(where)s: “%(name)s” holds a control character (%(character)s), which "
+                "cannot be part of a name. Retype the name."
+            )
+            % values
+        )
     if problem.kind == ProblemKind.EMPTY:
         return _("%(where)s: there is no name to add.") % values
     if problem.kind == ProblemKind.TOO_LONG:
@@ -263,6 +284,7 @@ class RosterForm(forms.Form):
 
     def __init__(self, *args, event: Event, players: list[Player] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        _name_the_line_of_a_nul(self.fields["names"])
         self.event = event
         self.players = players if players is not None else list(event.players.all())
         self.roster_input: RosterInput | None = None
@@ -287,7 +309,15 @@ class RosterForm(forms.Form):
                     [*result.names, *(p.name for p in result.problems if p.name)]
                 )
         else:
-            result = read_lines(cleaned.get("names", ""), existing=existing, removed=removed)
+            text = cleaned.get("names", "")
+            result = read_lines(text, existing=existing, removed=removed)
+            if any(p.kind == ProblemKind.CONTROL for p in result.problems):
+                # The box shows the text again with a visible mark where each control
+                # character was, never the character itself.
+                self.data = self.data.copy()
+                self.data["names"] = "".join(
+                    SHOWN_CONTROL if control_characters(char) else char for char in text
+                )
         self.roster_input = result
         if result.file_problem is not None:
             raise ValidationError(
@@ -310,6 +340,10 @@ class RenameForm(forms.Form):
         max_length=200,  # the real limit is checked with a message that says the length
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        _name_the_line_of_a_nul(self.fields["name"])
 
 
 class TablePlanForm(forms.Form):
