@@ -30,6 +30,7 @@ from tournament.rules.charts.svg import (
     canvas,
     clean,
     font_size,
+    isolated,
     label_margin,
     markup,
 )
@@ -177,7 +178,7 @@ def _add_path(
             "data-player": clean(path.name),
         },
     )
-    ET.SubElement(group, "title").text = clean(path.name)
+    ET.SubElement(group, "title").text = isolated(path.name)
     attrs = {
         "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
         "fill": "none",
@@ -197,4 +198,5 @@ def _add_path(
         )
     if path.name in named and points:
         x, y = points[-1]
-        add_text(group, x + 16, y + 12, path.name, 34, **{"class": "path-name", "fill": colour})
+        name = isolated(path.name)
+        add_text(group, x + 16, y + 12, name, 34, **{"class": "path-name", "fill": colour})
