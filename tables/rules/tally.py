@@ -50,14 +50,14 @@ def _words(name: str) -> list[str]:
 def initials(name: str) -> str:
     """The first letter of each word of ``name`` in Latin letters, upper-case ("Jamal Moore"
     is "JM", "Łukasz Wróbel" "LW", "Tomás Ó Súilleabháin" "TOS"). A word that does not
-    start with a letter or a digit, such as "(Leeds)", has no initial: "Zoe Adams (Leeds)"
-    is "ZA"."""
+    start with a letter, such as "(Leeds)" or "2", has no initial: "Zoe Adams (Leeds)" is
+    "ZA". So initials never hold a digit, which would read as a count of tricks."""
     letters = []
     for word in _words(name):
-        if not word[0].isalnum():
+        if not word[0].isalpha():
             continue
-        # Its first Latin letter or digit: Arabic "علي" is spelled "`ly", so "L".
-        spelled = (char for char in latin_spelling(word) if char.isascii() and char.isalnum())
+        # Its first Latin letter: Arabic "علي" is spelled "`ly", so "L".
+        spelled = (char for char in latin_spelling(word) if char.isascii() and char.isalpha())
         letters.append(next(spelled, ""))
     return "".join(letters).upper()
 

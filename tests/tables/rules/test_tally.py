@@ -68,6 +68,14 @@ def test_initials_are_read_in_latin_letters():
     assert initials("محمد علي") == "ML"  # "mhmd `ly": the first letter of each word
 
 
+def test_a_shortcut_holds_no_digit_that_would_read_as_tricks():
+    names = ["محمد علي 2", "Bo Chen", "Cy 3 Dale"]
+    assert shortcuts(names) == {"محمد علي 2": "ML", "Bo Chen": "BC", "Cy 3 Dale": "CD"}
+    (row,) = read_tally({1: "ML 3 BC 2 cd 1"}, names=names, existing={})
+    assert row.errors == []
+    assert row.tricks == {"محمد علي 2": 3, "Bo Chen": 2, "Cy 3 Dale": 1}
+
+
 def test_a_shortcut_is_typed_in_any_case_and_accented_forms_still_work():
     for typed in ("LW", "lw", "Lw", "ŁW", "łw", "Lukasz", "łukasz", "lukasz wrobel"):
         assert match_player(typed, ROOM).name == "Łukasz Wróbel", typed
