@@ -9,13 +9,20 @@ Terms:
     entry        either a winner ("JM", "Jamal", "Jam") or the tricks of a game cut off by
                  the clock, as pairs of a player and a count ("JM 3 AL 2 BO 1"). A blank
                  entry is a game not written on the sheet.
-    initials     the first letter of each word of a name, upper-case: "Jamal Moore" is
-                 "JM". A name can also be typed in full, by its first name, or by the start
-                 of its name, as long as only one seated name fits.
+    initials     the first letter of each word of a name that starts with a letter, in
+                 Latin letters and upper-case: "Jamal Moore" is "JM", "Łukasz Wróbel"
+                 "LW", "Zoe Adams (Leeds)" "ZA". A name can also be typed in full, by its
+                 first name, or by the start of its name, as long as only one seated name
+                 fits.
+    typed        compared as the one alphabetical order reads names (tournament.rules.
+                 ordering): in Latin letters, accents and case ignored, so "lw", "ŁW" and
+                 "Lukasz" all find Łukasz Wróbel, and "lucia" Lucía Fernández.
     ambiguous    an entry that fits two seated names or more: refused, naming them, so the
                  organizer types more letters. Never guessed.
-    shortcut     what the printed sheet shows under each name: the shortest of initials,
-                 first name and full name that this table's names do not share.
+    shortcut     what the printed sheet and the entry page show beside each name: the first
+                 of its initials, first name and full name, in Latin letters, that reads
+                 back as this name alone at this table, typed in any case; only for two
+                 names spelled alike in Latin letters ("Lukasz", "Łukasz") the exact name.
     existing game a game of this table-round already recorded (by a phone, or an earlier
                  paper entry) before this form was saved.
     skipped game a filled row whose game number has neither an existing game nor a filled
@@ -24,7 +31,7 @@ Terms:
 Every problem is named on its own row; parsing never drops a row. Messages are English
 marked with gettext_noop and passed through a ``translate`` callable (as in tables.rules.scoring).
 
-Standard library only: this module must stay importable without Django.
+Standard library and pure modules only: this module must stay importable without Django.
 """
 
 from __future__ import annotations
