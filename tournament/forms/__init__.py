@@ -32,6 +32,7 @@ from tables.rules.variants import (
     clause_meaning,
     variant_label,
 )
+from tournament.common.isolation import with_names
 from tournament.common.languages import known_language
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
@@ -186,7 +187,9 @@ def _name_the_line_of_a_nul(field: forms.Field) -> None:
 
 
 def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str:
-    """One problem as the organizer reads it, naming the line (or the file's row)."""
+    """One problem as the organizer reads it, naming the line (or the file's row); the
+    names in it isolated (tournament.common.isolation), so "Line 3: “שרה 2”" keeps its
+    order."""
     where = (
         _("Row %(line)s") % {"line": problem.line}
         if row_word
@@ -201,56 +204,44 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
         "limit": PLAYER_NAME_MAX_LENGTH,
         "character": problem.character,
     }
+    return with_names(_line_problem_text(problem), values, names={"name", "other_name"})
+
+
+def _line_problem_text(problem: LineProblem) -> str:
+    """The translated sentence of line_problem_message, its values still to fill in."""
     if problem.kind == ProblemKind.CONTROL:
-        return (
-            _(
-                "%(where)s: “%(name)s” holds a control character (%(character)s), which "
-                "cannot be part of a name. Retype the name."
-            )
-            % values
+        return _(
+            "%(where)s: “%(name)s” holds a control character (%(character)s), which "
+            "cannot be part of a name. Retype the name."
         )
     if problem.kind == ProblemKind.EMPTY:
-        return _("%(where)s: there is no name to add.") % values
+        return _("%(where)s: there is no name to add.")
     if problem.kind == ProblemKind.TOO_LONG:
-        return (
-            _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.") % values
-        )
+        return _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.")
     # A name that differs only in capitals is named beside the one it clashes with: the
     # organizer would otherwise look for an identical name and not find it.
     if problem.kind == ProblemKind.REPEATED:
         if problem.clashes:
-            return (
-                _(
-                    "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
-                    "names must differ by more than capital letters and accents."
-                )
-                % values
+            return _(
+                "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
+                "names must differ by more than capital letters and accents."
             )
-        return _("%(where)s: “%(name)s” is already on line %(other)s.") % values
+        return _("%(where)s: “%(name)s” is already on line %(other)s.")
     if problem.kind == ProblemKind.ON_ROSTER:
         if problem.clashes:
-            return (
-                _(
-                    "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
-                    "names must differ by more than capital letters and accents."
-                )
-                % values
+            return _(
+                "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
+                "names must differ by more than capital letters and accents."
             )
-        return _("%(where)s: “%(name)s” is already on the roster.") % values
+        return _("%(where)s: “%(name)s” is already on the roster.")
     if problem.clashes:
-        return (
-            _(
-                "%(where)s: “%(name)s” clashes with “%(other_name)s”, who was removed earlier; "
-                "put them back from the list of removed players instead."
-            )
-            % values
+        return _(
+            "%(where)s: “%(name)s” clashes with “%(other_name)s”, who was removed earlier; "
+            "put them back from the list of removed players instead."
         )
-    return (
-        _(
-            "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
-            "removed players instead."
-        )
-        % values
+    return _(
+        "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
+        "removed players instead."
     )
 
 

@@ -23,8 +23,8 @@ def test_a_pasted_name_with_a_nul_is_refused_naming_its_line(signed_in, event):
     assert response.status_code == 400
     page = response.content.decode()
     assert (
-        "Line 2: “Bo\ufffdb” holds a control character (U+0000), which cannot be part of a "
-        "name. Retype the name."
+        "Line 2: “<bdi>Bo\ufffdb</bdi>” holds a control character (U+0000), which cannot be "
+        "part of a name. Retype the name."
     ) in page
     assert "\x00" not in page
     assert not event.players.exists()
@@ -34,7 +34,7 @@ def test_a_csv_row_with_a_c1_control_is_refused_naming_its_row(signed_in, event)
     upload = SimpleUploadedFile("people.csv", "Name\nAnn\nBo\u009bb\n".encode())
     response = signed_in.post(url("roster_add", event.pk), {"file": upload})
     page = response.content.decode()
-    assert "Row 3: “Bo\ufffdb” holds a control character (U+009B)" in page
+    assert "Row 3: “<bdi>Bo\ufffdb</bdi>” holds a control character (U+009B)" in page
     assert "\u009b" not in page
     assert not event.players.exists()
 
@@ -49,8 +49,14 @@ def test_a_name_that_looks_the_same_once_stripped_is_refused_as_the_same_name(si
     factories.add_players(event, ["Alice"])
     response = signed_in.post(url("roster_add", event.pk), {"names": "Al\u200bice"})
     assert response.status_code == 400
-    assert "clashes with “Alice” already on the roster" in response.content.decode()
+    assert "clashes with “<bdi>Alice</bdi>” already on the roster" in response.content.decode()
     assert list(event.players.values_list("name", flat=True)) == ["Alice"]
+
+
+def test_a_line_problem_keeps_a_right_to_left_name_apart_from_the_line_number(signed_in, event):
+    factories.add_players(event, ["שרה 2"])
+    response = signed_in.post(url("roster_add", event.pk), {"names": "Bo\nשרה 2"})
+    assert "Line 2: “<bdi>שרה 2</bdi>” is already on the roster." in response.content.decode()
 
 
 @pytest.mark.parametrize(("typed", "code"), [("An\x1bn", "U+001B"), ("An\x00n", "U+0000")])
