@@ -10,7 +10,8 @@ Terms:
                   the fewest players, later the lowest table (or a table the organizer
                   picks).
     taken name    a name already on the roster, compared as the database's constraint
-                  compares them (Player.name_key: capitals and accents ignored).
+                  compares them (Player.name_key: capitals, accents and invisible
+                  characters ignored; tournament.rules.roster: Terms: same name).
     history       a player took part in a round that started, or a game names them: such a
                   player is only marked removed, never deleted.
 
