@@ -184,6 +184,8 @@ TEMPLATES = [
                 "tournament.views.access.access_context",
                 "tournament.views.organizer.server.stop_context",
             ],
+            # {{ name|bdi }} in every template: a player's name is always isolated.
+            "builtins": ["tournament.templatetags.names"],
         },
     },
 ]

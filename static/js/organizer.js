@@ -21,8 +21,18 @@
 (function () {
   var filterText = "";
 
+  // The letters Unicode does not split into a letter and an accent, read as the server's
+  // alphabetical order reads them (tournament/rules/ordering.py): "lukasz" finds "\u0141ukasz".
+  // (Escaped: l-stroke, o-slash, ae, oe, d-stroke, eth, thorn, sharp s, dotless i.)
+  var LATIN = {
+    "\u0142": "l", "\u00f8": "o", "\u00e6": "ae", "\u0153": "oe", "\u0111": "d",
+    "\u00f0": "d", "\u00fe": "th", "\u00df": "ss", "\u0131": "i"
+  };
   function fold(text) {
-    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[\u0142\u00f8\u00e6\u0153\u0111\u00f0\u00fe\u00df\u0131]/g, function (letter) {
+        return LATIN[letter];
+      });
   }
 
   function applyFilter(input) {

@@ -43,10 +43,12 @@ from django.db import models, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.dateformat import time_format
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.rules.variants import Suit, Variant, check_variants
+from tournament.common.isolation import with_names
 from tournament.models import Event, Player, Round, looks_like_token, new_secret_token
 
 # The Table fields that hold a variant, for bulk updates (with "trump").
@@ -347,10 +349,11 @@ class GameReport(models.Model):
             "table": self.other_table_number
         }
 
-    def label(self, position: int) -> str:
+    def label(self, position: int) -> SafeString:
         """This report as the organizer reads it beside the other reports of its game: its
         place in the order of arrival (1 = first), the time it arrived, and the winner it
-        named."""
+        named, for a page: escaped, the name isolated in a <bdi> (tournament.templatetags.
+        names), so a right-to-left name never swaps places with the time."""
         values = {
             "time": time_format(timezone.localtime(self.received_at), "H:i:s"),
             "name": self.winner.name,
@@ -359,12 +362,14 @@ class GameReport(models.Model):
         # One message per place rather than an ordinal built in code: languages inflect
         # "first", "second" and "third" in ways a number cannot.
         if position == 1:
-            return gettext("first report (%(time)s): %(name)s") % values
-        if position == 2:
-            return gettext("second report (%(time)s): %(name)s") % values
-        if position == 3:
-            return gettext("third report (%(time)s): %(name)s") % values
-        return gettext("report %(position)s (%(time)s): %(name)s") % values
+            message = gettext("first report (%(time)s): %(name)s")
+        elif position == 2:
+            message = gettext("second report (%(time)s): %(name)s")
+        elif position == 3:
+            message = gettext("third report (%(time)s): %(name)s")
+        else:
+            message = gettext("report %(position)s (%(time)s): %(name)s")
+        return with_names(message, values, names={"name"})
 
 
 class CorrectionAction(models.TextChoices):

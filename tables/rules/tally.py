@@ -9,13 +9,20 @@ Terms:
     entry        either a winner ("JM", "Jamal", "Jam") or the tricks of a game cut off by
                  the clock, as pairs of a player and a count ("JM 3 AL 2 BO 1"). A blank
                  entry is a game not written on the sheet.
-    initials     the first letter of each word of a name, upper-case: "Jamal Moore" is
-                 "JM". A name can also be typed in full, by its first name, or by the start
-                 of its name, as long as only one seated name fits.
+    initials     the first letter of each word of a name that starts with a letter, in
+                 Latin letters and upper-case: "Jamal Moore" is "JM", "Łukasz Wróbel"
+                 "LW", "Zoe Adams (Leeds)" "ZA". A name can also be typed in full, by its
+                 first name, or by the start of its name, as long as only one seated name
+                 fits.
+    typed        compared as the one alphabetical order reads names (tournament.rules.
+                 ordering): in Latin letters, accents and case ignored, so "lw", "ŁW" and
+                 "Lukasz" all find Łukasz Wróbel, and "lucia" Lucía Fernández.
     ambiguous    an entry that fits two seated names or more: refused, naming them, so the
                  organizer types more letters. Never guessed.
-    shortcut     what the printed sheet shows under each name: the shortest of initials,
-                 first name and full name that this table's names do not share.
+    shortcut     what the printed sheet and the entry page show beside each name: the first
+                 of its initials, first name and full name, in Latin letters, that reads
+                 back as this name alone at this table, typed in any case; only for two
+                 names spelled alike in Latin letters ("Lukasz", "Łukasz") the exact name.
     existing game a game of this table-round already recorded (by a phone, or an earlier
                  paper entry) before this form was saved.
     skipped game a filled row whose game number has neither an existing game nor a filled
@@ -24,7 +31,7 @@ Terms:
 Every problem is named on its own row; parsing never drops a row. Messages are English
 marked with gettext_noop and passed through a ``translate`` callable (as in tables.rules.scoring).
 
-Standard library only: this module must stay importable without Django.
+Standard library and pure modules only: this module must stay importable without Django.
 """
 
 from __future__ import annotations
@@ -36,27 +43,56 @@ from dataclasses import dataclass, field
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
 from tournament.common.i18n import Translate, gettext_noop, untranslated
-from tournament.rules.ordering import name_key
+from tournament.rules.ordering import latin_spelling, name_key
 
 # A player then a count: "JM 3", "Jamal=3", "Jamal Moore: 3".
 _PAIR = re.compile(r"([^\d\s,;=:]+(?:\s+[^\d\s,;=:]+)*)\s*[=:]?\s*(-?\d+)")
 
 
+def _words(name: str) -> list[str]:
+    # Hyphens part words too: "Anne-Marie" has the initials "AM".
+    return [word for word in re.split(r"[\s\-]+", name.strip()) if word]
+
+
 def initials(name: str) -> str:
-    """The first letter of each word of ``name``, upper-case ("Jamal Moore" → "JM")."""
-    return "".join(word[0] for word in re.split(r"[\s\-]+", name.strip()) if word).upper()
+    """The first letter of each word of ``name`` in Latin letters, upper-case ("Jamal Moore"
+    is "JM", "Łukasz Wróbel" "LW", "Tomás Ó Súilleabháin" "TOS"). A word that does not
+    start with a letter, such as "(Leeds)" or "2", has no initial: "Zoe Adams (Leeds)" is
+    "ZA". So initials never hold a digit, which would read as a count of tricks."""
+    letters = []
+    for word in _words(name):
+        if not word[0].isalpha():
+            continue
+        # Its first Latin letter: Arabic "علي" is spelled "`ly", so "L".
+        spelled = (char for char in latin_spelling(word) if char.isascii() and char.isalpha())
+        letters.append(next(spelled, ""))
+    return "".join(letters).upper()
 
 
 def first_name(name: str) -> str:
     return name.strip().split()[0] if name.strip() else ""
 
 
+def _folded(text: str) -> str:
+    """How typed text and names compare: spaces made one, in Latin letters, case ignored
+    (tournament.rules.ordering), so "lucia" finds Lucía and "lw" Łukasz Wróbel."""
+    return " ".join(latin_spelling(text).casefold().split())
+
+
 def shortcuts(names: Sequence[str]) -> dict[str, str]:
-    """What to print under each name for typing it back: initials where this table's names
-    do not share them, else the first name, else the full name."""
+    """What to print under each name for typing it back: the shortest of its initials, its
+    first name and its full name that reads back as this name alone at this table, in Latin
+    letters so any keyboard types it, in any case. Only when two seated names are spelled
+    the same in Latin letters ("Lukasz" and "Łukasz") is the exact spelling printed."""
     result = {}
     for name in names:
-        for candidate in (initials(name), first_name(name)):
+        candidates = (
+            initials(name),
+            latin_spelling(first_name(name)),
+            " ".join(latin_spelling(name).split()),
+            name,
+        )
+        for candidate in candidates:
             if candidate and [match_player(candidate, names).name] == [name]:
                 result[name] = candidate
                 break
@@ -75,21 +111,25 @@ class Match:
 
 
 def match_player(text: str, names: Collection[str]) -> Match:
-    """The seated name that ``text`` stands for: its full name; else a first name or
-    initials (both exact, so "AL" beside Al Brown and Alice Lee is ambiguous); else the
-    start of one name ("Jam"). The first tier that fits anyone decides."""
-    wanted = " ".join(text.split()).casefold()
-    if not wanted:
+    """The seated name that ``text`` stands for: its full name as spelled (case aside); else
+    its full name, a first name or initials in Latin letters (exact, so "AL" beside Al
+    Brown and Alice Lee is ambiguous); else the start of one name ("Jam", "luc" for Lucía).
+    Accents and case never matter, except that the exact spelling tells apart two names
+    spelled the same in Latin letters. The first tier that fits anyone decides."""
+    exact = " ".join(text.split()).casefold()
+    wanted = _folded(text)
+    if not exact:
         return Match(None)
     tiers = (
-        [name for name in names if " ".join(name.split()).casefold() == wanted],
+        [name for name in names if " ".join(name.split()).casefold() == exact],
+        [name for name in names if _folded(name) == wanted],
         [
             name
             for name in names
-            if first_name(name).casefold() == wanted
+            if _folded(first_name(name)) == wanted
             or initials(name).casefold() == wanted.replace(" ", "")
         ],
-        [name for name in names if " ".join(name.split()).casefold().startswith(wanted)],
+        [name for name in names if wanted and _folded(name).startswith(wanted)],
     )
     for found in tiers:
         unique = sorted(set(found), key=name_key)

@@ -15,7 +15,7 @@ Terms:
                     its cookie); LocaleMiddleware does that before any view runs.
 
 Names are sorted the same way in every language: tournament.rules.ordering folds case and
-accents itself and never asks the locale.
+accents and spells every letter in Latin letters itself, and never asks the locale.
 """
 
 from __future__ import annotations

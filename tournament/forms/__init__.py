@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -31,6 +32,7 @@ from tables.rules.variants import (
     clause_meaning,
     variant_label,
 )
+from tournament.common.isolation import with_names
 from tournament.common.languages import known_language
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
@@ -45,10 +47,12 @@ from tournament.rules.movement import decode_seating, seating_fingerprint
 from tournament.rules.roster import (
     MAX_CSV_BYTES,
     MAX_LINES,
+    SHOWN_CONTROL,
     FileProblem,
     LineProblem,
     ProblemKind,
     RosterInput,
+    control_characters,
     read_csv,
     read_lines,
 )
@@ -174,8 +178,19 @@ class EventForm(forms.ModelForm):
         return rounds
 
 
+def _name_the_line_of_a_nul(field: forms.Field) -> None:
+    """Leave a NUL to the roster's own check, which names its line and every other control
+    character too (tournament.rules.roster: Terms: control), rather than Django's "Null
+    characters are not allowed"."""
+    field.validators = [
+        v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
+    ]
+
+
 def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str:
-    """One problem as the organizer reads it, naming the line (or the file's row)."""
+    """One problem as the organizer reads it, naming the line (or the file's row); the
+    names in it isolated (tournament.common.isolation), so "Line 3: “שרה 2”" keeps its
+    order."""
     where = (
         _("Row %(line)s") % {"line": problem.line}
         if row_word
@@ -188,49 +203,46 @@ def line_problem_message(problem: LineProblem, *, row_word: bool = False) -> str
         "other_name": problem.other_name,
         "length": problem.length,
         "limit": PLAYER_NAME_MAX_LENGTH,
+        "character": problem.character,
     }
-    if problem.kind == ProblemKind.EMPTY:
-        return _("%(where)s: there is no name to add.") % values
-    if problem.kind == ProblemKind.TOO_LONG:
-        return (
-            _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.") % values
+    return with_names(_line_problem_text(problem), values, names={"name", "other_name"})
+
+
+def _line_problem_text(problem: LineProblem) -> str:
+    """The translated sentence of line_problem_message, its values still to fill in."""
+    if problem.kind == ProblemKind.CONTROL:
+        return _(
+            "%(where)s: “%(name)s” holds a control character (%(character)s), which "
+            "cannot be part of a name. Retype the name."
         )
+    if problem.kind == ProblemKind.EMPTY:
+        return _("%(where)s: there is no name to add.")
+    if problem.kind == ProblemKind.TOO_LONG:
+        return _("%(where)s: “%(name)s” has %(length)s characters; the limit is %(limit)s.")
     # A name that differs only in capitals is named beside the one it clashes with: the
     # organizer would otherwise look for an identical name and not find it.
     if problem.kind == ProblemKind.REPEATED:
         if problem.clashes:
-            return (
-                _(
-                    "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
-                    "names must differ by more than capital letters and accents."
-                )
-                % values
+            return _(
+                "%(where)s: “%(name)s” clashes with “%(other_name)s” on line %(other)s — "
+                "names must differ by more than capital letters and accents."
             )
-        return _("%(where)s: “%(name)s” is already on line %(other)s.") % values
+        return _("%(where)s: “%(name)s” is already on line %(other)s.")
     if problem.kind == ProblemKind.ON_ROSTER:
         if problem.clashes:
-            return (
-                _(
-                    "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
-                    "names must differ by more than capital letters and accents."
-                )
-                % values
+            return _(
+                "%(where)s: “%(name)s” clashes with “%(other_name)s” already on the roster — "
+                "names must differ by more than capital letters and accents."
             )
-        return _("%(where)s: “%(name)s” is already on the roster.") % values
+        return _("%(where)s: “%(name)s” is already on the roster.")
     if problem.clashes:
-        return (
-            _(
-                "%(where)s: “%(name)s” clashes with “%(other_name)s”, who was removed earlier; "
-                "put them back from the list of removed players instead."
-            )
-            % values
+        return _(
+            "%(where)s: “%(name)s” clashes with “%(other_name)s”, who was removed earlier; "
+            "put them back from the list of removed players instead."
         )
-    return (
-        _(
-            "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
-            "removed players instead."
-        )
-        % values
+    return _(
+        "%(where)s: “%(name)s” was removed earlier; put them back from the list of "
+        "removed players instead."
     )
 
 
@@ -264,6 +276,7 @@ class RosterForm(forms.Form):
 
     def __init__(self, *args, event: Event, players: list[Player] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        _name_the_line_of_a_nul(self.fields["names"])
         self.event = event
         self.players = players if players is not None else list(event.players.all())
         self.roster_input: RosterInput | None = None
@@ -288,7 +301,15 @@ class RosterForm(forms.Form):
                     [*result.names, *(p.name for p in result.problems if p.name)]
                 )
         else:
-            result = read_lines(cleaned.get("names", ""), existing=existing, removed=removed)
+            text = cleaned.get("names", "")
+            result = read_lines(text, existing=existing, removed=removed)
+            if any(p.kind == ProblemKind.CONTROL for p in result.problems):
+                # The box shows the text again with a visible mark where each control
+                # character was, never the character itself.
+                self.data = self.data.copy()
+                self.data["names"] = "".join(
+                    SHOWN_CONTROL if control_characters(char) else char for char in text
+                )
         self.roster_input = result
         if result.file_problem is not None:
             raise ValidationError(
@@ -311,6 +332,10 @@ class RenameForm(forms.Form):
         max_length=200,  # the real limit is checked with a message that says the length
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        _name_the_line_of_a_nul(self.fields["name"])
 
 
 class TablePlanForm(forms.Form):

@@ -11,12 +11,19 @@ Terms:
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.event import Event
-from tournament.rules.roster import same_name_key
+from tournament.rules.roster import (
+    bidi_controls,
+    code_point,
+    control_characters,
+    same_name_key,
+    shown,
+)
 
 PLAYER_NAME_MAX_LENGTH = 40
 # The most players an event takes, removed ones included: far above any room (the app is
@@ -46,9 +53,34 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return self.exclude(status=PlayerStatus.REMOVED)
 
 
+def validate_player_name(name: str) -> None:
+    """A name is text and nothing else (tournament.rules.roster: Terms: control, bidi
+    control): what the admin, or any form built on the model, saves is checked too."""
+    if controls := control_characters(name, spaces=False):
+        raise ValidationError(
+            _(
+                "“%(name)s” holds a control character (%(character)s), which cannot be part "
+                "of a name."
+            ),
+            code="control",
+            params={"name": shown(name), "character": code_point(controls[0])},
+        )
+    if marks := bidi_controls(name):
+        raise ValidationError(
+            _(
+                "“%(name)s” holds an invisible direction mark (%(character)s), which could "
+                "make it look like another name."
+            ),
+            code="bidi",
+            params={"name": shown(name), "character": code_point(marks[0])},
+        )
+
+
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=PLAYER_NAME_MAX_LENGTH)
+    name = models.CharField(
+        _("name"), max_length=PLAYER_NAME_MAX_LENGTH, validators=[validate_player_name]
+    )
     # The name with case and accents folded, computed in Python (tournament.rules.roster), so
     # SQLite and PostgreSQL refuse exactly the names the roster check refuses.
     name_key = models.TextField(editable=False, default="")

@@ -43,6 +43,7 @@ from tables.models import (
     Table,
 )
 from tables.rules.variants import clause_name, rule_lines, variant_label
+from tournament.common.isolation import with_names
 from tournament.models import DifferenceSetChoice, Event, Phase, RoundStatus, shown_name
 from tournament.reads.debrief import (
     Debrief,
@@ -138,8 +139,11 @@ class DebriefReport:
 def _claims(reports: list[str]) -> tuple[str, ...]:
     counts = Counter(reports)
     return tuple(
-        ngettext("%(name)s (%(count)s report)", "%(name)s (%(count)s reports)", count)
-        % {"name": name, "count": count}
+        with_names(
+            ngettext("%(name)s (%(count)s report)", "%(name)s (%(count)s reports)", count),
+            {"name": name, "count": count},
+            names={"name"},
+        )
         for name, count in counts.items()  # first-arrival order: Counter keeps it
     )
 
@@ -165,10 +169,12 @@ def _outcome(game: tuple[str | None, str] | None, fix: tuple | None) -> str:
     if status == GameStatus.DISPUTED:
         return _("Still disputed: it counts for nobody.")
     if action in (CorrectionAction.SETTLED, CorrectionAction.CORRECTED):
-        return _("Settled by %(who)s at %(time)s: %(name)s won.") % values
-    if action == CorrectionAction.ACCEPTED_LATE:
-        return _("A late report, accepted by %(who)s at %(time)s: %(name)s won.") % values
-    return _("%(name)s won, as the phones reported.") % values
+        message = _("Settled by %(who)s at %(time)s: %(name)s won.")
+    elif action == CorrectionAction.ACCEPTED_LATE:
+        message = _("A late report, accepted by %(who)s at %(time)s: %(name)s won.")
+    else:
+        message = _("%(name)s won, as the phones reported.")
+    return with_names(message, values, names={"name"})
 
 
 def dispute_lines(event: Event, keys: set[Key]) -> list[DisputeLine]:

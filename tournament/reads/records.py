@@ -76,6 +76,7 @@ from tournament.reads.record_format import (
     Kind,
     Section,
 )
+from tournament.rules.ordering import name_key
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_BOM = "\ufeff"
@@ -270,7 +271,9 @@ def results_rows(record: dict[str, Any]) -> list[list[Any]]:
         )
         following = rounds.get(number + 1)
         next_seats = {seat["player"]: seat for seat in following["seats"]} if following else {}
-        seats = sorted(round_["seats"], key=lambda s: (s["table"], -wins[s["player"]], s["player"]))
+        seats = sorted(
+            round_["seats"], key=lambda s: (s["table"], -wins[s["player"]], name_key(s["player"]))
+        )
         for seat in seats:
             name, table = seat["player"], seat["table"]
             move = reason = next_table = ""

@@ -5,14 +5,27 @@ Terms:
               box. For a CSV file, the *row* of the file, numbered from 1 like a
               spreadsheet (the header row counts).
     name      a player's name as every screen shows it: Unicode NFC, spaces trimmed and
-              runs of spaces made one. Accents, emoji and markup characters are kept as
-              typed; the screens escape them.
+              runs of spaces made one (a tab or a line break inside a cell is a space),
+              bidirectional controls removed. Accents, emoji and markup characters are
+              kept as typed; the screens escape them and isolate the name (<bdi>), so a
+              right-to-left name never reorders the text around it.
+    control   a control character (Unicode category Cc: NUL, the rest of C0, DEL and C1)
+              other than tab, carriage return and line feed. A name never holds one: the
+              line is refused, naming the character, instead of silently changed.
+    bidi control
+              an invisible character that changes the direction of the text after it
+              (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C). It is removed from
+              a typed or pasted name: "\u202eecilA" would otherwise show as "Alice".
     blank     a line with nothing visible on it. Blank lines are skipped, not refused.
     empty     a line (or a CSV row) that has characters but no name: only punctuation, or
               a CSV row whose name cell is empty while other cells are filled.
-    same name two names equal once case and accents are ignored ("ann", "Ann", "Änn"),
-              as tie-breaks compare them (tournament.rules.ordering). One event never has two,
-              because the projector and the phones could not tell them apart.
+    same name two names equal once case, accents and invisible characters (bidi controls,
+              zero-width spaces: Unicode's format characters) are ignored ("ann", "Ann",
+              "Änn", "A\u200bnn"). One event never has two, because the projector and the
+              phones could not tell them apart. Letters that merely read alike in Latin
+              letters ("Łukasz" and "Lukasz", "王" and "汪") stay different names; the
+              alphabetical order (tournament.rules.ordering) reads them alike, and their
+              exact spelling orders them.
     clash     a name that is the same name as another one (an earlier line, a player on
               the roster) without being spelled identically: "ZOE" and "zoe".
     problem   a line that cannot become a player, with the line number to fix it at.
@@ -32,8 +45,6 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-
-from tournament.rules.ordering import name_key
 
 MAX_NAME_LENGTH = 40  # the same as tournament.models.PLAYER_NAME_MAX_LENGTH
 MAX_LINES = 1000  # more than any venue seats; a bigger paste is almost surely a wrong file
@@ -62,6 +73,7 @@ _SPACES = re.compile(r"\s+")
 
 class ProblemKind(StrEnum):
     EMPTY = "empty"
+    CONTROL = "control"  # holds a control character (see Terms: control)
     TOO_LONG = "too_long"
     REPEATED = "repeated"  # the same name on an earlier line of this roster
     ON_ROSTER = "on_roster"  # the same name as a player already in the event
@@ -76,6 +88,7 @@ class LineProblem:
     other_line: int | None = None  # for REPEATED: the line it repeats
     length: int = 0  # for TOO_LONG
     other_name: str = ""  # for REPEATED, ON_ROSTER, REMOVED: the name it is the same as
+    character: str = ""  # for CONTROL: the first control character, as "U+0000"
 
     @property
     def clashes(self) -> bool:
@@ -105,20 +118,71 @@ class RosterInput:
         return not self.problems and self.file_problem is None and bool(self.names)
 
 
+# Whitespace that a spreadsheet cell or a paste may hold inside a name: read as a space.
+_SPACE_CONTROLS = frozenset("\t\r\n")
+BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+# Shown in a message in place of a control character, which would not show itself.
+SHOWN_CONTROL = "\ufffd"
+
+
 def clean_name(raw: str) -> str:
-    """The name as screens show it: NFC, control characters as spaces, spaces collapsed."""
+    """The name as screens show it: NFC, bidi controls removed, spaces collapsed.
+
+    Other control characters are kept, for name_problem to refuse (see Terms: control).
+    """
     text = unicodedata.normalize("NFC", raw)
-    text = "".join(" " if unicodedata.category(char) == "Cc" else char for char in text)
+    text = "".join(
+        " " if char in _SPACE_CONTROLS else char for char in text if char not in BIDI_CONTROLS
+    )
     return _SPACES.sub(" ", text).strip()
 
 
+def _is_control(char: str, *, spaces: bool = True) -> bool:
+    return unicodedata.category(char) == "Cc" and not (spaces and char in _SPACE_CONTROLS)
+
+
+def control_characters(name: str, *, spaces: bool = True) -> list[str]:
+    """The control characters of ``name`` (see Terms: control), in order; with
+    ``spaces=False`` tab, carriage return and line feed too (a name stored as it is)."""
+    return [char for char in name if _is_control(char, spaces=spaces)]
+
+
+def code_point(char: str) -> str:
+    """How a message names an invisible character: "U+0000"."""
+    return f"U+{ord(char):04X}"
+
+
+def bidi_controls(name: str) -> list[str]:
+    """The bidi controls of ``name`` (see Terms: bidi control), in order."""
+    return [char for char in name if char in BIDI_CONTROLS]
+
+
+def shown(name: str) -> str:
+    """``name`` with each control character and bidi control replaced by a visible mark,
+    for a message: neither shows itself, and a bidi control would reorder the message."""
+    return "".join(
+        SHOWN_CONTROL if _is_control(char, spaces=False) or char in BIDI_CONTROLS else char
+        for char in name
+    )
+
+
 def same_name_key(name: str) -> str:
-    """Two names with the same key are the same name (case and accents ignored).
+    """Two names with the same key are the same name (see Terms: same name).
 
     Player.name_key stores it, so the database refuses the same names as this check does,
     on SQLite and PostgreSQL alike ("İlker" and "ilker", "Zoë" and "zoe").
     """
-    return name_key(unicodedata.normalize("NFC", clean_name(name)))[0]
+    decomposed = unicodedata.normalize("NFKD", clean_name(name))
+    # NFKD splits "é" into "e" + a combining accent; the accents and the characters that
+    # show nothing (format characters) are dropped.
+    seen = (
+        char
+        for char in decomposed
+        if not unicodedata.combining(char) and unicodedata.category(char) != "Cf"
+    )
+    return "".join(seen).casefold()
 
 
 def _is_blank(name: str) -> bool:
@@ -134,6 +198,8 @@ def _has_a_name(name: str) -> bool:
 
 def name_problem(name: str, *, max_length: int = MAX_NAME_LENGTH) -> ProblemKind | None:
     """Whether one cleaned name can be a player's name (duplicates aside)."""
+    if control_characters(name):
+        return ProblemKind.CONTROL
     if not _has_a_name(name):
         return ProblemKind.EMPTY
     if len(name) > max_length:
@@ -163,6 +229,10 @@ def check_names(
             continue
         name = clean_name(raw)
         kind = name_problem(name, max_length=max_length)
+        if kind == ProblemKind.CONTROL:
+            first = code_point(control_characters(name)[0])
+            problems.append(LineProblem(line, shown(name), kind, character=first))
+            continue
         if kind is not None:
             problems.append(LineProblem(line, name, kind, length=len(name)))
             continue

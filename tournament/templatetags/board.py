@@ -18,6 +18,6 @@ def standing_rows(rows) -> str:
     """``{{ fragment.rows|standing_rows }}``: the <li> of each standings row."""
     return format_html_join(
         "",
-        '<li class="row"><span class="name">{}</span><span class="games{}">{}</span></li>',
+        '<li class="row"><bdi class="name">{}</bdi><span class="games{}">{}</span></li>',
         ((row.name, "" if row.games else " is-zero", row.games) for row in rows),
     )

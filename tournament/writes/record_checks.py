@@ -52,7 +52,13 @@ from tournament.reads.record_format import (
     Section,
 )
 from tournament.rules.cards import Variant
-from tournament.rules.roster import same_name_key
+from tournament.rules.roster import (
+    bidi_controls,
+    code_point,
+    control_characters,
+    same_name_key,
+    shown,
+)
 from tournament.writes.record_fields import RecordObject, RecordProblem, is_whole, problem
 from tournament.writes.record_file import MAX_PLAYERS, MAX_ROUNDS, check_shape
 
@@ -256,6 +262,7 @@ class _Reader:
     def player_row(self, item: RecordObject) -> Row:
         row = self.read(PLAYERS, item)
         name = row["name"]
+        self.refuse_invisible(item, name)
         if name in self.roster:
             raise problem(item.at("name"), _("“%(name)s” is on the roster twice.") % {"name": name})
         if (other := self.same_names.get(same_name_key(name))) is not None:
@@ -267,6 +274,29 @@ class _Reader:
         self.roster.add(name)
         self.same_names[same_name_key(name)] = name
         return row
+
+    def refuse_invisible(self, item: RecordObject, name: str) -> None:
+        """A name is text and nothing else (tournament.rules.roster: Terms: control, bidi
+        control); every other part of the record names players by it, so it is refused,
+        not changed."""
+        if controls := control_characters(name, spaces=False):
+            raise problem(
+                item.at("name"),
+                _(
+                    "“%(name)s” holds a control character (%(character)s), which cannot be "
+                    "part of a name."
+                )
+                % {"name": shown(name), "character": code_point(controls[0])},
+            )
+        if marks := bidi_controls(name):
+            raise problem(
+                item.at("name"),
+                _(
+                    "“%(name)s” holds an invisible direction mark (%(character)s), which could "
+                    "make it look like another name."
+                )
+                % {"name": shown(name), "character": code_point(marks[0])},
+            )
 
     def table_row(self, item: RecordObject) -> Row:
         row = self.read(TABLES, item)

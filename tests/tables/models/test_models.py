@@ -94,10 +94,10 @@ def test_the_reports_of_a_disputed_game_read_apart_by_order_and_time(organizer, 
     labels = Game.objects.get().report_labels()
 
     assert labels == [
-        f"first report (12:03:41): {bob.name}",
-        f"second report (12:03:58): {alice.name}",
-        f"third report (12:04:02): {bob.name}",
-        f"report 4 (12:04:09): {alice.name}",
+        f"first report (12:03:41): <bdi>{bob.name}</bdi>",
+        f"second report (12:03:58): <bdi>{alice.name}</bdi>",
+        f"third report (12:04:02): <bdi>{bob.name}</bdi>",
+        f"report 4 (12:04:09): <bdi>{alice.name}</bdi>",
     ]
 
 
@@ -113,7 +113,10 @@ def test_labelling_prefetched_reports_needs_no_query(organizer, django_assert_nu
     with django_assert_num_queries(0):
         labels = game.report_labels()
 
-    assert [label.split(": ")[-1] for label in labels] == [alice.name, bob.name]
+    assert [label.split(": ")[-1] for label in labels] == [
+        f"<bdi>{alice.name}</bdi>",
+        f"<bdi>{bob.name}</bdi>",
+    ]
 
 
 # --- the printed kit -------------------------------------------------------------------------

@@ -3,7 +3,11 @@ for a game cut off by the clock, and every problem named on its own row."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tables.rules.tally import Existing, initials, match_player, read_tally, shortcuts
+from tests.properties import examples
 
 NAMES = ["Jamal Moore", "Alice Lee", "Al Brown", "Bo Chen"]
 
@@ -41,6 +45,88 @@ def test_shortcuts_print_what_reads_back_as_the_same_name():
     printed = shortcuts(names)
     assert printed == {"Ana Bell": "Ana", "Arno Berg": "Arno", "Cy Dow": "CD"}
     assert all(match_player(code, names).name == name for name, code in printed.items())
+
+
+# --- shortcuts anyone can type (issue 23, item 4) ----------------------------------------
+
+ROOM = ["Łukasz Wróbel", "Zoe Adams (Leeds)", "Tomás Ó Súilleabháin", "Lucía Fernández"]
+
+
+def test_shortcuts_are_in_latin_letters_without_punctuation():
+    assert shortcuts(ROOM) == {
+        "Łukasz Wróbel": "LW",
+        "Zoe Adams (Leeds)": "ZA",
+        "Tomás Ó Súilleabháin": "TOS",
+        "Lucía Fernández": "LF",
+    }
+
+
+def test_initials_are_read_in_latin_letters():
+    assert initials("Þórunn Ægisdóttir") == "TA"
+    assert initials("İlker Işık") == "II"
+    assert initials("Đặng Văn Lâm") == "DVL"
+    assert initials("محمد علي") == "ML"  # "mhmd `ly": the first letter of each word
+
+
+def test_a_shortcut_holds_no_digit_that_would_read_as_tricks():
+    names = ["محمد علي 2", "Bo Chen", "Cy 3 Dale"]
+    assert shortcuts(names) == {"محمد علي 2": "ML", "Bo Chen": "BC", "Cy 3 Dale": "CD"}
+    (row,) = read_tally({1: "ML 3 BC 2 cd 1"}, names=names, existing={})
+    assert row.errors == []
+    assert row.tricks == {"محمد علي 2": 3, "Bo Chen": 2, "Cy 3 Dale": 1}
+
+
+def test_a_shortcut_is_typed_in_any_case_and_accented_forms_still_work():
+    for typed in ("LW", "lw", "Lw", "ŁW", "łw", "Lukasz", "łukasz", "lukasz wrobel"):
+        assert match_player(typed, ROOM).name == "Łukasz Wróbel", typed
+    for typed in ("TOS", "tos", "TÓS", "Tomas", "Tomás"):
+        assert match_player(typed, ROOM).name == "Tomás Ó Súilleabháin", typed
+    assert match_player("za", ROOM).name == "Zoe Adams (Leeds)"
+
+
+def test_paper_entry_finds_a_name_without_its_accents():
+    assert match_player("lucia", ROOM).name == "Lucía Fernández"
+    assert match_player("lucia fernandez", ROOM).name == "Lucía Fernández"
+    assert match_player("fern", ["Fernando Díaz", "Lucía Fernández"]).name == "Fernando Díaz"
+    (row,) = read_tally({1: "lucia 3 lw 2 tos 1"}, names=ROOM, existing={})
+    assert row.errors == []
+    assert row.tricks == {
+        "Łukasz Wróbel": 2,
+        "Zoe Adams (Leeds)": 0,
+        "Tomás Ó Súilleabháin": 1,
+        "Lucía Fernández": 3,
+    }
+
+
+def test_two_names_spelled_alike_in_latin_letters_are_told_apart_by_their_spelling():
+    names = ["Łukasz Wróbel", "Lukasz Wrobel"]
+    assert match_player("Łukasz Wróbel", names).name == "Łukasz Wróbel"
+    assert match_player("lukasz wrobel", names).name == "Lukasz Wrobel"
+    assert match_player("LW", names).candidates == ("Lukasz Wrobel", "Łukasz Wróbel")
+    printed = shortcuts(names)
+    assert all(match_player(code, names).name == name for name, code in printed.items())
+
+
+WORLD = st.sampled_from(
+    [
+        "Łukasz Wróbel", "Łucja Nowak", "Øystein Ødegård", "Ærø Hansen", "Þórunn Björk",
+        "Guðrún Jónsdóttir", "İlker Şahin", "Işıl Kaya", "Jörg Straße", "Đặng Văn Lâm",
+        "Nguyễn Thị Hoa", "Tomás Ó Súilleabháin", "Seán Ó Briain", "Zoe Adams (Leeds)",
+        "Zoë Adams", "Lucía Fernández", "王小明", "汪伟", "محمد علي", "שרה לוי", "Jean-Luc Ba",
+        "Ana", "Anna", "Ann Ng", "Marie-Claire Fontaine", "🙂 Bo",
+    ]
+)  # fmt: skip
+
+
+@settings(database=None, max_examples=examples(150))
+@given(st.lists(WORLD, min_size=1, max_size=8, unique=True))
+def test_every_shortcut_is_ascii_unique_and_reads_back_in_any_case(names):
+    printed = shortcuts(names)
+    assert len(set(map(str.casefold, printed.values()))) == len(names)
+    for name, code in printed.items():
+        assert code.isascii(), (name, code)
+        for typed in (code, code.lower(), code.upper()):
+            assert match_player(typed, names).name == name, (typed, names)
 
 
 def test_rows_give_winners_and_blank_rows_are_ignored():

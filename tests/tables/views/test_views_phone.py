@@ -222,7 +222,7 @@ def test_a_winner_button_is_named_by_the_player_alone_with_the_tally_as_its_desc
     assert f'<span id="wins-{alice.pk}" hidden>2 games won this round</span>' in button[1]
     no_wins = re.search(rf'<button [^>]*id="winner-{bob.pk}"[^>]*>(.*?)</button>', html)
     assert "aria-describedby" not in no_wins[0]
-    assert no_wins[1] == f'<span class="name">{bob.name}</span>'
+    assert no_wins[1] == f'<bdi class="name">{bob.name}</bdi>'
 
 
 def test_a_round_offers_game_one_with_a_button_per_seated_player(client, playing):
@@ -292,7 +292,7 @@ def test_a_second_phone_is_asked_to_confirm_and_confirms_in_one_tap(playing):
     assert "confirm-box" not in body(phone_a.get(page_url(playing, 1)))
 
     html = body(phone_b.get(page_url(playing, 1)))
-    assert f"Another phone says <b>{alice.name}</b> won game 1." in html
+    assert f"Another phone says <b><bdi>{alice.name}</bdi></b> won game 1." in html
     confirm = form_fields(html, "confirm-box")
     response = phone_b.post(report_url(playing, 1), {**confirm, "winner": alice.pk}, **HTMX)
 
@@ -802,7 +802,7 @@ def test_after_a_close_the_page_shows_where_each_player_goes_and_why(client, pla
     shown = {
         name: (arrow, int(number))
         for name, arrow, number in re.findall(
-            r'<span class="name">([^<]+)</span>\s*<span class="arrow"[^>]*>(.)</span>\s*'
+            r'<bdi class="name">([^<]+)</bdi>\s*<span class="arrow"[^>]*>(.)</span>\s*'
             r'<span class="to"><span class="visually-hidden">Table (\d+)</span>',
             html,
         )
@@ -829,7 +829,7 @@ def test_after_the_last_round_the_page_shows_the_tables_results(client, organize
     html = body(client.get(page_url(event, 1)))
 
     assert "That was the last round." in html
-    assert re.search(rf'{winner.name}</span> <span class="count">1 game<', html)
+    assert re.search(rf'{winner.name}</bdi> <span class="count">1 game<', html)
 
 
 # --- polling -----------------------------------------------------------------------------

@@ -95,7 +95,9 @@ def test_the_disputes_list_has_the_games_the_map_counts_and_how_each_ended(organ
     settled = by_key[(1, 1, 1)]
     assert len(settled.claims) == 2
     assert all(claim.endswith("(1 report)") for claim in settled.claims)
-    assert re.fullmatch(r"Settled by ada at \d\d:\d\d: Player \d{3} won\.", settled.outcome)
+    assert re.fullmatch(
+        r"Settled by ada at \d\d:\d\d: <bdi>Player \d{3}</bdi> won\.", settled.outcome
+    )
     corrected = by_key[(2, 1, 1)]
     assert corrected.claims[0].endswith("(2 reports)")
     assert corrected.outcome.startswith("Settled by ada")

@@ -41,7 +41,7 @@ def test_a_name_that_looks_like_markup_stays_text():
     assert "<b>" not in markup
     svg = parse(markup)
     (path,) = paths_in(svg)
-    assert path.find(f"{SVG}title").text == "<b>Bold</b> & co"
+    assert path.find(f"{SVG}title").text == "\u2068<b>Bold</b> & co\u2069"
     assert svg.get("aria-label") == "Paths <of> players"
 
 
@@ -62,13 +62,26 @@ def test_a_highlight_draws_the_others_thin_and_grey_and_names_only_the_highlight
     thin = [g for g in paths_in(svg) if "is-highlighted" not in g.get("class")]
     assert {g.find(f"{SVG}polyline").get("stroke") for g in thin} == {"#9a9a9a"}
     names = {t.text for t in svg.iter(f"{SVG}text") if t.get("class") == "path-name"}
-    assert names == chosen
+    assert names == {f"\u2068{name}\u2069" for name in chosen}  # each isolated
 
 
 def test_the_biggest_moves_are_the_furthest_climbs_and_falls():
     paths = [PlayerPath("Up", (1, 4)), PlayerPath("Down", (5, 1)), PlayerPath("Still", (2, 2))]
     assert biggest_moves(paths, 2) == {"Up", "Down"}
     assert biggest_moves(paths, 5) == {"Up", "Down"}, "no one is highlighted for staying"
+
+
+def test_a_right_to_left_name_is_isolated_from_what_is_drawn_beside_it():
+    # FSI ... PDI: "محمد 2" could otherwise read as "2 محمد" beside the path's dot.
+    svg = parse(paths_svg([PlayerPath("محمد 2", (1, 2))], [1, 2], [1, 2], label="Paths"))
+    (text,) = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "path-name"]
+    assert text.text == "\u2068محمد 2\u2069"
+    assert svg.find(f"{SVG}g/{SVG}title").text == "\u2068محمد 2\u2069"
+
+
+def test_equal_moves_are_chosen_in_the_one_alphabetical_order():
+    paths = [PlayerPath("Marie-Claire Fontaine", (1, 3)), PlayerPath("Łukasz Wróbel", (1, 3))]
+    assert biggest_moves(paths, 1) == {"Łukasz Wróbel"}
 
 
 def test_the_grid_marks_disputes_with_a_pattern_and_a_number_and_kinds_with_a_symbol():

@@ -92,6 +92,60 @@ def test_nothing_but_blank_lines_says_there_is_nothing_to_add():
     assert not read_lines("").ok
 
 
+# --- names are text and nothing else (issue 23, item 5) ------------------------------------
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x07", "\x1b", "\x7f", "\x80", "\x9b"])
+def test_a_control_character_is_refused_naming_its_line_and_code_point(control):
+    result = read_lines(f"Ann\nBo{control}b\nCy")
+    assert result.names == ["Ann", "Cy"]
+    (problem,) = result.problems
+    assert (problem.line, problem.kind) == (2, ProblemKind.CONTROL)
+    assert problem.character == f"U+{ord(control):04X}"
+    assert problem.name == "Bo\ufffdb"  # shown, not written raw into the page
+    assert not result.ok
+
+
+def test_a_tab_inside_a_name_is_a_space_not_a_control():
+    assert read_lines("Ann\tLee").names == ["Ann Lee"]
+
+
+def test_a_csv_row_with_a_control_character_is_refused_by_its_row():
+    # Past the first 4 KB, which are read to tell a text file from a binary one.
+    rows = "".join(f"P{number:04d}\n" for number in range(800))
+    result = read_csv(f"Name\n{rows}Bo\x00b\nCy\x1bd\n".encode())
+    assert kinds(result) == [(802, ProblemKind.CONTROL), (803, ProblemKind.CONTROL)]
+    assert [p.character for p in result.problems] == ["U+0000", "U+001B"]
+
+
+@pytest.mark.parametrize(
+    "mark", ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+             "\u2069", "\u200e", "\u200f", "\u061c"],
+)  # fmt: skip
+def test_bidi_controls_are_removed_from_a_name(mark):
+    assert clean_name(f"{mark}ecilA") == "ecilA"
+    assert read_lines(f"Ann\n{mark}Bo{mark}").names == ["Ann", "Bo"]
+
+
+def test_a_reversed_alice_no_longer_passes_for_alice():
+    result = read_lines("Alice\n\u202eecilA")
+    assert result.names == ["Alice", "ecilA"]  # it shows as what it is: "ecilA"
+
+
+def test_names_that_look_the_same_once_stripped_are_the_same_name():
+    for lookalike in ("Al\u200bice", "\u200eAlice", "Ali\u2060ce", "\ufeffAlice", "Ali\u00adce"):
+        assert same_name_key(lookalike) == same_name_key("Alice"), repr(lookalike)
+    result = read_lines("Alice\nAl\u200bice", existing=["Bob"])
+    assert kinds(result) == [(2, ProblemKind.REPEATED)]
+    assert kinds(read_lines("\u200eBob", existing=["Bob"])) == [(1, ProblemKind.ON_ROSTER)]
+
+
+def test_letters_that_only_read_alike_in_latin_letters_stay_different_names():
+    assert same_name_key("Łukasz") != same_name_key("Lukasz")
+    assert same_name_key("王伟") != same_name_key("汪伟")
+    assert read_lines("Łukasz\nLukasz\n王伟\n汪伟").ok
+
+
 def test_too_many_lines_is_refused_whole():
     assert read_lines("a\n" * (MAX_LINES + 1)).file_problem == FileProblem.TOO_MANY_LINES
 

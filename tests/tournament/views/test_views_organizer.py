@@ -178,14 +178,15 @@ def test_roster_problems_are_named_per_line_and_nothing_is_lost(signed_in, event
     assert response.status_code == 400
     page = response.content.decode()
     for expected in (
-        "Line 2: “ann” clashes with “Ann” already on the roster — names must differ by more "
-        "than capital letters and accents.",
-        "Line 5: “ben” clashes with “Ben” on line 4 — names must differ by more than capital "
-        "letters and accents.",
-        "Line 6: “xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx” has 41 characters; the limit is 40.",
+        "Line 2: “<bdi>ann</bdi>” clashes with “<bdi>Ann</bdi>” already on the roster — names "
+        "must differ by more than capital letters and accents.",
+        "Line 5: “<bdi>ben</bdi>” clashes with “<bdi>Ben</bdi>” on line 4 — names must differ "
+        "by more than capital letters and accents.",
+        "Line 6: “<bdi>xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx</bdi>” has 41 characters; the "
+        "limit is 40.",
         "Line 7: there is no name to add.",
-        "Line 8: “Ann” is already on the roster.",
-        "Line 9: “Zoë” is already on line 1.",
+        "Line 8: “<bdi>Ann</bdi>” is already on the roster.",
+        "Line 9: “<bdi>Zoë</bdi>” is already on line 1.",
     ):
         assert expected in page
     assert "Zoë\nann\n\nBen\nben\n" in page  # the textarea keeps what was typed
@@ -215,7 +216,7 @@ def test_a_csv_with_problems_names_its_rows_and_fills_the_box(signed_in, event):
     upload = SimpleUploadedFile("people.csv", b"Name\nAnn\nann\n")
     response = signed_in.post(url("roster_add", event.pk), {"file": upload})
     page = response.content.decode()
-    assert "Row 3: “ann” clashes with “Ann” on line 2" in page
+    assert "Row 3: “<bdi>ann</bdi>” clashes with “<bdi>Ann</bdi>” on line 2" in page
     assert ">Ann\nann</textarea>" in page
     assert not event.players.exists()
 

@@ -271,7 +271,10 @@ def test_settle_a_dispute_and_delete_a_game_with_a_record(signed_in, playing):
     log = signed_in.get(url("corrections", playing.pk)).content.decode()
     assert "Settled a dispute" in log
     # Both claims and the decision, not "second → second".
-    assert f"claimed: {first.name} / {second.name}; decided: {second.name} won" in log
+    assert (
+        f"claimed: <bdi>{first.name}</bdi> / <bdi>{second.name}</bdi>; "
+        f"decided: <bdi>{second.name}</bdi> won"
+    ) in log
     assert f"{second.name} → {second.name}" not in log
     assert "Deleted" in log
     assert "ada" in log
@@ -438,9 +441,9 @@ def test_a_dispute_names_each_report_by_its_arrival(signed_in, playing):
         for place, report in enumerate(GameReport.objects.order_by("received_at", "pk"), 1)
     ]
     assert labels[0].startswith("first report (")
-    assert labels[0].endswith(f": {first.name}")
+    assert labels[0].endswith(f": <bdi>{first.name}</bdi>")
     assert labels[1].startswith("second report (")
-    assert labels[1].endswith(f": {second.name}")
+    assert labels[1].endswith(f": <bdi>{second.name}</bdi>")
     assert f"({labels[0]}; {labels[1]})" in html
     table = signed_in.get(url("table", playing.pk, 2)).content.decode()
     assert labels[1] in table

@@ -186,7 +186,7 @@ def test_a_reported_game_changes_the_answer_to_the_next_poll(client, organizer):
     assert response.status_code == 200
     assert etag_in(response) != etag
     page = response.content.decode()
-    assert re.search(rf'{re.escape(winner)}</span><span class="games">1</span>', page)
+    assert re.search(rf'{re.escape(winner)}</bdi><span class="games">1</span>', page)
 
 
 def test_a_phase_change_changes_the_answer_to_the_next_poll(client, organizer):
@@ -387,7 +387,7 @@ def test_the_moves_screen_shows_each_player_leaving_going_and_why(client, organi
 
     page = client.get(screen_url(event)).content.decode()
 
-    row = re.search(rf"{re.escape(winner)}</span>.*?</li>", page, re.S).group()
+    row = re.search(rf"{re.escape(winner)}</bdi>.*?</li>", page, re.S).group()
     assert "to table </span>3" in row
     assert str(SeatReason.MOVES_UP.label) in row
     assert "▲" in row
@@ -456,7 +456,7 @@ def test_a_winner_at_the_top_table_stays_under_a_mark_other_than_the_star(client
 
     page = client.get(screen_url(event)).content.decode()
 
-    row = re.search(rf"{re.escape(leader)}</span>.*?</li>", page, re.S).group()
+    row = re.search(rf"{re.escape(leader)}</bdi>.*?</li>", page, re.S).group()
     assert str(SeatReason.STAYS_AT_TOP.label) in row
     assert '<span class="mark" aria-hidden="true">△</span>' in row
     assert '<span class="tie"></span>' in row or "★" not in row, "a tie mark only for a tie"
@@ -472,7 +472,7 @@ def test_the_ladder_shows_every_player_and_their_climb(client, organizer):
 
     page = client.get(screen_url(event, "ladder")).content.decode()
 
-    row = re.search(rf"{re.escape(climber)}</span>.*?</li>", page, re.S).group()
+    row = re.search(rf"{re.escape(climber)}</bdi>.*?</li>", page, re.S).group()
     assert 'class="climb is-up"' in row
     assert "The room’s ladder" in page
 
@@ -490,7 +490,7 @@ def test_the_ladder_says_each_climb_in_words_to_a_screen_reader(client, organize
 
     page = client.get(screen_url(event, "ladder")).content.decode()
 
-    row = re.search(rf"{re.escape(climber)}</span>.*?</li>", page, re.S).group()
+    row = re.search(rf"{re.escape(climber)}</bdi>.*?</li>", page, re.S).group()
     assert '<span class="visually-hidden">up 2 tables</span>' in row
     assert '<span aria-hidden="true"><span class="climb-arrow">▲</span>2</span>' in row
     assert '<span class="visually-hidden">down 1 table</span>' in page
@@ -520,11 +520,11 @@ def test_sixty_players_at_fifteen_tables_each_find_their_whole_name(client, orga
 
     for page in (round_page, moves_page):
         for name in ("Hannah Abara", "Hannah Zeller", LONGEST):
-            assert page.count(f'<span class="name">{name}</span>') == 1
+            assert page.count(f'<bdi class="name">{name}</bdi>') == 1
         assert not any("…" in row for row in rows_in(page))
         for number in range(1, 61):
             if f"Player {number:03d}" in page:
-                assert f'<span class="name">Player {number:03d}</span>' in page
+                assert f'<bdi class="name">Player {number:03d}</bdi>' in page
 
 
 def test_a_board_that_pages_counts_its_pages_without_announcing_each_turn(client, organizer):

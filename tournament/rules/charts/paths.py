@@ -34,10 +34,12 @@ from tournament.rules.charts.svg import (
     canvas,
     clean,
     font_size,
+    isolated,
     label_margin,
     markup,
 )
 from tournament.rules.name_width import name_width
+from tournament.rules.ordering import name_key
 
 GREY = "#9a9a9a"
 # Bold paths cycle through these strong colours and dash patterns: the dashes tell the
@@ -68,7 +70,7 @@ class PlayerPath:
 
 def biggest_moves(paths: Sequence[PlayerPath], count: int) -> set[str]:
     """The names of the ``count`` players who climbed or fell furthest (ties by name)."""
-    ranked = sorted(paths, key=lambda path: (-abs(path.climb), path.name))
+    ranked = sorted(paths, key=lambda path: (-abs(path.climb), name_key(path.name)))
     return {path.name for path in ranked[: max(count, 0)] if path.climb}
 
 
@@ -216,7 +218,7 @@ def _add_name(svg: ET.Element, name_label: Label, colour: str) -> None:
         group,
         name_label.left,
         name_label.baseline,
-        name_label.name,
+        isolated(name_label.name),
         name_label.size,
         **{"class": "path-name"},
     )
@@ -264,7 +266,7 @@ def _add_path(
             "data-player": clean(path.name),
         },
     )
-    ET.SubElement(group, "title").text = clean(path.name)
+    ET.SubElement(group, "title").text = isolated(path.name)
     attrs = {
         "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
         "fill": "none",

@@ -7,6 +7,9 @@ Terms:
     clean     text made safe for XML 1.0, which cannot carry control characters even
               escaped: each becomes U+FFFD. ElementTree escapes the rest (``<``, ``&``), so a
               player called ``<b>Bold</b>`` is text, never markup.
+    isolated  a player's name between U+2068 FIRST STRONG ISOLATE and U+2069 POP
+              DIRECTIONAL ISOLATE: laid out apart from what is drawn beside it, so a
+              right-to-left name never reorders its neighbours (a page's ``<bdi>``).
     margin    the room left of a chart for its table labels ("Table 12"), wide enough for
               the longest at the chart's font size.
     font      a row's or column's text size: as large as its space allows, at most a cap,
@@ -40,6 +43,14 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 def clean(text: str) -> str:
     """``text`` with every character XML 1.0 cannot carry replaced by U+FFFD."""
     return _NOT_XML.sub("\ufffd", text)
+
+
+def isolated(name: str) -> str:
+    """A player's name for a ``<text>`` or ``<title>``: cleaned, between FIRST STRONG
+    ISOLATE and POP DIRECTIONAL ISOLATE, the characters that do in SVG what ``<bdi>`` does
+    in a page (tournament.templatetags.names): a right-to-left name never reorders what is
+    drawn beside it."""
+    return f"\u2068{clean(name)}\u2069"
 
 
 def canvas(label: str, css_class: str, width: float = WIDTH) -> ET.Element:

@@ -10,7 +10,8 @@ Terms:
                   the fewest players, later the lowest table (or a table the organizer
                   picks).
     taken name    a name already on the roster, compared as the database's constraint
-                  compares them (Player.name_key: capitals and accents ignored).
+                  compares them (Player.name_key: capitals, accents and invisible
+                  characters ignored; tournament.rules.roster: Terms: same name).
     history       a player took part in a round that started, or a game names them: such a
                   player is only marked removed, never deleted.
 
@@ -42,7 +43,14 @@ from tournament.models import (
     Seat,
     SeatReason,
 )
-from tournament.rules.roster import ProblemKind, clean_name, name_problem, same_name_key
+from tournament.rules.roster import (
+    ProblemKind,
+    clean_name,
+    code_point,
+    control_characters,
+    name_problem,
+    same_name_key,
+)
 
 
 @dataclass(frozen=True)
@@ -168,6 +176,14 @@ def _refuse_taken_name(taken: dict[str, Player], name: str) -> None:
 def _checked_name(raw: str) -> str:
     name = clean_name(raw)
     problem = name_problem(name, max_length=PLAYER_NAME_MAX_LENGTH)
+    if problem == ProblemKind.CONTROL:
+        raise Refused(
+            _(
+                "That name holds a control character (%(character)s), which cannot be part "
+                "of a name. Retype the name."
+            )
+            % {"character": code_point(control_characters(name)[0])}
+        )
     if problem == ProblemKind.EMPTY:
         raise Refused(_("Type a name: letters, digits or symbols."))
     if problem == ProblemKind.TOO_LONG:
