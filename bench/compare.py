@@ -9,8 +9,8 @@ Terms:
                 (wrk when installed, else bench/_client.py), with the latency it saw.
     ratio       a screen's throughput over the bare view's: 1.0 would mean the app's own
                 work is free.
-    live room   bench/live_room.py: every table's phones and the projectors polling every
-                2 s while games are reported, for --live-seconds.
+    live room   bench/live_room.py: every table's phones and the projectors polling at the
+                app's interval while games are reported, for --live-seconds.
 
 The load generator shares the machine's cores with the server, so figures are pessimistic.
 It prints a table, then ONE JSON line with every figure (the last line of its output).

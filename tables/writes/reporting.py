@@ -82,7 +82,7 @@ from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
 DOUBLE_TAP_WINDOW = timedelta(seconds=5)
-# Long enough for the other phones to poll (every 2 s), show "Another phone says..." and
+# Long enough for the other phones to poll (twice a second), show "Another phone says..." and
 # for a player to read it and tap; far too short for a real game to follow: shuffling,
 # dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
 CONFIRMATION_WINDOW = timedelta(seconds=30)
