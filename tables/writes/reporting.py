@@ -77,6 +77,7 @@ from tables.models import (
 )
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
+from tables.writes import report_reads
 from tables.writes.recording import Outcome, record_reports
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
@@ -235,7 +236,7 @@ def report_game(
 
 
 def _repeated(client_key: str, table: Table) -> ReportResult | None:
-    stored = GameReport.objects.filter(client_key=client_key).select_related("game").first()
+    stored = report_reads.report_by_key(client_key)
     if stored is None:
         return None
     if stored.table_id != table.pk:
@@ -274,11 +275,11 @@ def _report_game(
             table, round_number, winner=winner, tricks=tricks, finished=finished
         )
         # This phone's reports in the round, at any table: one query, none without a phone.
-        mine = _phone_reports(phone, round_)
+        mine = _phone_reports(phone, round_, table)
 
         # Every game of the table in the round, in one query: the latest for the phantom
         # check, the one this report names, and the phone's answer.
-        games = {game.number: game for game in _table_games(round_, table)}
+        games = {game.number: game for game in _table_games(round_, table, seated)}
         latest = games[max(games)] if games else None
         next_number = (latest.number if latest else 0) + 1
         number = next_number if game_number is None else min(game_number, next_number)
@@ -344,11 +345,9 @@ def _store(
     return ReportResult(outcome, report, game, read_as_confirmation=confirmed, state=state)
 
 
-def _table_games(round_: Round, table: Table) -> list[Game]:
+def _table_games(round_: Round, table: Table, seated: dict[int, Player]) -> list[Game]:
     """The table's games in the round, with their winners: one query."""
-    return list(
-        Game.objects.filter(round=round_, table=table).select_related("winner").order_by("number")
-    )
+    return report_reads.table_games(round_, table, seated)
 
 
 def _bump_versions(event: Event, table: Table) -> int:
@@ -372,11 +371,10 @@ def _round_and_winner(
     who is seated: refused unless every player it names is seated at the table in that
     round."""
     round_ = _refuse_unless_playing(
-        # Unique: no default order (it joins the event) to compile.
-        Round.objects.filter(event_id=table.event_id, number=round_number).order_by().first(),
+        report_reads.round_of(table.event_id, round_number),
         round_number,
     )
-    seated = seated_players(round_, table)
+    seated = report_reads.seated_players(round_, table)
     named = [winner] if winner is not None else list(tricks)
     if not named or any(p.pk not in seated for p in named):
         raise Refused(_("That player is not seated at this table in this round."))
@@ -398,15 +396,9 @@ def _keep_for_the_organizer(report: GameReport, round_: Round) -> Outcome | None
     return Outcome.LATE if closed else Outcome.HELD
 
 
-def _phone_reports(phone: str | None, round_: Round) -> list[GameReport]:
-    """A phone's reports in a round, oldest first, with their tables and games."""
-    if phone is None:
-        return []
-    return list(
-        GameReport.objects.filter(round=round_, phone=phone)
-        .select_related("table", "game")
-        .order_by("received_at", "pk")
-    )
+def _phone_reports(phone: str | None, round_: Round, table: Table) -> list[GameReport]:
+    """A phone's reports in a round, oldest first: one query, none without a phone."""
+    return [] if phone is None else report_reads.reports_of_phone(phone, round_, table)
 
 
 def _own_report(
