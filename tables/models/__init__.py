@@ -62,13 +62,13 @@ VARIANT_FIELDS: tuple[str, ...] = (
 
 
 @cache
-def _bump_table_sql() -> str:
+def _bump_sql(model: type[models.Model], *, returning: bool) -> str:
     # Names from the model, so a renamed table or column cannot leave this behind.
-    meta = Table._meta
+    meta = model._meta
     version = meta.get_field("version").column
     return (
         f'UPDATE "{meta.db_table}" SET "{version}" = "{version}" + 1 '
-        f'WHERE "{meta.pk.column}" = %s RETURNING "{version}"'
+        f'WHERE "{meta.pk.column}" = %s' + (f' RETURNING "{version}"' if returning else "")
     )
 
 
@@ -83,10 +83,11 @@ class TableQuerySet(models.QuerySet["Table"]):
         """Tell the screens that one table's games changed: the console and projector
         (the event's version) and that table's phones, not every other table's. Returns
         the table's new version (None: no such table), for the ETag of a phone's answer:
-        one UPDATE … RETURNING (SQLite 3.35 and PostgreSQL), not an UPDATE and a read."""
-        Event.objects.filter(pk=event_id).update(version=F("version") + 1)
+        one UPDATE … RETURNING (SQLite 3.35 and PostgreSQL), not an UPDATE and a read.
+        Both are prepared SQL: a report runs them while it holds the write lock."""
         with connection.cursor() as cursor:
-            cursor.execute(_bump_table_sql(), (table_id,))
+            cursor.execute(_bump_sql(Event, returning=False), (event_id,))
+            cursor.execute(_bump_sql(Table, returning=True), (table_id,))
             found = cursor.fetchone()
         return None if found is None else found[0]
 

@@ -378,6 +378,8 @@ def _round_and_winner(
     named = [winner] if winner is not None else list(tricks)
     if not named or any(p.pk not in seated for p in named):
         raise Refused(_("That player is not seated at this table in this round."))
+    if winner is not None:
+        winner = seated[winner.pk]  # as read under the lock (the caller may know only its id)
     if tricks is not None:
         winner = _winner_from_tricks(
             tricks, seated, finished=finished, fewest_wins=table.fewest_wins
