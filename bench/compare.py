@@ -9,8 +9,8 @@ Terms:
                 (wrk when installed, else bench/_client.py), with the latency it saw.
     ratio       a screen's throughput over the bare view's: 1.0 would mean the app's own
                 work is free.
-    live room   bench/live_room.py: every table's phones and the projectors polling every
-                2 s while games are reported, for --live-seconds.
+    live room   bench/live_room.py: every table's phones and the projectors polling at the
+                app's interval while games are reported, for --live-seconds.
 
 The load generator shares the machine's cores with the server, so figures are pessimistic.
 It prints a table, then ONE JSON line with every figure (the last line of its output).
@@ -133,7 +133,10 @@ def run_python(port: int, target: Target, seconds: float) -> Measure:
 
 
 def run_reports(port: int, tables, seated, seconds: float) -> Measure:
-    """Reports back to back on a few connections, each at the next table."""
+    """Reports back to back, each at the next table, on as many connections as the phone
+    page is measured with: a report is that page and a POST, so report_rps / page_rps
+    compares like with like (with 4 connections, as before, one of the server's two
+    workers often had none, and the figure measured that)."""
     turn = itertools.count()
 
     async def exchange(connection: Connection) -> bool:
@@ -142,10 +145,10 @@ def run_reports(port: int, tables, seated, seconds: float) -> Measure:
 
     run = asyncio.run(
         closed_loop(
-            port, exchange, connections=HEAVY_CONNECTIONS, seconds=seconds, max_requests=5_000
+            port, exchange, connections=LIGHT_CONNECTIONS, seconds=seconds, max_requests=5_000
         )
     )
-    return _measure("report (page + POST)", HEAVY_CONNECTIONS, run)
+    return _measure("report (page + POST)", LIGHT_CONNECTIONS, run)
 
 
 async def _check(port: int, targets: list[Target]) -> int:

@@ -3,14 +3,20 @@ reported, against the real server (`manage.py serve`: granian + SQLite), to see 
 room costs.
 
 Terms:
-    phone      a virtual phone polling its table's live part every 2 s with its last ETag,
-               on its own keep-alive connection, as htmx does.
-    projector  a virtual projector polling its stage every 2 s with its last ETag.
-    report     a virtual phone reporting a game: GET the page, POST the winner; spread
-               evenly over the run.
+    interval   how often the screens poll: the app's own (tournament.common.polling
+               .POLL_INTERVAL_SECONDS, which static/js/poll.js follows), or --poll-seconds.
+    phone      a virtual phone polling its table's live part every interval with its last
+               ETag, on its own keep-alive connection, as htmx does.
+    projector  a virtual projector polling its stage every interval with its last ETag.
+    report     a virtual phone (not one of the polling ones) reporting a game: GET the
+               page, POST the winner; spread evenly over the run.
     report to projector
                from a report's start until a projector's first poll sent after the report
                was answered has come back: what the room waits to see a result.
+    report to phone
+               from the report's POST answered until each polling phone of the same
+               table has back its first poll sent after that: what the table's other
+               phones wait to see it (and to be asked to confirm it).
 
 It sends traffic only to 127.0.0.1, stops by itself after --seconds, and prints latency
 figures per kind of request. Usage:
@@ -29,7 +35,6 @@ from dataclasses import dataclass, field
 from _client import FAILURES, Connection, percentile
 from _setup import free_port, make_owner, running_server, setup_django
 
-POLL_SECONDS = 2.0
 HTMX = {"HX-Request": "true"}
 FORM_FIELD = re.compile(r'name="(client_key|game_number|round_number)" value="([^"]*)"')
 REFUSED = b"notice notice-error"
@@ -42,7 +47,15 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--projectors", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--reports-per-second", type=float, default=4)
+    parser.add_argument("--poll-seconds", type=float, help="default: the app's interval")
     return parser.parse_args()
+
+
+def app_poll_seconds() -> float:
+    """The interval the app's pages poll at (after setup_django: the app is importable)."""
+    from tournament.common.polling import POLL_INTERVAL_SECONDS
+
+    return float(POLL_INTERVAL_SECONDS)
 
 
 def prepare_event(players: int):
@@ -87,6 +100,7 @@ class Room:
     """What one live room measured."""
 
     seconds: float = 0.0
+    poll_seconds: float = 0.0
     samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     statuses: dict[str, dict[int, int]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(int))
@@ -95,6 +109,12 @@ class Room:
     # (began, answered) of every report, and (sent, answered) of every projector's polls.
     reports: list[tuple[float, float]] = field(default_factory=list)
     projector_polls: list[list[tuple[float, float]]] = field(default_factory=list)
+    # The table of each report in ``reports``, and the (sent, answered) polls of each
+    # phone of each table, by the table's token.
+    report_tables: list[str] = field(default_factory=list)
+    phone_polls: dict[str, list[list[tuple[float, float]]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
 
     def report_to_projector(self) -> list[float]:
         waits = []
@@ -105,10 +125,20 @@ class Room:
                     waits.append(seen - began)
         return waits
 
+    def report_to_phone(self) -> list[float]:
+        waits = []
+        for (_began, answered), token in zip(self.reports, self.report_tables, strict=True):
+            for polls in self.phone_polls[token]:
+                seen = next((end for sent, end in polls if sent >= answered), None)
+                if seen is not None:  # None: the run ended before that phone polled
+                    waits.append(seen - answered)
+        return waits
+
     def summary(self) -> dict[str, float]:
         polls = self.samples["phone poll"]
         reports = self.samples["report (page + POST)"]
         waits = self.report_to_projector()
+        phone_waits = self.report_to_phone()
         not_modified = self.statuses["phone poll"].get(304, 0)
         return {
             "live_errors": self.errors,
@@ -123,6 +153,9 @@ class Room:
             "live_reports": len(reports),
             "live_report_to_projector_p99_s": round(percentile(waits, 0.99), 2),
             "live_report_to_projector_max_s": round(max(waits, default=0.0), 2),
+            "live_report_to_phone_p99_s": round(percentile(phone_waits, 0.99), 2),
+            "live_report_to_phone_max_s": round(max(phone_waits, default=0.0), 2),
+            "live_poll_seconds": self.poll_seconds,
         }
 
 
@@ -136,8 +169,10 @@ async def run_room(
     phones_per_table: int = 2,
     projectors: int = 3,
     reports_per_second: float = 4,
+    poll_seconds: float | None = None,
 ) -> Room:
-    room = Room(projector_polls=[[] for _ in range(projectors)])
+    interval = app_poll_seconds() if poll_seconds is None else poll_seconds
+    room = Room(projector_polls=[[] for _ in range(projectors)], poll_seconds=interval)
     start = time.perf_counter()
     stop_at = start + seconds
 
@@ -163,8 +198,8 @@ async def run_room(
                     etag = response.headers.get("etag", etag)
                     if polls is not None:
                         polls.append((sent, answered))
-                # The next poll 2 s after this one was due, or now if it is late already.
-                due = max(due + POLL_SECONDS, time.perf_counter())
+                # The next poll an interval after this one was due, or now if it is late.
+                due = max(due + interval, time.perf_counter())
         finally:
             await connection.close()
 
@@ -187,19 +222,21 @@ async def run_room(
         if ok:
             room.samples["report (page + POST)"].append(answered - began)
             room.reports.append((began, answered))
+            room.report_tables.append(table.token)
         else:
             room.errors += 1
 
-    phones = [(f"/t/{table.token}/live/", k) for table in tables for k in range(phones_per_table)]
-    tasks = [
-        poller("phone poll", path, POLL_SECONDS * i / len(phones))
-        for i, (path, _) in enumerate(phones)
-    ]
+    phones = [table.token for table in tables for _ in range(phones_per_table)]
+    tasks = []
+    for i, token in enumerate(phones):
+        polls: list[tuple[float, float]] = []
+        room.phone_polls[token].append(polls)
+        tasks.append(poller("phone poll", f"/t/{token}/live/", interval * i / len(phones), polls))
     tasks += [
         poller(
             "projector poll",
             f"/screen/{event.projector_token}/",
-            POLL_SECONDS * i / projectors,
+            interval * i / projectors,
             room.projector_polls[i],
         )
         for i in range(projectors)
@@ -215,7 +252,7 @@ async def run_room(
 def print_room(room: Room, *, players: int, tables: int, phones: int, projectors: int) -> None:
     print(
         f"live room: {players} players, {tables} tables, {phones} phones and {projectors} "
-        f"projectors polling every {POLL_SECONDS:.0f} s, "
+        f"projectors polling every {room.poll_seconds:g} s, "
         f"{len(room.samples['report (page + POST)'])} reports in {room.seconds:.0f} s"
     )
     for kind, samples in sorted(room.samples.items()):
@@ -227,12 +264,15 @@ def print_room(room: Room, *, players: int, tables: int, phones: int, projectors
             f"  p99 {percentile(samples, 0.99) * 1000:6.1f} ms"
             f"  max {max(samples) * 1000:6.1f} ms{statuses}"
         )
-    waits = room.report_to_projector()
-    print(
-        f"  report to projector    median {percentile(waits, 0.5):.2f} s"
-        f"  p99 {percentile(waits, 0.99):.2f} s  max {max(waits, default=0):.2f} s"
-        f"  errors {room.errors}"
-    )
+    for label, waits in (
+        ("report to projector", room.report_to_projector()),
+        ("report to phone", room.report_to_phone()),
+    ):
+        print(
+            f"  {label:<22} median {percentile(waits, 0.5):.2f} s"
+            f"  p99 {percentile(waits, 0.99):.2f} s  max {max(waits, default=0):.2f} s"
+        )
+    print(f"  errors {room.errors}")
 
 
 def main() -> None:
@@ -246,6 +286,7 @@ def main() -> None:
                 port, event, tables, seated,
                 seconds=args.seconds, phones_per_table=args.phones_per_table,
                 projectors=args.projectors, reports_per_second=args.reports_per_second,
+                poll_seconds=args.poll_seconds,
             )
         )  # fmt: skip
     print_room(

@@ -2,7 +2,8 @@
 and bytes (raw and gzipped), plus an unchanged poll answered with 304.
 
 Terms: a *full render* is what a reload costs; a *poll* is the htmx request a screen
-sends every 2 s with the last ETag.
+sends with the last ETag; a *report* is a phone's POST of a game's winner with htmx,
+answered with the table's live part (the page it was loaded from is not timed).
 
 Usage: .venv/bin/python bench/pages.py
 """
@@ -106,6 +107,30 @@ def measure_console_poll(client: Client, event: Event) -> None:
     )
 
 
+FORM_FIELD = re.compile(r'name="(client_key|game_number|round_number)" value="([^"]*)"')
+
+
+def measure_report(event: Event) -> None:
+    """A phone's report at the next table each time, from a phone that was never there."""
+    tables = list(Table.objects.filter(event=event).order_by("number"))
+    timings = []
+    for repeat in range(REPEATS * 3):
+        table = tables[repeat % len(tables)]
+        phone = Client()
+        fields = dict(FORM_FIELD.findall(phone.get(f"/t/{table.token}/").content.decode()))
+        winner = event.current_round.seats.filter(table=table).first().player_id
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = phone.post(f"/t/{table.token}/report/", {**fields, "winner": winner}, **HTMX)
+            timings.append(time.perf_counter() - start)
+        assert b"notice-error" not in response.content, response.content.decode()
+    print(
+        f"  {'table phone report (POST)':<30} {response.status_code}"
+        f"  {statistics.median(timings) * 1000:7.1f} ms  {len(queries):3d} queries"
+        f"  {len(response.content) / 1024:7.1f} KB raw"
+    )
+
+
 def main() -> None:
     owner = make_owner()
     measure(Client(), "bare view (no query)", "/bench/hello/")
@@ -123,6 +148,7 @@ def main() -> None:
         measure(organizer, "close-round check", f"/console/{event.pk}/rounds/1/close/")
         phone = Client()
         measure(phone, "table phone (full page)", f"/t/{table.token}/")
+        measure_report(event)
         live = phone.get(f"/t/{table.token}/live/", **HTMX)
         measure(
             phone,

@@ -8,7 +8,7 @@
      as If-None-Match; the server answers 304 and the page stays exactly as it is.
    - A 286 answer (stop polling) carries an element without hx-trigger: polling ends there. */
 (function () {
-  var POLL_SECONDS = 2; // tournament.common.polling.POLL_INTERVAL_SECONDS
+  var POLL_SECONDS = 0.5; // tournament.common.polling.POLL_INTERVAL_SECONDS
   var POLL_EVENT = "poll";
 
   function poll() {

@@ -22,6 +22,7 @@ A player's screen never carries rules: anybody can pick any name on the players 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -54,10 +55,25 @@ def move_direction(from_table: int, to_table: int) -> Direction:
 def seated_players(round_: Round, table: Table) -> list[Player]:
     """Who sits at a table in a round, in the table's own order (accents and case ignored,
     as movement and tie-breaks use it); one query."""
-    return sorted(
-        (seat.player for seat in round_.seats.filter(table=table).select_related("player")),
-        key=lambda player: name_key(player.name),
-    )
+    # Sorted here: the seats' default order joins four tables, and costs more to compile
+    # than the query takes to run.
+    seats = round_.seats.filter(table=table).select_related("player").order_by()
+    return _in_table_order(seat.player for seat in seats)
+
+
+def _in_table_order(players: Iterable[Player]) -> list[Player]:
+    return sorted(players, key=lambda player: name_key(player.name))
+
+
+@dataclass(frozen=True)
+class RoundRead:
+    """A table's round as its caller has just read it, under the event's lock (a report's
+    write): who is seated, and the table's games by number with their winners. A screen
+    built with it reads none of them again."""
+
+    round_: Round
+    players: list[Player]
+    games: list[Game]
 
 
 # --- a table's screen ------------------------------------------------------------------
@@ -170,20 +186,32 @@ def table_screen(
     *,
     chosen_game: int | None = None,
     mine: frozenset[int] | set[int] = frozenset(),
+    known: RoundRead | None = None,
 ) -> TableScreen:
     """Everything a table's phone shows now; a fixed number of queries at any event size.
 
     chosen_game is the earlier game the phone asked about (its ?game=k); it is ignored
     unless the round is open, the game exists and this phone has not reported it.
+    ``known`` is the play round as the caller read it (table.event as fresh as it): none of
+    it is read again. Another round is ignored.
     """
     event = table.event
     screen = TableScreen(table=table, event=event)
     if event.phase == Phase.DEBRIEF and event.round_number == 0:
         return screen
-    screen.round_ = Round.objects.filter(event=event, number=play_round_number(event)).first()
+    number = play_round_number(event)
+    if known is not None and known.round_.number != number:
+        known = None
+    screen.round_ = (
+        known.round_
+        if known
+        else Round.objects.filter(event=event, number=number).order_by().first()
+    )
     if screen.round_ is None:
         return screen
-    screen.players = seated_players(screen.round_, table)
+    screen.players = (
+        _in_table_order(known.players) if known else seated_players(screen.round_, table)
+    )
     if event.phase == Phase.STUDY:
         # Rules exist on this page in the study phase only, for this table only.
         seated = len(screen.players)
@@ -196,8 +224,14 @@ def table_screen(
     if event.phase in (Phase.SETUP, Phase.PRACTICE):
         return screen
 
-    screen.games = list(
-        Game.objects.filter(round=screen.round_, table=table).select_related("winner")
+    screen.games = (
+        list(known.games)
+        if known
+        else list(
+            Game.objects.filter(round=screen.round_, table=table)
+            .select_related("winner")
+            .order_by("number")
+        )
     )
     screen.next_game = max((game.number for game in screen.games), default=0) + 1
     screen.can_report = screen.round_.status == RoundStatus.OPEN and bool(screen.players)

@@ -51,7 +51,8 @@ def table_from_link(view: TableView) -> TableView:
 
     @wraps(view)
     def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        table = Table.objects.for_token(token).select_related("event").first()
+        # A token is unique: no default order (it joins the event) to compile.
+        table = Table.objects.for_token(token).select_related("event").order_by().first()
         if table is None:
             return link_invalid(request)
         speak(

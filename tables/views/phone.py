@@ -49,7 +49,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tables.forms import ReportForm, TricksForm, WinnerForm
 from tables.models import GameStatus, ReportState, Table
-from tables.reads.screens import TableScreen, seated_players, table_screen
+from tables.reads.screens import RoundRead, TableScreen, seated_players, table_screen
 from tables.rules.deal import tricks_per_game
 from tables.rules.variants import DECK_SIZE
 from tables.views.links import table_from_link
@@ -251,12 +251,13 @@ def _render_screen(
     template: str,
     *,
     just_reported: int | None = None,
+    known: RoundRead | None = None,
     **extra,
 ) -> HttpResponse:
     mine = _my_games(request, table)
     if just_reported is not None:
         mine.add(just_reported)
-    screen = table_screen(table, chosen_game=_chosen_game(request), mine=mine)
+    screen = table_screen(table, chosen_game=_chosen_game(request), mine=mine, known=known)
     response = render(request, template, _context(screen, **extra))
     if template == LIVE_PARTIAL and not screen.polling:
         return stop_polling(response)
@@ -289,15 +290,22 @@ def _reported(request: HttpRequest, table: Table, result: ReportResult, phone: s
     kind, message = outcome_notice(result)
     if request.htmx:
         # The report changed the table's version (maybe the phase too since the page was
-        # loaded): show it as it is now, with the ETag the next poll should send.
-        table.refresh_from_db(fields=["version"])
-        table.event.refresh_from_db()
+        # loaded): show it as it is now, with the ETag the next poll should send. A stored
+        # report brings the table as its write read it, under the event's lock.
+        known = None
+        if (state := result.state) is not None:
+            table.event, table.version = state.event, state.table_version
+            known = RoundRead(state.round_, state.players, state.games)
+        else:
+            table.refresh_from_db(fields=["version"])
+            table.event.refresh_from_db()
         response = _render_screen(
             request,
             table,
             LIVE_PARTIAL,
             notice=(kind, message),
             just_reported=result.report.game_number,
+            known=known,
             reported=True,  # phone.js keeps the next game's buttons locked a moment
         )
     else:
@@ -324,9 +332,9 @@ def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
     form = WinnerForm(request.POST)
     if not form.is_valid():
         return _refused(request, table, _("This report was incomplete. Tap the winner again."))
-    winner = Player.objects.filter(event_id=table.event_id, pk=form.cleaned_data["winner"]).first()
-    if winner is None:
-        return _refused(request, table, _("That player is not seated at this table in this round."))
+    # Only the id: the write reads who is seated under its lock, refuses anyone else, and
+    # names the winner from there (one query less than reading the player here first).
+    winner = Player(pk=form.cleaned_data["winner"], event_id=table.event_id)
     phone = _phone_id(request) or secrets.token_urlsafe(16)
     try:
         result = report_game(

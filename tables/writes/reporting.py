@@ -77,15 +77,28 @@ from tables.models import (
 )
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
+from tables.writes import report_reads
 from tables.writes.recording import Outcome, record_reports
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
 DOUBLE_TAP_WINDOW = timedelta(seconds=5)
-# Long enough for the other phones to poll (every 2 s), show "Another phone says..." and
+# Long enough for the other phones to poll (twice a second), show "Another phone says..." and
 # for a player to read it and tap; far too short for a real game to follow: shuffling,
 # dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
 CONFIRMATION_WINDOW = timedelta(seconds=30)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The table as a stored report left it, read under the event's lock: what the phone's
+    answer shows (tables.reads.screens.table_screen), so it reads none of it again."""
+
+    event: Event  # as locked, its version bumped
+    round_: Round  # the round the report names
+    players: list[Player]  # seated at the table in that round
+    games: list[Game]  # the table's games in that round by number, winners loaded
+    table_version: int  # the table's version after the report
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,8 @@ class ReportResult:
     game: Game | None
     # A phantom game: the report named the game after this one, and confirmed this one.
     read_as_confirmation: bool = False
+    # None when nothing was stored (a repeated key, a duplicate).
+    state: TableState | None = None
 
 
 def next_game_number(*, round_: Round, table: Table) -> int:
@@ -103,11 +118,11 @@ def next_game_number(*, round_: Round, table: Table) -> int:
 
 
 def seated_players(round_: Round, table: Table) -> dict[int, Player]:
-    """The players seated at a table in a round, by id: the only ones a result may name."""
-    return {
-        seat.player_id: seat.player
-        for seat in round_.seats.filter(table=table).select_related("player")
-    }
+    """The players seated at a table in a round, by id, in name order: the only ones a
+    result may name. Ordered by name alone (the seats' default order joins four tables,
+    and compiling it cost more than running the query)."""
+    seats = round_.seats.filter(table=table).select_related("player").order_by("player__name")
+    return {seat.player_id: seat.player for seat in seats}
 
 
 def _tricks_json(tricks: Mapping[Player, int] | None) -> dict[str, int] | None:
@@ -221,7 +236,7 @@ def report_game(
 
 
 def _repeated(client_key: str, table: Table) -> ReportResult | None:
-    stored = GameReport.objects.filter(client_key=client_key).select_related("game").first()
+    stored = report_reads.report_by_key(client_key)
     if stored is None:
         return None
     if stored.table_id != table.pk:
@@ -256,14 +271,16 @@ def _report_game(
         if event.is_finished:
             raise Refused(_("The event is finished: no more games can be reported."))
 
-        round_, winner = _round_and_winner(
+        round_, winner, seated = _round_and_winner(
             table, round_number, winner=winner, tricks=tricks, finished=finished
         )
         # This phone's reports in the round, at any table: one query, none without a phone.
-        mine = _phone_reports(phone, round_)
+        mine = _phone_reports(phone, round_, table)
 
-        # The latest game rather than only its number: the phantom check needs it too.
-        latest = Game.objects.filter(round=round_, table=table).order_by("-number").first()
+        # Every game of the table in the round, in one query: the latest for the phantom
+        # check, the one this report names, and the phone's answer.
+        games = {game.number: game for game in _table_games(round_, table, seated)}
+        latest = games[max(games)] if games else None
         next_number = (latest.number if latest else 0) + 1
         number = next_number if game_number is None else min(game_number, next_number)
         phantom = (
@@ -298,12 +315,48 @@ def _report_game(
             phone=phone or "",
             other_table_number=_other_table(mine, table=table),
         )
-        if (kept := _keep_for_the_organizer(report, round_)) is not None:
-            return kept
+        return _store(report, event=event, seated=seated, games=games, phantom=phantom)
 
-        outcome, game = _attach(report, round_, table, number)
-        Table.objects.bump_version(table_id=table.pk, event_id=table.event_id)
-        return ReportResult(outcome, report, game, read_as_confirmation=phantom)
+
+def _store(
+    report: GameReport,
+    *,
+    event: Event,
+    seated: dict[int, Player],
+    games: dict[int, Game],
+    phantom: bool,
+) -> ReportResult:
+    """Store a new report: kept for the organizer (late, held) or counted for its game;
+    then the versions bumped, and the table as it now is for the phone's answer."""
+    round_, table, number = report.round, report.table, report.game_number
+    if (kept := _keep_for_the_organizer(report, round_)) is None:
+        outcome, game = _attach(report, round_, table, games.get(number))
+        games[number] = game
+    else:
+        outcome, game = kept, None
+    state = TableState(
+        event=event,
+        round_=round_,
+        players=list(seated.values()),
+        games=[games[n] for n in sorted(games)],
+        table_version=_bump_versions(event, table),
+    )
+    confirmed = phantom and kept is None
+    return ReportResult(outcome, report, game, read_as_confirmation=confirmed, state=state)
+
+
+def _table_games(round_: Round, table: Table, seated: dict[int, Player]) -> list[Game]:
+    """The table's games in the round, with their winners: one query."""
+    return report_reads.table_games(round_, table, seated)
+
+
+def _bump_versions(event: Event, table: Table) -> int:
+    """Tell the screens that this table's games changed (Table.objects.bump_version), and
+    return the table's new version, for the ETag of the phone's answer. ``event`` is the
+    locked event: its version in memory follows the bump."""
+    version = Table.objects.bump_version(table_id=table.pk, event_id=event.pk)
+    event.version += 1
+    return version
 
 
 def _round_and_winner(
@@ -313,44 +366,41 @@ def _round_and_winner(
     winner: Player | None,
     tricks: Mapping[Player, int] | None,
     finished: bool,
-) -> tuple[Round, Player]:
-    """The round being played, and the winner a report names, given or from its tricks:
-    refused unless every player it names is seated at the table in that round."""
+) -> tuple[Round, Player, dict[int, Player]]:
+    """The round being played, the winner a report names, given or from its tricks, and
+    who is seated: refused unless every player it names is seated at the table in that
+    round."""
     round_ = _refuse_unless_playing(
-        Round.objects.filter(event_id=table.event_id, number=round_number).first(),
+        report_reads.round_of(table.event_id, round_number),
         round_number,
     )
-    seated = seated_players(round_, table)
+    seated = report_reads.seated_players(round_, table)
     named = [winner] if winner is not None else list(tricks)
     if not named or any(p.pk not in seated for p in named):
         raise Refused(_("That player is not seated at this table in this round."))
+    if winner is not None:
+        winner = seated[winner.pk]  # as read under the lock (the caller may know only its id)
     if tricks is not None:
         winner = _winner_from_tricks(
             tricks, seated, finished=finished, fewest_wins=table.fewest_wins
         )
-    return round_, winner
+    return round_, winner, seated
 
 
-def _keep_for_the_organizer(report: GameReport, round_: Round) -> ReportResult | None:
-    """A late or held report (see Terms), stored uncounted; None for any other."""
+def _keep_for_the_organizer(report: GameReport, round_: Round) -> Outcome | None:
+    """A late or held report (see Terms), stored uncounted: LATE or HELD; None for any
+    other, which is not stored here."""
     closed = round_.status == RoundStatus.CLOSED
     if not closed and report.other_table_number is None:
         return None
     report.state = ReportState.LATE if closed else ReportState.HELD
     report.save()
-    Table.objects.bump_version(table_id=report.table_id, event_id=report.table.event_id)
-    return ReportResult(Outcome.LATE if closed else Outcome.HELD, report, None)
+    return Outcome.LATE if closed else Outcome.HELD
 
 
-def _phone_reports(phone: str | None, round_: Round) -> list[GameReport]:
-    """A phone's reports in a round, oldest first, with their tables and games."""
-    if phone is None:
-        return []
-    return list(
-        GameReport.objects.filter(round=round_, phone=phone)
-        .select_related("table", "game")
-        .order_by("received_at", "pk")
-    )
+def _phone_reports(phone: str | None, round_: Round, table: Table) -> list[GameReport]:
+    """A phone's reports in a round, oldest first: one query, none without a phone."""
+    return [] if phone is None else report_reads.reports_of_phone(phone, round_, table)
 
 
 def _own_report(
@@ -427,14 +477,15 @@ def _refuse_double_tap(
 
 
 def existing_game(round_: Round, table: Table, number: int) -> Game | None:
-    return Game.objects.filter(round=round_, table=table, number=number).first()
+    return Game.objects.filter(round=round_, table=table, number=number).order_by().first()
 
 
-def _attach(report: GameReport, round_: Round, table: Table, number: int) -> tuple[Outcome, Game]:
-    """Store a counted report and apply it to its game, by the rule paper tally sheets
-    share (tables.writes.recording): RECORDED, CONFIRMED or DISPUTED."""
-    game = existing_game(round_, table, number)
-    [recorded] = record_reports(
-        round_=round_, table=table, reports=[report], games={} if game is None else {number: game}
-    )
+def _attach(
+    report: GameReport, round_: Round, table: Table, game: Game | None
+) -> tuple[Outcome, Game]:
+    """Store a counted report and apply it to its game (None: the table has no such game
+    yet), by the rule paper tally sheets share (tables.writes.recording): RECORDED,
+    CONFIRMED or DISPUTED."""
+    games = {} if game is None else {report.game_number: game}
+    [recorded] = record_reports(round_=round_, table=table, reports=[report], games=games)
     return recorded.outcome, recorded.game

@@ -7,8 +7,8 @@ Terms:
                time per phone and table, in memory.
     batch      the pending sightings written at once, one upsert, at most every
                FLUSH_SECONDS per process and only when a sighting comes in: with 500
-               phones polling every two seconds a process writes one small batch every
-               FLUSH_SECONDS instead of 250 rows a second. A count over the last minute
+               phones polling twice a second a process writes one small batch every
+               FLUSH_SECONDS instead of 1,000 rows a second. A count over the last minute
                (tournament.reads.console.reached) is then at most FLUSH_SECONDS late.
 
 A sighting is a hint for the organizer, not a record: it locks no event, and a batch that

@@ -30,7 +30,11 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import condition
 
-POLL_INTERVAL_SECONDS = 2  # static/js/poll.js says the same (tests/tournament/common)
+# static/js/poll.js says the same (tests/tournament/common). Half a second, so a report is
+# on its table's other phones and on the projector within a second (docs/PERFORMANCE.md):
+# an unchanged poll is one prepared query answered 304, and 500 phones polling twice a
+# second cost the server about a fifth of one core.
+POLL_INTERVAL_SECONDS = 0.5
 POLL_EVENT = "poll"  # the event static/js/poll.js sends on <body>
 STOP_POLLING = 286  # with an element that has no trigger left: its polls end there
 

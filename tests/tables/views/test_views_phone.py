@@ -904,24 +904,58 @@ def test_a_report_costs_the_same_at_any_event_size(
     page, report, tricks = page_url(event, 1), report_url(event, 1), tricks_url(event, 1)
 
     fields = form_fields(body(client.get(page)))
-    # The report (its first query locks the event; one more reads this phone's reports in
-    # the round), then the live part as it is now.
-    with django_assert_max_num_queries(22):
+    # The link, then the write: its transaction (2), the event locked, the key, the round,
+    # the seats (the winner among them), this phone's reports in the round, the table's
+    # games, the new game in its savepoint (3), the report, the versions (2). The live part
+    # it answers with is built from what the write read: no query of its own (it was 22).
+    with django_assert_max_num_queries(15):
         response = client.post(report, {**fields, "winner": second.pk}, **HTMX)
     assert "Game 2 recorded" in body(response)
 
     fields = form_fields(body(client.get(page)))
     # Without JavaScript: the report (this phone reported before: one more query to check
     # that this is not a double tap), then a redirect.
-    with django_assert_max_num_queries(18):
+    with django_assert_max_num_queries(16):
         response = client.post(report, {**fields, "winner": third.pk})
     assert response.status_code == 302
     assert Game.objects.filter(table__number=1).count() == 3
 
     fields = form_fields(body(client.get(tricks)), "tricks")
-    with django_assert_max_num_queries(18):
+    with django_assert_max_num_queries(17):
         response = client.post(tricks, {**fields, f"tricks_{winner.pk}": "1"})
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("winner", "game", "told"),
+    [
+        (1, None, "Game 2 recorded"),
+        (0, None, "Game 1 confirmed"),  # a phantom game 2: read as confirming game 1
+        (1, "1", "the organizer will settle it"),
+    ],
+    ids=["records", "confirms", "disputes"],
+)
+def test_a_reports_answer_is_the_live_part_the_next_poll_would_bring(
+    client, playing, winner, game, told
+):
+    """The answer is built from what the write read under the event's lock: it carries the
+    table as a poll now sees it, so the phone's next poll is answered 304."""
+    factories.report(playing, 1, seated_players(playing, 1)[0])  # another phone's game 1
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    if game is not None:
+        fields["game_number"] = game
+    named = seated_players(playing, 1)[winner]
+
+    answer = client.post(report_url(playing, 1), {**fields, "winner": named.pk}, **HTMX)
+    html = body(answer)
+    fresh = client.get(live_url(playing, 1), **HTMX)
+
+    assert told in html
+    assert etag_of(answer) == fresh["ETag"]
+    polled = client.get(live_url(playing, 1), HTTP_IF_NONE_MATCH=etag_of(answer), **HTMX)
+    assert polled.status_code == 304
+    games = re.compile(r'<ul class="game-list">.*?</ul>', re.DOTALL)
+    assert games.search(html)[0] == games.search(body(fresh))[0]
 
 
 @pytest.mark.parametrize("players", [20, 500])

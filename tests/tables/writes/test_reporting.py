@@ -114,7 +114,7 @@ def test_two_reports_racing_for_game_k_make_one_game(playing, monkeypatch):
     it tries to create it too: the unique constraint turns it into a confirmation."""
     alice = seated_players(playing, 1)[0]
     report(playing, 1, alice, key="phone-a", game_number=1)
-    monkeypatch.setattr(reporting, "existing_game", lambda *args: None)
+    monkeypatch.setattr(reporting, "_table_games", lambda *args: [])
 
     result = report(playing, 1, alice, key="phone-b", game_number=1)
 
@@ -149,7 +149,7 @@ def test_a_confirmation_that_finds_the_game_disputed_meanwhile_says_disputed(pla
     report(playing, 1, alice, key="phone-a", game_number=1)
     stale = Game.objects.get(number=1)
     report(playing, 1, bob, key="phone-b", game_number=1)
-    monkeypatch.setattr(reporting, "existing_game", lambda *args: stale)
+    monkeypatch.setattr(reporting, "_table_games", lambda *args: [stale])
 
     result = report(playing, 1, alice, key="phone-c", game_number=1)
 

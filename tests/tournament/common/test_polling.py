@@ -27,8 +27,14 @@ def test_the_trigger_is_poll_js_event_with_no_filter_to_evaluate():
 
 def test_poll_js_ticks_at_the_interval_and_sends_the_event_the_trigger_waits_for():
     script = POLL_JS.read_text(encoding="utf-8")
-    assert re.search(r"var POLL_SECONDS = (\d+);", script)[1] == str(POLL_INTERVAL_SECONDS)
+    assert float(re.search(r"var POLL_SECONDS = ([\d.]+);", script)[1]) == POLL_INTERVAL_SECONDS
+
     assert re.search(r'var POLL_EVENT = "([^"]+)";', script)[1] == POLL_EVENT
+
+
+def test_the_room_polls_often_enough_to_see_a_report_within_a_second():
+    # A report is seen at the next poll: within one interval plus the poll's answer.
+    assert POLL_INTERVAL_SECONDS <= 0.5
 
 
 def test_the_clock_reads_minutes_and_seconds():

@@ -1,0 +1,120 @@
+"""The rows a phone's report reads under its event's lock, by prepared SQL.
+
+Terms:
+    prepared   SQL written once per process from the models' own table and column names,
+               with %s placeholders (SQLite and PostgreSQL alike), run through the ORM's
+               raw() so its values are converted as any query's (dates, JSON, booleans).
+               Compiling an ORM query (its joins, its default order, select_related) cost
+               several times what running it did, and a report reads six of them while it
+               holds the database's write lock (docs/PERFORMANCE.md, issue 23).
+    related    a row another row points to (a game's winner, a report's table) is set from
+               what the write has in hand when it can be, else loaded when first used, as
+               the ORM does: the rare paths (a key sent twice, a phone that reported at
+               another table) pay a query there.
+
+Each function returns model instances, as the ORM query it stands for did; nothing here
+writes. tables.writes.reporting calls them inside its transaction, after
+Event.objects.lock.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import models
+
+from tables.models import Game, GameReport, Table
+from tournament.models import Player, Round, Seat
+
+
+def _columns(model: type[models.Model], alias: str) -> str:
+    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    return f'"{model._meta.get_field(name).column}"'
+
+
+def _table(model: type[models.Model]) -> str:
+    return f'"{model._meta.db_table}"'
+
+
+@cache
+def _round_sql() -> str:
+    return (
+        f"SELECT {_columns(Round, 'r')} FROM {_table(Round)} r "
+        f"WHERE r.{_column(Round, 'event')} = %s AND r.{_column(Round, 'number')} = %s"
+    )
+
+
+@cache
+def _seated_sql() -> str:
+    return (
+        f"SELECT {_columns(Player, 'p')} FROM {_table(Player)} p "
+        f"JOIN {_table(Seat)} s ON s.{_column(Seat, 'player')} = p.{_column(Player, 'id')} "
+        f"WHERE s.{_column(Seat, 'round')} = %s AND s.{_column(Seat, 'table')} = %s "
+        f"ORDER BY p.{_column(Player, 'name')}, p.{_column(Player, 'id')}"
+    )
+
+
+@cache
+def _games_sql() -> str:
+    return (
+        f"SELECT {_columns(Game, 'g')} FROM {_table(Game)} g "
+        f"WHERE g.{_column(Game, 'round')} = %s AND g.{_column(Game, 'table')} = %s "
+        f"ORDER BY g.{_column(Game, 'number')}"
+    )
+
+
+@cache
+def _reports_of_phone_sql() -> str:
+    return (
+        f"SELECT {_columns(GameReport, 'gr')} FROM {_table(GameReport)} gr "
+        f"WHERE gr.{_column(GameReport, 'round')} = %s "
+        f"AND gr.{_column(GameReport, 'phone')} = %s "
+        f"ORDER BY gr.{_column(GameReport, 'received_at')}, gr.{_column(GameReport, 'id')}"
+    )
+
+
+@cache
+def _report_by_key_sql() -> str:
+    return (
+        f"SELECT {_columns(GameReport, 'gr')} FROM {_table(GameReport)} gr "
+        f"WHERE gr.{_column(GameReport, 'client_key')} = %s"
+    )
+
+
+def round_of(event_id: int, number: int) -> Round | None:
+    """The event's round with that number (one at most: they are unique per event)."""
+    return next(iter(Round.objects.raw(_round_sql(), (event_id, number))), None)
+
+
+def seated_players(round_: Round, table: Table) -> dict[int, Player]:
+    """The players seated at the table in the round, by id, in name order."""
+    return {p.pk: p for p in Player.objects.raw(_seated_sql(), (round_.pk, table.pk))}
+
+
+def table_games(round_: Round, table: Table, players: dict[int, Player]) -> list[Game]:
+    """The table's games in the round by number; a winner among ``players`` is set from
+    them (a settled game's winner from elsewhere loads when first used)."""
+    games = list(Game.objects.raw(_games_sql(), (round_.pk, table.pk)))
+    for game in games:
+        game.round, game.table = round_, table
+        if (winner := players.get(game.winner_id)) is not None:
+            game.winner = winner
+    return games
+
+
+def reports_of_phone(phone: str, round_: Round, table: Table) -> list[GameReport]:
+    """The phone's reports in the round, at any table, oldest first."""
+    reports = list(GameReport.objects.raw(_reports_of_phone_sql(), (round_.pk, phone)))
+    for report in reports:
+        report.round = round_
+        if report.table_id == table.pk:
+            report.table = table
+    return reports
+
+
+def report_by_key(client_key: str) -> GameReport | None:
+    """The report stored with that client key (keys are unique), if any."""
+    return next(iter(GameReport.objects.raw(_report_by_key_sql(), (client_key,))), None)
