@@ -301,14 +301,22 @@ def test_a_keyboard_report_keeps_the_focus_on_the_page_and_reads_the_result_out(
     expect(tallied).to_have_accessible_description("1 game won this round")
 
     # Another phone reports while this one is on a name: the poll that brings the change
-    # leaves the focus on the same button.
+    # (the same button now answers game 3) says so and moves the focus to the choice to
+    # confirm or dispute game 2.
     other = winner_button(phone, names[1])
     expect(other).to_be_enabled(timeout=4_000)
     other.focus()
     factories.report(event, 1, names[2])
-    expect(shown(phone).get_by_text(f"Another phone says {names[2]} won game 2.")).to_be_visible(
-        timeout=POLL_WAIT
-    )
+    says = f"Another phone says {names[2]} won game 2."
+    expect(shown(phone).get_by_text(says)).to_be_visible(timeout=POLL_WAIT)
+    expect(phone.locator(".confirm-box")).to_be_focused()
+    expect(phone.locator("#announce")).to_have_text(says)
+
+    # A poll that changes nothing the buttons mean leaves the focus where it is.
+    expect(other).to_be_enabled(timeout=4_000)
+    other.focus()
+    factories.report(event, 1, names[2], game_number=2)  # a third phone confirms game 2
+    expect(phone.locator(".game-confirmed")).to_have_count(1, timeout=POLL_WAIT)
     expect(other).to_be_focused()
     stop_polling(phone)
 
