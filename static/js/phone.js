@@ -9,7 +9,7 @@
    a proxy's error page, any 5xx, a 4xx without the marker, a captive portal's 200) is a
    fault: the report stays, the page says "Waiting to send: Jamal won game 3", and it is
    sent again by itself: when the connection returns, at the next poll, on the next page
-   load, when the screen comes back, and on a timer backing off from 2 s to 30 s. Then
+   load, when the screen comes back, and on a timer backing off from 2 s to 10 s. Then
    the page says "Sent". The form names the game it answers and the server stores a
    client key once, so a report sent twice counts once, and a report sent late answers
    the question it was made on (a confirmation or a dispute of that game, never the next
@@ -34,7 +34,7 @@
   var ANNOUNCE_DELAY_MS = 100;
   var SEND_TIMEOUT_MS = 15000; // as htmx's timeout on the phone pages
   var RETRY_FIRST_MS = 2000;
-  var RETRY_MAX_MS = 30000;
+  var RETRY_MAX_MS = 10000;
   var SENT_SHOWN_MS = 10000;
   var KEEP_MS = 24 * 60 * 60 * 1000; // a report older than a day is nobody's game any more
   var STORE = "ft-outbox";
@@ -199,12 +199,14 @@
   function describe(form, submitter, fields) {
     var number = field(fields, "game_number");
     if (submitter && submitter.name === "winner") {
-      return text("won", { name: submitter.getAttribute("data-name") || words(submitter), number: number });
+      var name = submitter.getAttribute("data-name") || words(submitter);
+      return text("won", { name: name, number: number });
     }
     var counts = [];
     form.querySelectorAll(".trick-row").forEach(function (row) {
       var input = row.querySelector("input");
-      if (input && input.value.trim()) counts.push(words(row.querySelector("label")) + " " + input.value.trim());
+      var count = input ? input.value.trim() : "";
+      if (count) counts.push(words(row.querySelector("label")) + " " + count);
     });
     return text("tricks", { number: number, tricks: counts.join(", ") });
   }
@@ -213,10 +215,10 @@
     var list = outbox.querySelector(".outbox-list");
     var shown = waiting().filter(function (entry) { return entry.shown; });
     list.textContent = "";
-    function line(kind, words) {
+    function line(kind, sentence) {
       var item = document.createElement("li");
       item.className = "notice notice-" + kind;
-      item.textContent = words;
+      item.textContent = sentence;
       list.appendChild(item);
     }
     shown.forEach(function (entry) { line("warning", text("waiting", { report: entry.label })); });
@@ -244,7 +246,6 @@
       signal: controller ? controller.signal : undefined,
     }).then(function (response) {
       return response.text().then(function (html) {
-        clearTimeout(timer);
         var kind = "fault";
         if (response.ok && response.headers.get("X-Report-Stored") === entry.key) {
           kind = "stored";
@@ -254,9 +255,11 @@
         }
         return { kind: kind, html: html, reload: response.headers.get("HX-Refresh") === "true" };
       });
-    }, function () {
+    }).catch(function () {
+      return { kind: "fault" }; // no answer, or an answer cut off on its way
+    }).then(function (answer) {
       clearTimeout(timer);
-      return { kind: "fault" };
+      return answer;
     });
   }
 
