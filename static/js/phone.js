@@ -1,42 +1,21 @@
-/* The phone pages: reports that are never lost, buttons that never change meaning under
-   a finger, and a page that says what happened in words.
-
-   The outbox. A report (a winner tapped, a confirmation, the tricks of a game cut off)
-   is written to the phone's storage (localStorage "ft-outbox") with its client key and
-   its game number before it is sent, and forgotten only when the server says it is
-   stored (header X-Report-Stored naming the key) or refused for a reason (a 4xx with
-   X-Report-Refused: shown, never sent again). Anything else (no connection, a time-out,
-   a proxy's error page, any 5xx, a 4xx without the marker, a captive portal's 200) is a
-   fault: the report stays, the page says "Waiting to send: Jamal won game 3", and it is
-   sent again by itself: when the connection returns, at the next poll, on the next page
-   load, when the screen comes back, and on a timer backing off from 2 s to 10 s. Then
-   the page says "Sent". The form names the game it answers and the server stores a
-   client key once, so a report sent twice counts once, and a report sent late answers
-   the question it was made on (a confirmation or a dispute of that game, never the next
-   game). Without JavaScript the same forms post as plain forms.
-
-   After a report the next game's form appears where the finger is: a second tap of a
-   double tap would report the next game. So the page the server marks data-reported
-   keeps its buttons locked (and its "Game k recorded" notice in view: no poll swaps it
-   away) for LOCK_MS. The server refuses such a tap as well, for pages without JS. The
-   same lock holds when a poll changes the question (another phone reported the game
-   this one was asked about): the page then says so and moves the focus to the
-   confirm-or-dispute choice.
-
-   Every report and every poll replaces #live whole, and with it the control that had the
-   focus (which falls back to <body>, the top of the page for a screen reader) and the
-   notice, which a screen reader may not read out when it arrives inside new content. So
-   after each swap the notice's words go to #announce, a status region outside #live that
-   is never replaced, and the focus goes to the new notice, else back to the control with
-   the same id, else to the page's heading. */
+/* Phone pages. Outbox: each report is kept in localStorage ("ft-outbox", with its client
+   key and game number) before it is sent, and forgotten only when the answer says stored
+   (X-Report-Stored) or refused (4xx + X-Report-Refused: shown, not retried); on anything
+   else it waits ("Waiting to send: ...") and goes again by itself: online, next poll,
+   page load, screen back, a timer. The server stores a key once, and the form names its
+   game, so a late report still answers its own question. See tables/views/phone.py.
+   Locks: a report's answer (data-reported) or a poll that changes the question keeps the
+   buttons disabled LOCK_MS, so nothing changes meaning under a finger; a new "Another
+   phone says" box is said aloud and takes the focus. Each swap replaces #live: its notice
+   goes to #announce (outside it), the focus to the notice, the same id, or the h1. */
 (function () {
   var LOCK_MS = 2000;
   var ANNOUNCE_DELAY_MS = 100;
-  var SEND_TIMEOUT_MS = 15000; // as htmx's timeout on the phone pages
+  var SEND_TIMEOUT_MS = 15000; // as htmx's
   var RETRY_FIRST_MS = 2000;
   var RETRY_MAX_MS = 10000;
   var SENT_SHOWN_MS = 10000;
-  var KEEP_MS = 24 * 60 * 60 * 1000; // a report older than a day is nobody's game any more
+  var KEEP_MS = 24 * 60 * 60 * 1000;
   var STORE = "ft-outbox";
   var lockedUntil = 0;
   var lastFocus = { id: null, inLive: false };
@@ -73,8 +52,7 @@
   function announce(text) {
     var region = document.getElementById("announce");
     if (!region || !text) return;
-    // Emptied first and filled a moment later: the same words twice in a row (two
-    // reports alike) are still read out twice.
+    // Emptied, then filled: the same words twice are still read out twice.
     region.textContent = "";
     setTimeout(function () { region.textContent = text; }, ANNOUNCE_DELAY_MS);
   }
@@ -85,8 +63,7 @@
     var live = document.getElementById("live");
     var active = document.activeElement;
     var lost = !live || !active || active === document.body;
-    // By the time the answer arrives a tapped button is disabled and may have lost the
-    // focus: keep what was seen when the request left.
+    // A tapped button may have lost the focus by now: keep what was seen before.
     if (lost && keepIfLost) return;
     var inLive = !lost && live.contains(active);
     lastFocus = { id: inLive ? active.id || null : null, inLive: inLive };
@@ -109,10 +86,7 @@
     askedBefore = live ? live.getAttribute("data-asked") : null;
     confirmBefore = box ? box.getAttribute("data-confirm-game") : null;
   }
-  /* A poll changed what the buttons mean: another phone reported the game this one was
-     asked about, so the same place now asks about the next game, under a new "Another
-     phone says" box. Nothing can be tapped for LOCK_MS, the change is said aloud, and
-     the focus goes to the confirm-or-dispute choice. */
+  // A poll changed what the buttons mean (another phone reported the asked game).
   function questionChanged(live) {
     var asked = live.getAttribute("data-asked");
     var box = live.querySelector(".confirm-box");
@@ -149,16 +123,15 @@
     lastFocus = { id: null, inLive: false };
   }
 
-  // --- the outbox ------------------------------------------------------------------------
 
   var outbox = document.getElementById("outbox");
-  var memory = []; // where reports wait when the browser gives no storage (private mode)
+  var memory = []; // when the browser gives no storage
   var sending = null;
-  var ownKey = null; // the report this page just sent: its answer may replace the page
+  var ownKey = null; // the report tapped on this page: its answer replaces the page
   var retryDelay = RETRY_FIRST_MS;
   var nextTryAt = 0;
   var retryTimer = null;
-  var sent = []; // labels of reports that had waited and are now stored
+  var sent = []; // reports that had waited, now stored
   var refusedNotes = [];
 
   function load() {
@@ -180,8 +153,7 @@
   function update(key, change) {
     store(load().map(function (entry) { return entry.key === key ? change(entry) : entry; }));
   }
-  /* This table's reports, oldest first: a page sends only its own table's, whose answer
-     it can show. */
+  // This table's reports, oldest first: a page sends only those.
   function waiting() {
     var prefix = outbox.getAttribute("data-table-url");
     return load().filter(function (entry) { return entry.url.indexOf(prefix) === 0; });
@@ -233,17 +205,16 @@
   }
 
   function post(entry) {
-    var controller = window.AbortController ? new AbortController() : null;
-    var timer = setTimeout(function () { if (controller) controller.abort(); }, SEND_TIMEOUT_MS);
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
     var body = new URLSearchParams();
     entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     return fetch(entry.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
-      // The server answers as to htmx: the table's live part, with its notice.
       headers: { "HX-Request": "true", "HX-Current-URL": location.href },
-      signal: controller ? controller.signal : undefined,
+      signal: controller.signal,
     }).then(function (response) {
       return response.text().then(function (html) {
         var kind = "fault";
@@ -256,16 +227,15 @@
         return { kind: kind, html: html, reload: response.headers.get("HX-Refresh") === "true" };
       });
     }).catch(function () {
-      return { kind: "fault" }; // no answer, or an answer cut off on its way
+      return { kind: "fault" };
     }).then(function (answer) {
       clearTimeout(timer);
       return answer;
     });
   }
 
-  /* The answer's #live in place of the page's: the table's live part after a report, or
-     the tricks page shown again with why its tricks were refused. A report sent again in
-     the background never replaces a tricks form being filled in. */
+  // The answer's #live in place of the page's, unless a report sent in the background
+  // would take a tricks form away.
   function showAnswer(entry, html) {
     var live = document.getElementById("live");
     var holder = document.createElement("template");
@@ -307,7 +277,7 @@
     forget(entry.key);
     retryDelay = RETRY_FIRST_MS;
     if (answer.kind === "refused" && answer.reload) {
-      location.reload(); // the table's link changed: the page says what to do
+      location.reload(); // the link changed: the 404 page says what to do
       return;
     }
     var swapped = showAnswer(entry, answer.html);
@@ -325,7 +295,7 @@
     } else {
       render();
     }
-    flush(true); // the next report waiting, if any
+    flush(true);
   }
 
   function flush(now) {
@@ -335,7 +305,7 @@
     if (!entry) return;
     sending = entry;
     var live = document.getElementById("live");
-    // A poll on its way would bring the page as it was before this report.
+    // A poll on its way would bring the page as it was before.
     if (window.htmx && live && live.hasAttribute("hx-get")) htmx.trigger(live, "htmx:abort");
     post(entry).then(function (answer) { answered(entry, answer); });
   }
@@ -363,8 +333,7 @@
       at: Date.now(),
       shown: false,
     };
-    // A report of the same game still waiting: this tap replaces it and keeps its key,
-    // so whichever reaches the server first is the one stored, once.
+    // A waiting report of the same game: replaced, under its key (stored once).
     var list = load().filter(function (kept) {
       var same = kept.url === entry.url && kept.round === entry.round && kept.game === entry.game;
       if (same && kept !== sending && !(sending && sending.key === kept.key)) {
@@ -395,21 +364,20 @@
     retryNow();
   }
 
-  // --- htmx: polls and swaps -------------------------------------------------------------
 
   document.addEventListener("htmx:sendError", failed);
   document.addEventListener("htmx:timeout", failed);
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status === 304)) {
       show("offline", false);
-      flush(false); // the server answers again: a report waiting goes now
+      flush(false);
     }
   });
   document.addEventListener("htmx:load", lockAfterReport);
   document.addEventListener("htmx:beforeRequest", function (event) {
     var polling = event.detail.elt.id === "live";
     if (polling && (sending || performance.now() < lockedUntil)) {
-      event.preventDefault(); // a poll now would take the notice or the report away
+      event.preventDefault(); // it would take the notice or the report away
       return;
     }
     noteFocus(false);
@@ -420,8 +388,7 @@
   });
   document.addEventListener("htmx:afterSettle", afterSettle);
 
-  // clock.js marks <body> the moment the countdown reaches 0:00; the note it reveals is
-  // only shown by CSS, which a screen reader does not hear.
+  // clock.js marks <body> at 0:00; its note is only shown by CSS: say it.
   new MutationObserver(function () {
     var up = document.body.classList.contains("time-up");
     if (up && !timeWasUp) announce(words(document.querySelector("#live .time-up-note")));
