@@ -9,6 +9,9 @@ Terms:
                  study ends the sheet is gone from the phone: "the rules are taken away".
     asked game   the "Game k" a table's report form asks about: the next game, unless a
                  player chose an earlier one to contest ("No, someone else won game k").
+    confirmable  the latest game, reported once by another phone: this phone is asked to
+                 confirm it, and sees what it confirms (for a game cut off by the clock,
+                 each player's tricks as the other phone entered them).
     chosen game  that earlier game. The choice holds only while the round is open and
                  this phone has not answered it yet, so a close, an undo or the phone's
                  own report always brings the phone back to the next game.
@@ -139,6 +142,19 @@ class TableScreen:
     @property
     def asked_game_exists(self) -> bool:
         return self.chosen_game is not None
+
+    @property
+    def confirmable_tricks(self) -> list[tuple[str, int]]:
+        """(name, tricks) of each seated player, in the table's order, when the game to
+        confirm was reported with its tricks; [] for a one-tap report."""
+        game = self.confirmable
+        if game is None or not game.tricks:
+            return []
+        return [
+            (player.name, int(game.tricks[str(player.pk)]))
+            for player in self.players
+            if str(player.pk) in game.tricks
+        ]
 
 
 def _moves(table: Table, round_: Round, players: list[Player]) -> tuple[list[NextTable], list[str]]:

@@ -26,6 +26,18 @@ Terms:
                  new id with each report, and is judged as a phone seen once. Its polls
                  tell the console how many phones reached each table (sightings).
 
+Answers to a report say plainly what became of it, so a phone's script (static/js/phone.js)
+can tell them from anything else that may come back (a proxy's error page, a captive
+portal's sign-in page, a 500):
+    stored       the report is stored, or was already (same client key): the answer
+                 carries the header X-Report-Stored with the client key it was sent with.
+                 The phone forgets the report.
+    refused      the report cannot be taken, for a reason the answer shows (round not
+                 started, a player of another table, tricks that do not fit, a rotated
+                 link): a 4xx with the header X-Report-Refused. The phone shows the reason
+                 and does not send that report again.
+    anything else is a fault: the phone keeps the report and sends it again.
+
 Reports are not protected by CSRF: the token in the URL is the only credential and no
 cookie grants anything, so a forged cross-site request could do nothing that anyone
 holding the link cannot do anyway, while a phone that lost its CSRF cookie (private
@@ -39,7 +51,7 @@ import secrets
 from functools import cache
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, HttpResponseServerError
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -57,6 +69,7 @@ from tables.writes.reporting import Outcome, ReportResult, next_game_number, rep
 from tables.writes.sightings import note_phone_seen
 from tournament.common.cookies import set_phone_cookie
 from tournament.common.errors import Refused
+from tournament.common.fault_switch import report_should_fail
 from tournament.common.inputs import positive_int
 from tournament.common.languages import pick_phone_language
 from tournament.common.polling import (
@@ -75,6 +88,10 @@ PHONE_COOKIE = "ft_phone"
 PHONE_COOKIE_AGE = 90 * 24 * 60 * 60
 # secrets.token_urlsafe(16) writes 22 characters; anything else is not an id we made.
 PHONE_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,32}")
+# What a report's answer says of it (see the module's docstring).
+STORED_HEADER = "X-Report-Stored"
+REFUSED_HEADER = "X-Report-Refused"
+REFUSED_STATUS = 409  # Conflict: the state of the round or table does not allow it
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -286,7 +303,9 @@ def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     return _render_screen(request, table, LIVE_PARTIAL)
 
 
-def _reported(request: HttpRequest, table: Table, result: ReportResult, phone: str) -> HttpResponse:
+def _reported(
+    request: HttpRequest, table: Table, result: ReportResult, phone: str, client_key: str
+) -> HttpResponse:
     kind, message = outcome_notice(result)
     if request.htmx:
         # The report changed the table's version (maybe the phase too since the page was
@@ -313,22 +332,35 @@ def _reported(request: HttpRequest, table: Table, result: ReportResult, phone: s
         response = HttpResponseRedirect(reverse("phone:table", args=[table.token]))
     _remember_my_game(response, request, table, result)
     _keep_phone_id(response, request, phone)
+    response[STORED_HEADER] = client_key
     return response
 
 
 def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+    """The page with the reason a report cannot be taken; marked, so no phone retries it."""
     if request.htmx:
         table.refresh_from_db(fields=["version"])
         table.event.refresh_from_db()
-        return _render_screen(request, table, LIVE_PARTIAL, notice=("error", message))
-    messages.error(request, message)
-    return HttpResponseRedirect(reverse("phone:table", args=[table.token]))
+        response = _render_screen(request, table, LIVE_PARTIAL, notice=("error", message))
+        response.status_code = REFUSED_STATUS
+    else:
+        messages.error(request, message)
+        response = HttpResponseRedirect(reverse("phone:table", args=[table.token]))
+    response[REFUSED_HEADER] = "1"
+    return response
+
+
+def _fault() -> HttpResponse:
+    """What the test-only fault switch answers instead of taking a report."""
+    return HttpResponseServerError("<h1>Server Error (500)</h1>")
 
 
 @csrf_exempt
 @require_POST
 @table_from_link
 def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
+    if report_should_fail():
+        return _fault()
     form = WinnerForm(request.POST)
     if not form.is_valid():
         return _refused(request, table, _("This report was incomplete. Tap the winner again."))
@@ -349,7 +381,7 @@ def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
         )
     except Refused as refused:
         return _refused(request, table, refused.message)
-    return _reported(request, table, result, phone)
+    return _reported(request, table, result, phone, form.cleaned_data["client_key"])
 
 
 def _tricks_form(table: Table, data=None) -> TricksForm | None:
@@ -387,10 +419,11 @@ def report_tricks(request: HttpRequest, table: Table) -> HttpResponse:
         form = _tricks_form(table) if table.event.phase == Phase.ROUND else None
         return back if form is None else _render_tricks(request, table, form)
 
+    if report_should_fail():
+        return _fault()
     form = _tricks_form(table, request.POST)
     if form is None:
-        messages.error(request, _("No game can be reported at this table now."))
-        return back
+        return _refused(request, table, _("No game can be reported at this table now."))
     if not form.is_valid():
         return _render_tricks(request, table, form, status=400)
     phone = _phone_id(request) or secrets.token_urlsafe(16)
@@ -406,14 +439,15 @@ def report_tricks(request: HttpRequest, table: Table) -> HttpResponse:
     except Refused as refused:
         form.add_error(None, refused.message)
         return _render_tricks(request, table, form, status=400)
-    return _reported(request, table, result, phone)
+    return _reported(request, table, result, phone, form.cleaned_data["client_key"])
 
 
 def _render_tricks(
     request: HttpRequest, table: Table, form: TricksForm, status: int = 200
 ) -> HttpResponse:
+    """The tricks page; with a 4xx status it shows why the tricks were refused."""
     seconds = table.event.clock_seconds_left()
-    return render(
+    response = render(
         request,
         "phone/tricks.html",
         {
@@ -427,6 +461,9 @@ def _render_tricks(
         },
         status=status,
     )
+    if status >= 400:
+        response[REFUSED_HEADER] = "1"
+    return response
 
 
 @csrf_exempt  # a language pick risks nothing; the link in the URL is the credential
