@@ -50,7 +50,9 @@ WIDTH_MARGIN = 1.05  # for semibold faces a little wider than Arial's bold
 def _char_width(char: str) -> float:
     if char in _CHAR_WIDTH:
         return _CHAR_WIDTH[char]
-    if unicodedata.combining(char):
+    # Accents, and the invisible isolates (U+2068, U+2069) that keep a name's direction
+    # to itself in a chart, take no room.
+    if unicodedata.combining(char) or unicodedata.category(char) == "Cf":
         return 0.0
     if unicodedata.east_asian_width(char) in "WF":
         return _WIDE_WIDTH

@@ -215,9 +215,9 @@ def test_a_phone_asked_to_confirm_tricks_sees_the_tricks(client, playing):
 
     html = body(client.get(page_url(playing, 1)))
 
-    assert f"Another phone says <b>{winner.name}</b> won game 1." in html
+    assert f"Another phone says <b><bdi>{winner.name}</bdi></b> won game 1." in html
     shown = ", ".join(
-        f'<span class="trick-count">{player.name} {count}</span>'
+        f'<span class="trick-count"><bdi>{player.name}</bdi> {count}</span>'
         for player, count in counts.items()
     )
     assert f"Tricks so far: {shown}" in html

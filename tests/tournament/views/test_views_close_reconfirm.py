@@ -44,7 +44,7 @@ def marked_lines(page: str) -> dict[str, str]:
     lines = re.findall(r'<li class="[^"]*\bchanged\b[^"]*">(.*?)</li>', page, re.S)
     marks = {}
     for line in lines:
-        name = re.search(r'<span class="name">(.*?)</span>', line).group(1)
+        name = re.search(r'<bdi class="name">(.*?)</bdi>', line).group(1)
         mark = re.search(r'<span class="changed-mark">(.*?)</span>', line, re.S).group(1)
         marks[html.unescape(name)] = " ".join(re.sub(r"<[^>]+>", "", mark).split())
     return marks

@@ -295,7 +295,9 @@ def test_a_dispute_is_settled_with_the_same_buttons_on_the_table_and_close_pages
         """The winners offered, one button each, in the forms that settle the game."""
         forms = re.findall(rf'<form method="post" action="{action}".*?</form>', page, re.S)
         assert all("<select" not in form for form in forms)
-        return [re.search(r"<button[^>]*>([^<]*)</button>", form).group(1) for form in forms]
+        return [
+            re.search(r"<button[^>]*><bdi>([^<]*)</bdi></button>", form).group(1) for form in forms
+        ]
 
     on_table = settle_controls(signed_in.get(url("table", playing.pk, 1)).content.decode())
     on_close = settle_controls(signed_in.get(url("close_round", playing.pk, 1)).content.decode())

@@ -57,7 +57,7 @@ def team_page(request: HttpRequest, event: Event) -> HttpResponse:
     )
 
 
-@get_goes_to(team_url)
+@get_goes_to(lambda pk: team_url(pk))
 @event_view()
 def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
     def invite() -> str:
