@@ -192,8 +192,11 @@
     kept = describe(document.activeElement) ||
       { id: "", action: "", text: "", holder: "", index: -1, open: openQuestions() };
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (pressed) {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // A poll may settle between the press and its answer (polls run every half second):
+    // only the answer to the form sent in the background (never a GET) carries its message.
+    var config = event.detail.requestConfig;
+    if (pressed && config && config.verb !== "get") {
       var wanted = pressed;
       pressed = null;
       afterPress(wanted);

@@ -76,7 +76,9 @@
     var lost = !active || active === document.body || !document.body.contains(active);
     if (!reported && !(lost && lastFocus.inLive)) return;
     var same = lastFocus.id && document.getElementById(lastFocus.id);
-    var target = notice || (focusable(same) ? same : live.querySelector("h1"));
+    // Refused tricks: the first field at fault, which names the problem (aria-describedby).
+    var invalid = live.querySelector("[aria-invalid=true]");
+    var target = invalid || notice || (focusable(same) ? same : live.querySelector("h1"));
     if (target && target !== active) target.focus();
   }
   function noteQuestion() {

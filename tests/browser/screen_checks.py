@@ -32,7 +32,7 @@ SHARED = {
     "en": set(),
     "fr": {"Table", "Tables", "table", "tables", "Absent", "Actions", "Corrections", "Phase"}
     | {"Sections", "Notes", "Pause", "Stop", "min", "minutes", "Console", "Date", "Question"}
-    | {"Assistant", "assistant"},
+    | {"Assistant", "assistant", "page"},
     "es": {"min"},
     "de": {"Phase", "Name", "Status", "Pause", "min", "Letter"},  # US Letter: the paper
 }
@@ -86,6 +86,8 @@ OVERFLOW_REPORT = """(selector) => {
   for (const el of scope.querySelectorAll('*')) {
     if (!el.getClientRects().length) continue;
     if (el.closest('.visually-hidden, svg, script, style, noscript, option, select')) continue;
+    // What a closed <details> holds is not shown (Chromium still lays it out, unseen).
+    if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     const style = getComputedStyle(el);
     const clips = (value) => value === 'hidden' || value === 'clip';
     if (clips(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {

@@ -44,7 +44,9 @@ def test_a_changed_move_is_marked_and_the_second_confirmation_closes(
 
     confirm.click()
 
-    expect(page.get_by_text("Some moves changed while you were looking")).to_be_visible()
+    expect(
+        page.locator(".message", has_text="Some moves changed while you were looking")
+    ).to_be_visible()
     expect(page.get_by_text("3 moves changed since you confirmed.")).to_be_visible()
     expect(page.locator(".ranking li.changed")).to_have_count(3)
     moved = line_of(page, table_2[-1])
@@ -63,12 +65,14 @@ def test_a_changed_move_is_marked_and_the_second_confirmation_closes(
     page.unroute(LIVE_PART)
     leader = factories.seated_names(event, 1)[0]
     factories.report(event, 1, leader)
-    expect(line_of(page, leader).locator(".wins")).to_have_text("1", timeout=LIVE_MS)
+    expect(line_of(page, leader).locator(".wins [aria-hidden='true']")).to_have_text(
+        "1", timeout=LIVE_MS
+    )
     expect(page.locator(".ranking li.changed")).to_have_count(3)
 
     page.get_by_role("button", name="Confirm: close round 1 and seat round 2").click()
 
-    expect(page.get_by_text("Round 1 closed.")).to_be_visible()
+    expect(page.locator(".message", has_text="Round 1 closed.")).to_be_visible()
     assert Round.objects.get(event=event, number=1).status == RoundStatus.CLOSED
     assert factories.seats_of(event, 2)[table_2[-1]] == 3
     assert watch.violations() == []

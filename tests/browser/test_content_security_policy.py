@@ -65,7 +65,8 @@ def open_page(context, url: str) -> tuple[Page, Watch]:
     assert response is not None, url
     assert response.status == 200, url
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    page.wait_for_load_state("networkidle")
+    # "load", not "networkidle": screens poll every half second, so the network is never idle.
+    page.wait_for_load_state("load")
     # The meta config reached htmx (the kit has none): nothing in the markup runs as code.
     config = page.evaluate(
         "window.htmx ? [htmx.config.allowEval, htmx.config.includeIndicatorStyles,"

@@ -86,7 +86,9 @@ def test_a_round_from_paper_by_keyboard_moves_players_as_phones_would(live_serve
             page.keyboard.type(typed(game, names))
         page.keyboard.press("Escape")  # close the names' suggestions, if shown
         page.keyboard.press("Enter")
-        expect(page.get_by_text(f"Table {number}, round 1: {len(games)} game")).to_be_visible()
+        expect(
+            page.locator(".message", has_text=f"Table {number}, round 1: {len(games)} game")
+        ).to_be_visible()
 
     # Closed from the keyboard too: Tab to the console's link, then to the confirmation.
     page.goto(live_server.url + reverse("organizer:event", args=[paper.pk]))
@@ -95,7 +97,7 @@ def test_a_round_from_paper_by_keyboard_moves_players_as_phones_would(live_serve
     expect(page.get_by_role("heading", name="Close round 1: check, then confirm")).to_be_visible()
     tab_to(page, "Confirm: close round 1 and seat round 2")
     page.keyboard.press("Enter")
-    expect(page.get_by_text("Round 1 closed")).to_be_visible()
+    expect(page.locator(".message", has_text="Round 1 closed")).to_be_visible()
 
     assert factories.seats_of(paper, 2) == factories.seats_of(phones, 2)
     assert factories.seats_of(paper, 2) != factories.seats_of(paper, 1)

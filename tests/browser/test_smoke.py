@@ -21,7 +21,7 @@ def test_sign_in_link_opens_the_console_once(live_server, new_context):
     page.goto(link)
     page.get_by_role("button", name="Sign in", exact=True).click()
     expect(page.get_by_role("heading", name="Your events")).to_be_visible()
-    expect(page.get_by_text("Signed in as organizer.")).to_be_visible()
+    expect(page.locator(".message", has_text="Signed in as organizer.")).to_be_visible()
 
     page.context.clear_cookies()
     response = page.goto(link)
