@@ -176,6 +176,7 @@
   }
 
   function afterPoll(before) {
+    restoreFields(before.fields);
     before.open.forEach(function (id) {
       var details = document.getElementById(id);
       if (details && details.tagName === "DETAILS") details.open = true;
@@ -183,14 +184,49 @@
     var focused = document.activeElement;
     if (focused && focused !== document.body && focused.isConnected) return;
     var element = before.id && document.getElementById(before.id);
-    element = visible(element) ? element : byPlace(before);
+    // Else the same form's button (a poll may land just after a press swapped the page),
+    // else whatever now stands where it stood.
+    element = visible(element) ? element : sameControl(before) || byPlace(before);
     if (element) element.focus({ preventScroll: true });
+  }
+
+  // A choice made but not sent yet (a select turned, a box typed in) survives a poll that
+  // re-renders its form: polls come every half second.
+  function changedFields() {
+    var changed = [];
+    document.querySelectorAll("select[id], input[id], textarea[id]").forEach(function (field) {
+      if (field.type === "hidden" || field.type === "checkbox" || field.type === "radio") return;
+      var initial = field.tagName === "SELECT"
+        ? Array.prototype.some.call(field.options, function (option) {
+          return option.selected && option.defaultSelected;
+        }) || !field.value
+        : field.value === field.defaultValue;
+      if (!initial) changed.push({ id: field.id, value: field.value });
+    });
+    return changed;
+  }
+  function restoreFields(changed) {
+    (changed || []).forEach(function (saved) {
+      var field = document.getElementById(saved.id);
+      if (!field || !field.isConnected) return;
+      var untouched = field.tagName === "SELECT"
+        ? Array.prototype.some.call(field.options, function (option) {
+          return option.selected && option.defaultSelected;
+        })
+        : field.value === field.defaultValue;
+      if (untouched) field.value = saved.value;
+    });
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (pressed || event.detail.shouldSwap === false) return;
     kept = describe(document.activeElement) ||
       { id: "", action: "", text: "", holder: "", index: -1, open: openQuestions() };
+    // Only for polls (an element with its own trigger): a form's own answer may clear it.
+    var config = event.detail.requestConfig;
+    var polled = config && config.verb === "get" && config.elt && config.elt.hasAttribute &&
+      config.elt.hasAttribute("hx-trigger");
+    kept.fields = polled ? changedFields() : [];
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     // A poll may settle between the press and its answer (polls run every half second):

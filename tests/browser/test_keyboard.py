@@ -160,6 +160,12 @@ def test_a_debrief_step_by_keyboard_keeps_the_focus_on_next(live_server, new_con
     first = tab_to(page, "Next:")
     page.keyboard.press("Enter")
     expect(now).not_to_have_text(before)
+    # The swap comes first, the focus a moment later (once htmx has settled the new page).
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.tagName === 'BUTTON'"
+        " && document.activeElement.textContent.trim().startsWith('Next:')"
+        " && !document.activeElement.closest('.htmx-settling')"
+    )
     after = focus(page)
     assert after["tag"] == "button", after
     assert after["text"].startswith("Next:"), after
