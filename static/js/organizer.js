@@ -192,29 +192,26 @@
 
   // A choice made but not sent yet (a select turned, a box typed in) survives a poll that
   // re-renders its form: polls come every half second.
+  function isDefault(field) {
+    if (field.tagName !== "SELECT") return field.value === field.defaultValue;
+    var chosen = field.options[field.selectedIndex];
+    var preset = Array.prototype.some.call(field.options, function (option) {
+      return option.defaultSelected;
+    });
+    return preset ? Boolean(chosen && chosen.defaultSelected) : field.selectedIndex <= 0;
+  }
   function changedFields() {
     var changed = [];
     document.querySelectorAll("select[id], input[id], textarea[id]").forEach(function (field) {
       if (field.type === "hidden" || field.type === "checkbox" || field.type === "radio") return;
-      var initial = field.tagName === "SELECT"
-        ? Array.prototype.some.call(field.options, function (option) {
-          return option.selected && option.defaultSelected;
-        }) || !field.value
-        : field.value === field.defaultValue;
-      if (!initial) changed.push({ id: field.id, value: field.value });
+      if (!isDefault(field)) changed.push({ id: field.id, value: field.value });
     });
     return changed;
   }
   function restoreFields(changed) {
     (changed || []).forEach(function (saved) {
       var field = document.getElementById(saved.id);
-      if (!field || !field.isConnected) return;
-      var untouched = field.tagName === "SELECT"
-        ? Array.prototype.some.call(field.options, function (option) {
-          return option.selected && option.defaultSelected;
-        })
-        : field.value === field.defaultValue;
-      if (untouched) field.value = saved.value;
+      if (field && field.isConnected && isDefault(field)) field.value = saved.value;
     });
   }
 
