@@ -92,11 +92,16 @@ def test_a_backup_that_finds_no_space_turns_the_console_red(organizer, signed_in
     console_url = reverse("organizer:event", args=[event.pk])
     assert "disk-warning" not in signed_in.get(console_url).content.decode()
     full = OSError(errno.ENOSPC, "No space left on device")
+    # The backup copies a SQLite file; on PostgreSQL too, so the same failing copy is met.
+    live = tmp_path / "live.sqlite3"
     with (
+        mock.patch("tournament.writes.backups._live_sqlite", return_value=live),
         mock.patch("tournament.writes.backups.copy_database", side_effect=full),
         pytest.raises(BackupFailed),
     ):
-        back_up(event_id=event.pk, round_number=0, moment=Moment.ON_DEMAND, directory=tmp_path)
+        back_up(
+            event_id=event.pk, round_number=0, moment=Moment.ON_DEMAND, directory=tmp_path / "kept"
+        )
     assert "disk-warning" in signed_in.get(console_url).content.decode()
 
 
