@@ -1,16 +1,35 @@
-"""Template filters for the projector's board (templates/projector/_board.html).
+"""Template tags for the projector's board (templates/projector/_board.html).
 
-Terms: a *standings row* is one player and the games they won this round; a 500-player
-board has 500 of them, and rendering each through the template language costs more than
-the rest of the page, so they are written here in one pass, escaped the same way.
+Terms:
+    standings row       one player and the games they won this round.
+    standings fragment  one table's rows in one column of a standings board, under the
+                        table's badge (tournament.rules.board_layout.Fragment).
+
+A 500-player board has 500 rows in about 125 fragments, and the projector draws it again
+after every report: through the template language that took most of the page's time. So
+a standings fragment is written here in one pass, escaped the same way, and kept by its
+value and language: a report changes one table's fragment, and the others are taken from
+memory. A fragment is a frozen value, so one found in memory is the same HTML.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tournament.rules.board_layout import Fragment
 
 register = template.Library()
+
+# Enough for every fragment of the largest boards on a few projectors' screens at once,
+# in every language; a fragment is a few hundred bytes.
+FRAGMENTS_KEPT = 4096
+SHORT_BADGE_ROWS = 3  # a fragment of fewer rows has no room for the word "table"
 
 
 @register.filter
@@ -20,4 +39,38 @@ def standing_rows(rows) -> str:
         "",
         '<li class="row"><bdi class="name">{}</bdi><span class="games{}">{}</span></li>',
         ((row.name, "" if row.games else " is-zero", row.games) for row in rows),
+    )
+
+
+@register.simple_tag
+def standings_fragment(fragment: Fragment) -> SafeString:
+    """``{% standings_fragment fragment %}``: one table's fragment of a standings board,
+    as the moves and ladder fragments are drawn in _board.html."""
+    return _standings_fragment(fragment, get_language())
+
+
+@lru_cache(maxsize=FRAGMENTS_KEPT)
+def _standings_fragment(fragment: Fragment, language: str | None) -> SafeString:
+    # ``language`` is part of the key only: gettext reads the active language itself.
+    classes = "fragment" + (" is-top" if fragment.group.top else "")
+    classes += " is-continued" if fragment.continued else ""
+    if fragment.table is None:
+        badge = format_html('<span class="badge-number" title="{}">+</span>', _("Back in the game"))
+    else:
+        small = (
+            format_html("<small>{}</small>", _("table"))
+            if len(fragment.rows) >= SHORT_BADGE_ROWS
+            else ""
+        )
+        badge = format_html(
+            '{}<span class="badge-number"><span class="visually-hidden">{} </span>{}</span>',
+            small,
+            _("Table"),
+            fragment.table,
+        )
+    return format_html(
+        '<div class="{}"><div class="table-badge">{}</div><ol class="rows">{}</ol></div>',
+        classes,
+        badge,
+        standing_rows(fragment.rows),
     )
