@@ -53,6 +53,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tournament.common.disk import is_disk_full
+from tournament.common.polling import unchanged_poll
 from tournament.views import errors
 from tournament.views.access import permission_denied
 
@@ -116,6 +117,17 @@ class HealthCheckMiddleware:
         add_never_cache_headers(response)
         response["X-Content-Type-Options"] = "nosniff"
         return response
+
+
+class UnchangedPollMiddleware:
+    """Answer an unchanged poll of a link screen 304 (tournament.common.polling, Terms:
+    early); listed right after SecurityMiddleware."""
+
+    def __init__(self, get_response: Middleware) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return unchanged_poll(request) or self.get_response(request)
 
 
 class PageHeadersMiddleware:

@@ -141,6 +141,9 @@ MIDDLEWARE = [
     # First: /healthz answers any Host, over plain HTTP, with no session (its docstring).
     "tournament.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A link screen's unchanged poll is answered here, after one query: 500 players'
+    # phones poll a thousand times a second (tournament.common.polling, Terms: early).
+    "tournament.middleware.UnchangedPollMiddleware",
     # Static files are answered here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tournament.middleware.PageHeadersMiddleware",

@@ -297,7 +297,7 @@ def table_page(request: HttpRequest, table: Table) -> HttpResponse:
 
 @require_GET
 @never_cache
-@etag_from_version(_table_version)
+@etag_from_version(_table_version, early=True)
 @table_from_link
 def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     return _render_screen(request, table, LIVE_PARTIAL)

@@ -164,7 +164,7 @@ def player_names(request: HttpRequest, event: Event) -> HttpResponse:
 
 @require_GET
 @never_cache
-@etag_from_version(_player_version)
+@etag_from_version(_player_version, early=True)
 @event_from_players_link
 def player_live(request: HttpRequest, event: Event) -> HttpResponse:
     me = _me(request, event)

@@ -11,9 +11,11 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
@@ -354,3 +356,42 @@ def test_with_postgresql_unreachable_the_health_check_answers_503_at_once(tmp_pa
     assert '"status": 503' in done.stdout.splitlines()[-1]
     assert time.monotonic() - started < 60
     assert list(tmp_path.iterdir()) == []  # nothing written to the data folder
+
+
+# --- unchanged polls answered early ---------------------------------------------------------
+
+
+def _phone_etag(client, event) -> tuple[str, str]:
+    live = reverse("phone:table_live", args=[factories.table(event, 1).token])
+    page = client.get(live, **HTMX).content.decode()
+    return live, re.search(r'data-etag="([^"]+)"', page)[1].replace("&quot;", '"')
+
+
+def test_an_unchanged_phone_poll_is_answered_before_sessions_and_the_view(playing):
+    client = Client()
+    live, etag = _phone_etag(client, playing)
+    with mock.patch.object(SessionMiddleware, "process_request", side_effect=AssertionError):
+        response = client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX)
+        assert response.status_code == 304
+        assert response["ETag"] == etag
+        assert "no-store" in response["Cache-Control"]
+        # A changed screen still goes the whole way, through the session to the view.
+        factories.report(playing, 1, factories.seated_names(playing, 1)[1])
+        with pytest.raises(AssertionError):
+            client.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX)
+
+
+def test_an_early_answer_checks_the_host_as_any_page_does(playing):
+    client = Client(raise_request_exception=False)
+    live, etag = _phone_etag(client, playing)
+    response = client.get(live, HTTP_IF_NONE_MATCH=etag, HTTP_HOST="evil.example", **HTMX)
+    assert response.status_code == 400
+
+
+def test_a_console_poll_is_never_answered_before_its_sign_in_is_checked(playing, signed_in):
+    live = reverse("organizer:event_live", args=[playing.pk])
+    etag = signed_in.get(live, **HTMX)["ETag"]
+    assert signed_in.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    stranger = Client()
+    response = stranger.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert response.status_code != 304

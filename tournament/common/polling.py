@@ -9,6 +9,12 @@ Terms:
     ETag      the version(s), plus whatever else decides the page, sent with each answer.
               static/js/poll.js sends it back in If-None-Match; when nothing changed the
               answer is 304 with no body, after one small query (etag_from_version).
+    early     an unchanged poll of a link screen (a table's phones, the players' page,
+              the projector) is answered 304 by UnchangedPollMiddleware, before sessions,
+              CSRF, languages and the rest of the middleware: those are most of what such
+              a poll costs, and 500 players' phones send a thousand a second. Only views
+              whose version comes from their link's own token take part (early=True): a
+              signed-in screen's version is read after its sign-in is checked.
     286       the answer when the event reached a state that will not change any more
               (stop_polling); the element it carries has no trigger, so polling ends.
     trigger   the hx-trigger a polling element carries (poll_trigger): the "poll" event
@@ -27,7 +33,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.urls import Resolver404, resolve
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import parse_etags
 from django.views.decorators.http import condition
 
 # static/js/poll.js says the same (tests/tournament/common). Half a second, so a report is
@@ -71,20 +80,51 @@ def first_row(sql: str, params: tuple) -> tuple | None:
 
 
 def etag_from_version(
-    version_of: Callable[..., object | None],
+    version_of: Callable[..., object | None], *, early: bool = False
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorate a polled GET view so an unchanged version answers 304 without running it.
 
     version_of(request, *args, **kwargs) returns something that changes whenever the page
     would (typically one values_list query on Event.version), or None for "unknown"
-    (then the view runs and answers 404 or the page).
+    (then the view runs and answers 404 or the page). With early=True, version_of takes
+    the URL's own arguments and needs nothing the middleware adds (see Terms: early).
     """
 
     def etag(request: HttpRequest, *args, **kwargs) -> str | None:
         value = version_of(request, *args, **kwargs)
         return None if value is None else quoted_etag(value)
 
-    return condition(etag_func=etag)
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        conditional = condition(etag_func=etag)(view)
+        if early:
+            # Set before the decorators above this one wrap it: functools.wraps copies it.
+            conditional.early_etag = etag
+        return conditional
+
+    return decorate
+
+
+def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
+    """The 304 for an unchanged poll of an early view (see Terms: early), or None when the
+    request must go through the middleware to its view."""
+    sent = request.headers.get("If-None-Match")
+    if request.method != "GET" or not sent:
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    etag_of = getattr(match.func, "early_etag", None)
+    if etag_of is None:
+        return None
+    request.get_host()  # the same ALLOWED_HOSTS check as any page: DisallowedHost is a 400
+    etag = etag_of(request, *match.args, **match.kwargs)
+    if etag is None or etag not in parse_etags(sent):
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    add_never_cache_headers(response)
+    return response
 
 
 def stop_polling(response: HttpResponse) -> HttpResponse:

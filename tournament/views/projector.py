@@ -39,7 +39,8 @@ def _stage_version(view: View, version: int) -> str:
 def _polled_version(request: HttpRequest, token: str) -> str | None:
     # Only the polled stage is conditional: a full page carries the clock's seconds left,
     # which the version does not cover, so a reload must never be answered from a cache.
-    if not request.htmx:
+    # The header, not request.htmx: an early answer comes before HtmxMiddleware.
+    if request.headers.get("HX-Request") != "true":
         return None
     if not looks_like_token(token):
         return None
@@ -72,7 +73,7 @@ def _welcome(event: Event) -> dict:
 
 
 @require_GET
-@etag_from_version(_polled_version)
+@etag_from_version(_polled_version, early=True)
 def screen(request: HttpRequest, token: str) -> HttpResponse:
     event = Event.objects.filter(projector_token=token).first()
     if event is None:
