@@ -26,6 +26,11 @@ def new_client_key() -> str:
     return secrets.token_urlsafe(CLIENT_KEY_BYTES)
 
 
+# The hidden fields of every report, in the order a page writes them
+# (tables.templatetags.report_forms).
+REPORT_FIELDS = ("round_number", "game_number", "client_key")
+
+
 class ReportForm(forms.Form):
     """What every report carries besides its result: which round, which game, which key."""
 
@@ -44,7 +49,7 @@ class ReportForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean()
         # These fields are hidden, so their own errors would never be seen: say what to do.
-        if any(self.has_error(name) for name in ("round_number", "game_number", "client_key")):
+        if any(self.has_error(name) for name in REPORT_FIELDS):
             raise forms.ValidationError(
                 _("This form is out of date. Go back to your table's page and report again.")
             )
