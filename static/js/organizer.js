@@ -82,6 +82,8 @@
   var FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
   var pressed = null; // the control pressed for the background post in flight
   var kept = null; // what had the focus before a poll's swap
+  var sent = null; // {field id: value} of the form pressed, as it was sent
+  var unsent = []; // choices made but not sent, to put back after the swap under way
 
   function visible(element) {
     return !!element && element.isConnected && !element.disabled &&
@@ -175,12 +177,17 @@
     if (target) target.focus({ preventScroll: true });
   }
 
-  function afterPoll(before) {
-    restoreFields(before.fields);
+  // Run in the same task as the swap (htmx:afterSwap), so no click or key can land on a
+  // question closed or a select turned back by the poll in between: settling comes 20 ms
+  // later, and a press in that gap went to the wrong place.
+  function restoreAfterPoll(before) {
     before.open.forEach(function (id) {
       var details = document.getElementById(id);
       if (details && details.tagName === "DETAILS") details.open = true;
     });
+  }
+
+  function afterPoll(before) {
     var focused = document.activeElement;
     if (focused && focused !== document.body && focused.isConnected) return;
     var element = before.id && document.getElementById(before.id);
@@ -191,7 +198,10 @@
   }
 
   // A choice made but not sent yet (a select turned, a box typed in) survives a poll that
-  // re-renders its form: polls come every half second.
+  // re-renders its form (polls come every half second), and the answer to an earlier press
+  // that lands after it (a poll may show the press's result first, and the next choice is
+  // made before the press's own answer arrives). What the pressed form sent is its
+  // answer's to reset.
   function isDefault(field) {
     if (field.tagName !== "SELECT") return field.value === field.defaultValue;
     var chosen = field.options[field.selectedIndex];
@@ -200,11 +210,19 @@
     });
     return preset ? Boolean(chosen && chosen.defaultSelected) : field.selectedIndex <= 0;
   }
+  function fieldsWithId(root) {
+    return Array.prototype.filter.call(
+      root.querySelectorAll("select[id], input[id], textarea[id]"),
+      function (field) {
+        return field.type !== "hidden" && field.type !== "checkbox" && field.type !== "radio";
+      });
+  }
   function changedFields() {
     var changed = [];
-    document.querySelectorAll("select[id], input[id], textarea[id]").forEach(function (field) {
-      if (field.type === "hidden" || field.type === "checkbox" || field.type === "radio") return;
-      if (!isDefault(field)) changed.push({ id: field.id, value: field.value });
+    fieldsWithId(document).forEach(function (field) {
+      if (isDefault(field)) return;
+      if (sent && sent[field.id] === field.value) return;
+      changed.push({ id: field.id, value: field.value });
     });
     return changed;
   }
@@ -215,23 +233,41 @@
     });
   }
 
+  function isPoll(config) {
+    // A poll's element has its own trigger; a boosted press's (a form, a link) has none.
+    return Boolean(config && config.verb === "get" && config.elt && config.elt.hasAttribute &&
+      config.elt.hasAttribute("hx-trigger"));
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (pressed || event.detail.shouldSwap === false) return;
+    var config = event.detail.requestConfig;
+    if (isPoll(config) && !config.elt.isConnected) {
+      // Sent before a press replaced the page, answered after it: what it read is older
+      // than what the page now shows. The next poll brings what changed.
+      event.detail.shouldSwap = false;
+      return;
+    }
+    if (event.detail.shouldSwap === false) return;
+    // Not for a link followed to another page: its fields are not these.
+    var answer = pressed && config && config.verb !== "get";
+    unsent = isPoll(config) || answer ? changedFields() : [];
+    if (pressed) return;
     kept = describe(document.activeElement) ||
       { id: "", action: "", text: "", holder: "", index: -1, open: openQuestions() };
-    // Only for polls (an element with its own trigger): a form's own answer may clear it.
-    var config = event.detail.requestConfig;
-    var polled = config && config.verb === "get" && config.elt && config.elt.hasAttribute &&
-      config.elt.hasAttribute("hx-trigger");
-    kept.fields = polled ? changedFields() : [];
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    restoreFields(unsent);
+    if (kept) restoreAfterPoll(kept);
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     // A poll may settle between the press and its answer (polls run every half second):
     // only the answer to the form sent in the background (never a GET) carries its message.
     var config = event.detail.requestConfig;
+    unsent = [];
     if (pressed && config && config.verb !== "get") {
       var wanted = pressed;
       pressed = null;
+      sent = null;
       afterPress(wanted);
     } else if (kept) {
       var before = kept;
@@ -239,7 +275,7 @@
       afterPoll(before);
     }
   });
-  document.addEventListener("htmx:responseError", function () { pressed = null; });
+  document.addEventListener("htmx:responseError", function () { pressed = null; sent = null; });
   document.addEventListener("click", function (event) {
     var cancel = event.target.closest && event.target.closest("[data-confirm-cancel]");
     if (!cancel) return;
@@ -289,7 +325,11 @@
   document.addEventListener("htmx:afterSettle", setup);
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form.closest && form.closest("[hx-boost], [data-hx-boost]")) pressed = describe(event.submitter || form);
+    if (form.closest && form.closest("[hx-boost], [data-hx-boost]")) {
+      pressed = describe(event.submitter || form);
+      sent = {};
+      fieldsWithId(form).forEach(function (field) { sent[field.id] = field.value; });
+    }
     if (form.matches && form.matches("form[data-submit-once]")) {
       if (form.dataset.sent) {
         event.preventDefault();

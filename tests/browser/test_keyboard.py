@@ -160,12 +160,7 @@ def test_a_debrief_step_by_keyboard_keeps_the_focus_on_next(live_server, new_con
     first = tab_to(page, "Next:")
     page.keyboard.press("Enter")
     expect(now).not_to_have_text(before)
-    # The swap comes first, the focus a moment later (once htmx has settled the new page).
-    page.wait_for_function(
-        "() => document.activeElement && document.activeElement.tagName === 'BUTTON'"
-        " && document.activeElement.textContent.trim().startsWith('Next:')"
-        " && !document.activeElement.closest('.htmx-settling')"
-    )
+    wait_for_settled_focus(page, "Next:")
     after = focus(page)
     assert after["tag"] == "button", after
     assert after["text"].startswith("Next:"), after
@@ -173,7 +168,22 @@ def test_a_debrief_step_by_keyboard_keeps_the_focus_on_next(live_server, new_con
     second = now.inner_text()
     page.keyboard.press("Space")  # the focus was kept: Space presses "Next" again
     expect(now).not_to_have_text(second)
-    assert focus(page)["text"].startswith(("Next:", "Back:")), focus(page)
+    wait_for_settled_focus(page, "Next:", "Back:")
+
+
+def wait_for_settled_focus(page, *starts: str) -> None:
+    """Wait until the focus is on a button whose words start with one of ``starts``, in a
+    settled page: the swap comes first, the focus a moment later (once htmx has settled
+    the new page). Times out, and fails, if it never gets there."""
+    page.wait_for_function(
+        """(starts) => {
+            const element = document.activeElement;
+            return element && element.tagName === "BUTTON"
+                && starts.some((start) => element.textContent.trim().startsWith(start))
+                && !element.closest(".htmx-settling");
+        }""",
+        arg=list(starts),
+    )
 
 
 def test_the_phone_report_and_its_tricks_form_by_keyboard(live_server, new_context):
