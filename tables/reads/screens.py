@@ -32,6 +32,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tables.models import Game, GameStatus, Table
+from tables.reads import prepared
 from tables.rules.rule_sheets import RuleSheet, rule_sheet
 from tables.rules.tally import shortcuts
 from tables.rules.variants import DECK_SIZE
@@ -218,16 +219,16 @@ def table_screen(
     number = play_round_number(event)
     if known is not None and known.round_.number != number:
         known = None
-    screen.round_ = (
-        known.round_
-        if known
-        else Round.objects.filter(event=event, number=number).order_by().first()
-    )
+    # Prepared SQL (tables.reads.prepared): every page, report answer and changed poll
+    # reads these three, and compiling them as ORM queries cost more than running them.
+    screen.round_ = known.round_ if known else prepared.round_of(event.pk, number)
     if screen.round_ is None:
         return screen
-    screen.players = (
-        _in_table_order(known.players) if known else seated_players(screen.round_, table)
-    )
+    screen.round_.event = event
+    seated = {p.pk: p for p in known.players} if known else None
+    if seated is None:
+        seated = prepared.seated_players(screen.round_, table)
+    screen.players = _in_table_order(seated.values())
     if event.phase == Phase.STUDY:
         # Rules exist on this page in the study phase only, for this table only.
         seated = len(screen.players)
@@ -241,13 +242,7 @@ def table_screen(
         return screen
 
     screen.games = (
-        list(known.games)
-        if known
-        else list(
-            Game.objects.filter(round=screen.round_, table=table)
-            .select_related("winner")
-            .order_by("number")
-        )
+        list(known.games) if known else prepared.table_games(screen.round_, table, seated)
     )
     screen.next_game = max((game.number for game in screen.games), default=0) + 1
     screen.can_report = screen.round_.status == RoundStatus.OPEN and bool(screen.players)

@@ -75,9 +75,9 @@ from tables.models import (
     ReportState,
     Table,
 )
+from tables.reads import prepared
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
-from tables.writes import report_reads
 from tables.writes.recording import Outcome, record_reports
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
@@ -236,7 +236,7 @@ def report_game(
 
 
 def _repeated(client_key: str, table: Table) -> ReportResult | None:
-    stored = report_reads.report_by_key(client_key)
+    stored = prepared.report_by_key(client_key)
     if stored is None:
         return None
     if stored.table_id != table.pk:
@@ -347,7 +347,7 @@ def _store(
 
 def _table_games(round_: Round, table: Table, seated: dict[int, Player]) -> list[Game]:
     """The table's games in the round, with their winners: one query."""
-    return report_reads.table_games(round_, table, seated)
+    return prepared.table_games(round_, table, seated)
 
 
 def _bump_versions(event: Event, table: Table) -> int:
@@ -371,10 +371,10 @@ def _round_and_winner(
     who is seated: refused unless every player it names is seated at the table in that
     round."""
     round_ = _refuse_unless_playing(
-        report_reads.round_of(table.event_id, round_number),
+        prepared.round_of(table.event_id, round_number),
         round_number,
     )
-    seated = report_reads.seated_players(round_, table)
+    seated = prepared.seated_players(round_, table)
     named = [winner] if winner is not None else list(tricks)
     if not named or any(p.pk not in seated for p in named):
         raise Refused(_("That player is not seated at this table in this round."))
@@ -400,7 +400,7 @@ def _keep_for_the_organizer(report: GameReport, round_: Round) -> Outcome | None
 
 def _phone_reports(phone: str | None, round_: Round, table: Table) -> list[GameReport]:
     """A phone's reports in a round, oldest first: one query, none without a phone."""
-    return [] if phone is None else report_reads.reports_of_phone(phone, round_, table)
+    return [] if phone is None else prepared.reports_of_phone(phone, round_, table)
 
 
 def _own_report(

@@ -328,7 +328,7 @@ class Board:
     def digits(self) -> int:
         """Digits of the longest table number on the board, to keep number columns even."""
         fragments = [f for page in self.pages for column in page.columns for f in column]
-        return _digits(group for group in {id(f.group): f.group for f in fragments}.values())
+        return table_digits(group for group in {id(f.group): f.group for f in fragments}.values())
 
     @property
     def name_line(self) -> float:
@@ -336,7 +336,7 @@ class Board:
         return self.em - self.beside
 
 
-def _digits(groups: Iterable[Group]) -> int:
+def table_digits(groups: Iterable[Group]) -> int:
     numbers: list[int] = []
     for group in groups:
         if group.table is not None:
@@ -435,7 +435,7 @@ def lay_out(groups: Iterable[Group], kind: str) -> Board:
     rows = [row for group in groups for row in group.rows]
     best: tuple[tuple, Board] | None = None
     games = any(getattr(row, "games", None) is not None for row in rows)
-    for sizing in _sizings(kind, rows, _digits(groups), games):
+    for sizing in _sizings(kind, rows, table_digits(groups), games):
         layout = sizing.layout
         total = sum(map(sizing.lines_of, rows))
         share = (total / len(rows) - 1) / (layout.wrapped_lines - 1)  # of the names wrapped

@@ -14,11 +14,12 @@ memory. A fragment is a frozen value, so one found in memory is the same HTML.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -43,10 +44,12 @@ def standing_rows(rows) -> str:
 
 
 @register.simple_tag
-def standings_fragment(fragment: Fragment) -> SafeString:
-    """``{% standings_fragment fragment %}``: one table's fragment of a standings board,
-    as the moves and ladder fragments are drawn in _board.html."""
-    return _standings_fragment(fragment, get_language())
+def standings_column(column: Sequence[Fragment]) -> SafeString:
+    """``{% standings_column column %}``: the fragments of one column of a standings
+    board, as the moves and ladder fragments are drawn in _board.html. A whole column in
+    one call: the template language's own loop cost more than the fragments kept."""
+    language = get_language()
+    return mark_safe("".join(_standings_fragment(fragment, language) for fragment in column))
 
 
 @lru_cache(maxsize=FRAGMENTS_KEPT)

@@ -33,6 +33,7 @@ from tables.models import Game
 from tournament.common.i18n import gettext_noop
 from tournament.models import Event, Round, Seat, SeatReason, reason_label
 from tournament.rules.board_layout import Board, Group, LadderRow, StandingRow, lay_out
+from tournament.rules.board_reuse import lay_out_reusing
 from tournament.rules.ordering import name_key, rank_players
 
 # --- the moves screen's rows: marks for the seat reasons ---------------------------
@@ -111,7 +112,8 @@ def round_standings(event: Event, round_: Round) -> Board:
     round_.event = event  # already loaded: spare games_won_by_table a query
     by_table = round_.games_won_by_table()
     top = max(by_table, default=None)
-    return lay_out(
+    # Drawn again after every report: the layout of the same seating is reused.
+    return lay_out_reusing(
         (
             Group(
                 number,

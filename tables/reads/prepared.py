@@ -1,12 +1,15 @@
-"""The rows a phone's report reads under its event's lock, by prepared SQL.
+"""A table's round as its phones read it (the round, who is seated, the games) and the
+rows a report reads under its event's lock, by prepared SQL.
 
 Terms:
     prepared   SQL written once per process from the models' own table and column names,
                with %s placeholders (SQLite and PostgreSQL alike), run through the ORM's
                raw() so its values are converted as any query's (dates, JSON, booleans).
                Compiling an ORM query (its joins, its default order, select_related) cost
-               several times what running it did, and a report reads six of them while it
-               holds the database's write lock (docs/PERFORMANCE.md, issue 23).
+               several times what running it did: a report reads six of them while it
+               holds the database's write lock, and a phone's page three, with every
+               page, every report's answer and every changed poll (docs/PERFORMANCE.md,
+               issue 23).
     related    a row another row points to (a game's winner, a report's table) is set from
                what the write has in hand when it can be, else loaded when first used, as
                the ORM does: the rare paths (a key sent twice, a phone that reported at
@@ -14,7 +17,7 @@ Terms:
 
 Each function returns model instances, as the ORM query it stands for did; nothing here
 writes. tables.writes.reporting calls them inside its transaction, after
-Event.objects.lock.
+Event.objects.lock; tables.reads.screens for a table's screen.
 """
 
 from __future__ import annotations
