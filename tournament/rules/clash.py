@@ -148,10 +148,6 @@ _NO_CLASH = gettext_noop("No table-round brought players with different rules to
 _NOTHING_PLAYED = gettext_noop("No round was played, so no rules met.")
 # Said after the sentence when it helps: the disputes where everyone had the same rules.
 # The new kinds, said before the classic sentence (the winning clash is the biggest).
-_WINNING_MET = gettext_noop(
-    "Where players who win with the most tricks met players who win with the fewest, "
-    "disputes came at %(disputed)s of %(total)s table-rounds."
-)
 _PLAY_MET = gettext_noop(
     "Where only the must-play-higher rule differed: disputes at %(disputed)s of %(total)s."
 )
@@ -176,9 +172,29 @@ def clash_sentence(
     if not (direction.total or trump.total or same.total or winning.total or play.total):
         return translate(_NOTHING_PLAYED)
     extra = " ".join(
-        translated(translate, message, disputed=count.disputed, total=count.total)
-        for message, count in ((_WINNING_MET, winning), (_PLAY_MET, play))
-        if count.total
+        [
+            *(
+                [
+                    ngettext(
+                        "Where players who win with the most tricks met players who win "
+                        "with the fewest, disputes came at %(disputed)s of %(total)s "
+                        "table-round.",
+                        "Where players who win with the most tricks met players who win "
+                        "with the fewest, disputes came at %(disputed)s of %(total)s "
+                        "table-rounds.",
+                        winning.total,
+                    )
+                    % {"disputed": winning.disputed, "total": winning.total}
+                ]
+                if winning.total
+                else []
+            ),
+            *(
+                [translated(translate, _PLAY_MET, disputed=play.disputed, total=play.total)]
+                if play.total
+                else []
+            ),
+        ]
     )
     values = {
         "direction_disputed": direction.disputed,

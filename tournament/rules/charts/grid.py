@@ -56,7 +56,8 @@ KIND_SYMBOLS = {
     ClashKind.PLAY: "▲",
 }
 
-DISPUTES_TITLE = gettext_noop("Table %(table)s, round %(round)s: %(disputes)s disputed")
+# "disputed games: 3" rather than "3 disputed": no word agrees with the count.
+DISPUTES_TITLE = gettext_noop("Table %(table)s, round %(round)s · disputed games: %(disputes)s")
 CLASH_TITLES = {
     ClashKind.DIRECTION: gettext_noop("ace-high and ace-low players met"),
     ClashKind.TRUMP: gettext_noop("only the trump rules differed"),
