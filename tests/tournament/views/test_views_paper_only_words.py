@@ -83,6 +83,7 @@ def test_a_reprint_warning_speaks_of_the_variant_not_of_a_phone_link(signed_in, 
 def test_the_paper_only_kit_says_no_word_of_phones(signed_in, paper_event):
     kit = signed_in.get(reverse("kit:event_kit", args=[paper_event.pk])).content.decode()
     assert "winner on your table&#x27;s tally sheet" in kit
+    assert "Four pages per table (2 tables)" in kit  # the tally sheet after the guide
     assert "A page went missing, or a table's variant changed?" in kit
     # Only the notice that says there are none.
     assert kit.lower().count("phone") == 1
