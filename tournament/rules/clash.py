@@ -154,6 +154,30 @@ _PLAY_MET = gettext_noop(
 _SAME_RULES = gettext_noop("Where everyone had studied the same rules: %(disputed)s of %(total)s.")
 
 
+def _new_kinds_sentence(
+    winning: ClashCount, play: ClashCount, translate: Translate, ngettext: TranslatePlural
+) -> str:
+    """What the clash sentence says first: the new kinds that met (most against fewest
+    tricks, must-play-higher alone), or "" when neither did."""
+    parts = []
+    if winning.total:
+        parts.append(
+            ngettext(
+                "Where players who win with the most tricks met players who win "
+                "with the fewest, disputes came at %(disputed)s of %(total)s "
+                "table-round.",
+                "Where players who win with the most tricks met players who win "
+                "with the fewest, disputes came at %(disputed)s of %(total)s "
+                "table-rounds.",
+                winning.total,
+            )
+            % {"disputed": winning.disputed, "total": winning.total}
+        )
+    if play.total:
+        parts.append(translated(translate, _PLAY_MET, disputed=play.disputed, total=play.total))
+    return " ".join(parts)
+
+
 def clash_sentence(
     cells: Iterable[TableRound],
     translate: Translate = untranslated,
@@ -171,31 +195,7 @@ def clash_sentence(
     winning, play = counts[ClashKind.WINNING], counts[ClashKind.PLAY]
     if not (direction.total or trump.total or same.total or winning.total or play.total):
         return translate(_NOTHING_PLAYED)
-    extra = " ".join(
-        [
-            *(
-                [
-                    ngettext(
-                        "Where players who win with the most tricks met players who win "
-                        "with the fewest, disputes came at %(disputed)s of %(total)s "
-                        "table-round.",
-                        "Where players who win with the most tricks met players who win "
-                        "with the fewest, disputes came at %(disputed)s of %(total)s "
-                        "table-rounds.",
-                        winning.total,
-                    )
-                    % {"disputed": winning.disputed, "total": winning.total}
-                ]
-                if winning.total
-                else []
-            ),
-            *(
-                [translated(translate, _PLAY_MET, disputed=play.disputed, total=play.total)]
-                if play.total
-                else []
-            ),
-        ]
-    )
+    extra = _new_kinds_sentence(winning, play, translate, ngettext)
     values = {
         "direction_disputed": direction.disputed,
         "direction_total": direction.total,
