@@ -15,6 +15,8 @@
      spent by the first and refused by the second).
    - an answer that lacks the element it should replace (the sign-in page after the
      session expired, say) is opened as a page instead of being swapped in.
+   - form[data-focus-refused] sent back with refused fields (aria-invalid): the page opens
+     with the focus on the first of them.
    - a server failure (5xx: a full disk, say) answers a swapped form with one line of
      text (tournament.views.errors), shown in red at the top of the page; nothing is
      swapped, so what was typed stays in the form. */
@@ -317,7 +319,15 @@
   // A page that opens with a message (an action posted without htmx, then redirected):
   // the focus starts on the message, and it is read out.
   // After "load": a page opened at a #fragment has moved its focus by then.
+  // A form sent back refused (paper entry) starts on its first refused field instead, where
+  // the fix is typed: the field also carries autofocus, for a browser without JavaScript,
+  // and this covers the browsers that skip autofocus (a page restored from history).
   window.addEventListener("load", function () {
+    var refused = document.querySelector('form[data-focus-refused] [aria-invalid="true"]');
+    if (refused && !refused.disabled) {
+      if (document.activeElement !== refused) refused.focus();
+      return;
+    }
     if (messages().length && document.activeElement === document.body) {
       afterPress({ id: "", action: "", holder: "", index: -1 });
     }

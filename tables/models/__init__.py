@@ -45,7 +45,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.dateformat import time_format
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.rules.variants import Suit, Variant, check_variants
@@ -225,7 +225,11 @@ def variant_warnings(
     disruptive tables), from its tables in any order."""
     variants = [table.variant for table in sorted(tables, key=lambda table: table.number)]
     return check_variants(
-        variants, anytime_share, translate=gettext, disruptive_share=disruptive_share
+        variants,
+        anytime_share,
+        translate=gettext,
+        disruptive_share=disruptive_share,
+        ngettext=ngettext,
     )
 
 

@@ -160,4 +160,5 @@ def event_guide(event: Event, tables: Iterable[Table] = ()) -> PlayersGuide:
         # The same page at every table: it leaves the winner to the sheets as soon as one
         # table of the event wins a game with the fewest tricks.
         winner_by_sheet=event.winner_by_sheet or any(table.fewest_wins for table in tables),
+        paper_only=event.paper_only,
     )

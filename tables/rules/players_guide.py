@@ -88,13 +88,15 @@ def players_guide(
     round_minutes: int,
     translate: Translate = untranslated,
     winner_by_sheet: bool = False,
+    paper_only: bool = False,
 ) -> PlayersGuide:
     """The guide in the product's own words, timed with the event's clock settings.
 
     With ``winner_by_sheet`` (an event where some table wins a game with the fewest tricks)
     "Who wins a game" points to the rule sheet instead of saying "the most tricks". The
     guide stays on the table for visitors to read, so it must be the same at every table of
-    the event: a per-table sentence would give a fewest-wins table away.
+    the event: a per-table sentence would give a fewest-wins table away. With
+    ``paper_only`` (an event without phones) it speaks of the tally sheet, never of phones.
     """
     for name, minutes in (
         ("study_minutes", study_minutes),
@@ -107,7 +109,9 @@ def players_guide(
         title=translated(translate, gettext_noop("How the tournament works")),
         subtitle=translated(translate, gettext_noop("Five Tricks · keep this page on the table")),
         steps_heading=translated(translate, gettext_noop("What happens, in order")),
-        steps=_steps(translate, study_minutes, practice_minutes, round_minutes),
+        steps=_steps(
+            translate, study_minutes, practice_minutes, round_minutes, paper_only=paper_only
+        ),
         rules_heading=translated(translate, gettext_noop("How you win, and where you go next")),
         rules=_rules(translate, winner_by_sheet=winner_by_sheet),
     )
@@ -130,9 +134,38 @@ def _section(
 
 
 def _steps(
-    translate: Translate, study_minutes: int, practice_minutes: int, round_minutes: int
+    translate: Translate,
+    study_minutes: int,
+    practice_minutes: int,
+    round_minutes: int,
+    *,
+    paper_only: bool,
 ) -> tuple[GuideSection, ...]:
     """What happens next, in the order the event runs (see Terms: step)."""
+    silence = (
+        gettext_noop(
+            "When study time is over, the rule sheets are collected. From then on, until the "
+            "end of the tournament, nobody says a word."
+        )
+        if paper_only
+        else gettext_noop(
+            "When study time is over, the rule sheets are collected and the phones stop "
+            "showing the rules. From then on, until the end of the tournament, nobody says "
+            "a word."
+        )
+    )
+    rounds = (
+        gettext_noop(
+            "Then the tournament starts and every game counts: tick each game's winner on "
+            "your table's tally sheet. Each round is timed; play as many games as you can "
+            "before time is called."
+        )
+        if paper_only
+        else gettext_noop(
+            "Then the tournament starts and every game counts. Each round is timed; play "
+            "as many games as you can before time is called."
+        )
+    )
     return (
         _section(
             translate,
@@ -148,11 +181,7 @@ def _steps(
             translate,
             SILENCE,
             gettext_noop("Then silence, until the end"),
-            gettext_noop(
-                "When study time is over, the rule sheets are collected and the phones stop "
-                "showing the rules. From then on, until the end of the tournament, nobody says "
-                "a word."
-            ),
+            silence,
             gettext_noop(
                 "No talking, no written words, no sign language. Pointing, miming and drawing "
                 "pictures are fine, as long as a drawing holds no words."
@@ -171,10 +200,7 @@ def _steps(
             translate,
             ROUNDS,
             gettext_noop("The rounds"),
-            gettext_noop(
-                "Then the tournament starts and every game counts. Each round is timed; play "
-                "as many games as you can before time is called."
-            ),
+            rounds,
             minutes=round_minutes,
             each=True,
         ),

@@ -12,8 +12,8 @@ Terms:
     initials     the first letter of each word of a name that starts with a letter, in
                  Latin letters and upper-case: "Jamal Moore" is "JM", "Łukasz Wróbel"
                  "LW", "Zoe Adams (Leeds)" "ZA". A name can also be typed in full, by its
-                 first name, or by the start of its name, as long as only one seated name
-                 fits.
+                 first name, by the start of its name or of a later word of it, as long as
+                 only one seated name fits.
     typed        compared as the one alphabetical order reads names (tournament.rules.
                  ordering): in Latin letters, accents and case ignored, so "lw", "ŁW" and
                  "Lukasz" all find Łukasz Wróbel, and "lucia" Lucía Fernández.
@@ -110,12 +110,23 @@ class Match:
     candidates: tuple[str, ...] = ()
 
 
+def _starts_a_word(folded_name: str, wanted: str) -> bool:
+    """Whether ``wanted`` starts at one of the name's words (both folded)."""
+    return any(folded_name[at:].startswith(wanted) for at in _word_starts(folded_name))
+
+
+def _word_starts(folded_name: str) -> list[int]:
+    return [at for at, letter in enumerate(folded_name) if at == 0 or folded_name[at - 1] == " "]
+
+
 def match_player(text: str, names: Collection[str]) -> Match:
     """The seated name that ``text`` stands for: its full name as spelled (case aside); else
     its full name, a first name or initials in Latin letters (exact, so "AL" beside Al
-    Brown and Alice Lee is ambiguous); else the start of one name ("Jam", "luc" for Lucía).
-    Accents and case never matter, except that the exact spelling tells apart two names
-    spelled the same in Latin letters. The first tier that fits anyone decides."""
+    Brown and Alice Lee is ambiguous); else the start of one name ("Jam", "luc" for Lucía);
+    else the start of a later word of it ("fernandez", "fern" for Lucía Fernández), as the
+    console's name search finds a name by any part. Accents and case never matter, except
+    that the exact spelling tells apart two names spelled the same in Latin letters.
+    The first tier that fits anyone decides."""
     exact = " ".join(text.split()).casefold()
     wanted = _folded(text)
     if not exact:
@@ -130,6 +141,7 @@ def match_player(text: str, names: Collection[str]) -> Match:
             or initials(name).casefold() == wanted.replace(" ", "")
         ],
         [name for name in names if wanted and _folded(name).startswith(wanted)],
+        [name for name in names if wanted and _starts_a_word(_folded(name), wanted)],
     )
     for found in tiers:
         unique = sorted(set(found), key=name_key)

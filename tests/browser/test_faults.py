@@ -44,8 +44,8 @@ def test_a_roster_that_the_full_disk_refuses_is_said_in_red_and_kept(live_server
         page.get_by_role("button", name="Add to the roster").click()
         note = page.locator("#fault-note")
         expect(note).to_have_text(
-            "The laptop's disk is full: this was not saved. Try again in a moment; the "
-            "organizer is warned on the console."
+            "The laptop's disk is full: this was not saved. Free some space on the laptop "
+            "(empty the bin, move large files away), then try again."
         )
     expect(note).to_have_attribute("role", "alert")
     expect(page.get_by_label("Names, one per line")).to_have_value("Ada\nBo\nCy")

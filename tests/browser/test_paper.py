@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tables.models import Game
 from tables.rules.tally import shortcuts
 from tables.writes.reporting import report_game
 from tests import factories
@@ -164,3 +166,47 @@ def test_the_tally_sheet_prints_on_a4_and_letter_and_the_entry_form_shows_its_er
     page.keyboard.press("Enter")
     expect(page.get_by_role("alert")).to_be_visible()
     snap(page, folder / "entry-form-1366.png")
+
+
+ACCENTED = ["Lucía Fernández", "Łukasz Wróbel", "Zoe Adams", "Tomás Ó Súilleabháin"]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_refused_row_takes_the_focus_and_names_fold_their_accents(
+    live_server, new_context, javascript
+):
+    """A good row, an accented name typed by a later word without its accents, and a row
+    nobody fits: the page comes back refused with the focus on the bad row (autofocus
+    without JavaScript), and saves once the fix is typed there."""
+    user, _ = ensure_organizer()
+    event = factories.start_rounds(
+        factories.seated_event(owner=user, players=ACCENTED, tables=1, paper_only=True)
+    )
+    page = new_context(LAPTOP, java_script_enabled=javascript).new_page()
+    sign_in(page, live_server, user)
+    page.goto(live_server.url + reverse("organizer:paper_entry", args=[event.pk, 1, 1]))
+    expect(page.locator("#game-1")).to_be_focused()
+    page.keyboard.type("lucia")
+    page.keyboard.press("Tab")
+    page.keyboard.type("fernandez")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Zed")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("Nothing was saved: 1 row needs fixing")
+    expect(page.locator("#game-3")).to_be_focused()
+    expect(page.locator("#game-3")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#game-1")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#game-2")).to_have_value("fernandez")
+
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("wrobel")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")
+    expect(page.locator(".message", has_text="Table 1, round 1: 3 games")).to_be_visible()
+    winners = Game.objects.filter(table__event=event).order_by("number")
+    assert [game.winner.name for game in winners] == [
+        "Lucía Fernández",
+        "Lucía Fernández",
+        "Łukasz Wróbel",
+    ]

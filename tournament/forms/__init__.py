@@ -20,7 +20,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from tables.rules.variants import (
@@ -353,7 +353,11 @@ def plan_choice_label(plan) -> str:
         _("%(tables)s × %(size)s") % {"tables": count, "size": size}
         for size, count in plan.size_counts.items()
     )
-    return _("%(count)s tables (%(sizes)s players)") % {"count": plan.table_count, "sizes": sizes}
+    return ngettext(
+        "%(count)s table (%(sizes)s players)",
+        "%(count)s tables (%(sizes)s players)",
+        plan.table_count,
+    ) % {"count": plan.table_count, "sizes": sizes}
 
 
 class MovePlayerForm(forms.Form):

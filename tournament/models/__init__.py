@@ -34,6 +34,8 @@ from tournament.models.cofacilitators import (
     CoFacilitator,
     CoFacilitatorQuerySet,
     CoRole,
+    accounts_named,
+    record_name,
     shown_name,
 )
 from tournament.models.debrief import STAGE_CHOICES, DebriefQuestion, DebriefQuestionQuerySet
@@ -112,9 +114,11 @@ __all__ = [
     "StoredBackup",
     "StoredBackupQuerySet",
     "WifiSecurity",
+    "accounts_named",
     "looks_like_token",
     "new_secret_token",
     "new_seed",
     "reason_label",
+    "record_name",
     "shown_name",
 ]

@@ -14,6 +14,12 @@ Terms:
              username, a co-facilitator by name and role in the page's language ("Noor ·
              assistante"), never by the account's username ("Noor · assistant #2"), whose
              role is an internal value and whose number only keeps it unique.
+    record name
+             how the event's record (its JSON file) names an account: an organizer by
+             their username, a co-facilitator by name and role in no language ("Noor ·
+             assistant", the role's value), never with the account's number. An import
+             finds the account again by it when exactly one account of this installation
+             has that name and role (accounts_named).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import re
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -93,3 +100,35 @@ def shown_name(username: str) -> str:
     if match is None or match["role"] not in CoRole.values:
         return username
     return f"{match['name']} · {CoRole(match['role']).label}"
+
+
+def record_name(username: str) -> str:
+    """The record name (see Terms) of the account with this username."""
+    match = _COFACILITATOR_USERNAME.match(username or "")
+    if match is None or match["role"] not in CoRole.values:
+        return username
+    return f"{match['name']} · {match['role']}"
+
+
+def accounts_named(names: set[str]) -> dict[str, str]:
+    """Each record name (see Terms) to the one username of this installation it names: a
+    username as it is, a co-facilitator's name and role to its one account with them; a
+    name with no account, or with two (two events' "Noor · assistant"), is left out."""
+    user_model = get_user_model()
+    found = {
+        username: username
+        for username in user_model.objects.filter(username__in=names).values_list(
+            user_model.USERNAME_FIELD, flat=True
+        )
+    }
+    for name in names - set(found):
+        candidates = [
+            username
+            for username in user_model.objects.filter(
+                **{f"{user_model.USERNAME_FIELD}__startswith": f"{name} #"}
+            ).values_list(user_model.USERNAME_FIELD, flat=True)
+            if record_name(username) == name and username != name
+        ]
+        if len(candidates) == 1:
+            found[name] = candidates[0]
+    return found

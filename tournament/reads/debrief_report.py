@@ -152,9 +152,12 @@ def _when(moment: datetime) -> str:
     return time_format(timezone.localtime(moment), "H:i")
 
 
-def _outcome(game: tuple[str | None, str] | None, fix: tuple | None) -> str:
+def _outcome(
+    game: tuple[str | None, str] | None, fix: tuple | None, *, paper_only: bool = False
+) -> str:
     """How a disputed game ended (see Terms: outcome). ``game`` is its winner's name and
-    status now (None once deleted); ``fix`` the organizer's last correction of it."""
+    status now (None once deleted); ``fix`` the organizer's last correction of it; a
+    paper-only event's reports are its tally sheets, never phones."""
     action, who, when = fix if fix else (None, None, None)
     values = {
         "who": shown_name(who) if who else _("the organizer"),
@@ -172,6 +175,8 @@ def _outcome(game: tuple[str | None, str] | None, fix: tuple | None) -> str:
         message = _("Settled by %(who)s at %(time)s: %(name)s won.")
     elif action == CorrectionAction.ACCEPTED_LATE:
         message = _("A late report, accepted by %(who)s at %(time)s: %(name)s won.")
+    elif paper_only:
+        message = _("%(name)s won, as the tally sheets were entered.")
     else:
         message = _("%(name)s won, as the phones reported.")
     return with_names(message, values, names={"name"})
@@ -214,7 +219,9 @@ def dispute_lines(event: Event, keys: set[Key]) -> list[DisputeLine]:
             table=table,
             game=number,
             claims=_claims(claims.get((table, round_, number), [])),
-            outcome=_outcome(games.get((table, round_, number)), fixes.get(key)),
+            outcome=_outcome(
+                games.get((table, round_, number)), fixes.get(key), paper_only=event.paper_only
+            ),
         )
         for key in sorted(keys, key=lambda k: (k[1], k[0], k[2]))
         for table, round_, number in [key]

@@ -16,8 +16,10 @@ Terms:
     rank        tables by their heaviest flag, then how many flags, then the higher table.
 
 Only while a round is open; a paused clock silences the time flags, never the disputes
-or the late reports. Five queries whatever the number of players: the round, the tables,
-the reports (the round's last one and the kept ones, together), the games, the newcomers.
+or the late reports. A paper-only event (Event.paper_only) has no time flags at all: its
+tables hand in their tally sheets when the round ends, so a table is always silent before.
+Five queries whatever the number of players: the round, the tables, the reports (the
+round's last one and the kept ones, together), the games, the newcomers.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from datetime import datetime
 
 from django.db.models import Count, Max, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, GameStatus, Table
@@ -174,8 +175,8 @@ def _time_flag(
     event: Event, round_: Round, reading: _RoundReading, table_id: int, now: datetime
 ) -> Flag | None:
     """Newcomers and nothing reported since the round started, else a quiet table; neither
-    while the clock is paused."""
-    if event.clock_is_paused:
+    while the clock is paused, nor at a paper-only event (see the module's docstring)."""
+    if event.clock_is_paused or event.paper_only:
         return None
     silent_since_start = table_id not in reading.last_report
     waited = _minutes(reading.last_report.get(table_id, round_.started_at or now), now)
@@ -194,7 +195,8 @@ def _time_flag(
     if waited >= event.radar_quiet_minutes:
         return Flag(
             "quiet",
-            _("No report for %(minutes)s min") % {"minutes": waited},
+            ngettext("No report for %(minutes)s min", "No report for %(minutes)s min", waited)
+            % {"minutes": waited},
             WEIGHT["quiet"] + waited / 10,
         )
     return None

@@ -18,6 +18,9 @@ Terms:
                   and projector links' tokens. A record never holds one; an import makes
                   fresh ones. The printed-kit stamps are left out too, since they carry
                   a table's token and are remade by the next printing.
+    who           who closed a round or corrected a game: an account by its record name
+                  (tournament.models.cofacilitators: "Noor · assistant", never the
+                  account's internal number).
     derived       what the app computes again from the rest: player name keys, version
                   counters, the report keys phones made. Not written either.
     debrief       the event's debrief questions (its bank, each with its position and
@@ -59,6 +62,7 @@ from tournament.models import (
     Round,
     RoundStatus,
     SeatReason,
+    record_name,
 )
 from tournament.reads.record_format import (
     DEBRIEF,
@@ -156,6 +160,8 @@ class _Writer:
                 return _names_for(value, self.names)
             case Kind.SNAPSHOT:
                 return _snapshot_with_names(value, self.names)
+            case Kind.USER:
+                return record_name(value) if value else value
         return (value or None) if field.null_is_blank else value
 
     def rows(self, section: Section, values: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -148,14 +148,34 @@ _NO_CLASH = gettext_noop("No table-round brought players with different rules to
 _NOTHING_PLAYED = gettext_noop("No round was played, so no rules met.")
 # Said after the sentence when it helps: the disputes where everyone had the same rules.
 # The new kinds, said before the classic sentence (the winning clash is the biggest).
-_WINNING_MET = gettext_noop(
-    "Where players who win with the most tricks met players who win with the fewest, "
-    "disputes came at %(disputed)s of %(total)s table-rounds."
-)
 _PLAY_MET = gettext_noop(
     "Where only the must-play-higher rule differed: disputes at %(disputed)s of %(total)s."
 )
 _SAME_RULES = gettext_noop("Where everyone had studied the same rules: %(disputed)s of %(total)s.")
+
+
+def _new_kinds_sentence(
+    winning: ClashCount, play: ClashCount, translate: Translate, ngettext: TranslatePlural
+) -> str:
+    """What the clash sentence says first: the new kinds that met (most against fewest
+    tricks, must-play-higher alone), or "" when neither did."""
+    parts = []
+    if winning.total:
+        parts.append(
+            ngettext(
+                "Where players who win with the most tricks met players who win "
+                "with the fewest, disputes came at %(disputed)s of %(total)s "
+                "table-round.",
+                "Where players who win with the most tricks met players who win "
+                "with the fewest, disputes came at %(disputed)s of %(total)s "
+                "table-rounds.",
+                winning.total,
+            )
+            % {"disputed": winning.disputed, "total": winning.total}
+        )
+    if play.total:
+        parts.append(translated(translate, _PLAY_MET, disputed=play.disputed, total=play.total))
+    return " ".join(parts)
 
 
 def clash_sentence(
@@ -175,11 +195,7 @@ def clash_sentence(
     winning, play = counts[ClashKind.WINNING], counts[ClashKind.PLAY]
     if not (direction.total or trump.total or same.total or winning.total or play.total):
         return translate(_NOTHING_PLAYED)
-    extra = " ".join(
-        translated(translate, message, disputed=count.disputed, total=count.total)
-        for message, count in ((_WINNING_MET, winning), (_PLAY_MET, play))
-        if count.total
-    )
+    extra = _new_kinds_sentence(winning, play, translate, ngettext)
     values = {
         "direction_disputed": direction.disputed,
         "direction_total": direction.total,

@@ -12,6 +12,9 @@ Terms:
     short answer  what a phone or a part of a page (an htmx request) gets instead of a
                   page: one line of text. A phone's script (static/js/phone.js) and the
                   console's show it in place; a page would not fit there.
+    reader        who acts on the words: a player on a phone (under /t/) can only tell the
+                  organizer; everyone else (the console, the projector, the sign-in) is the
+                  organizer or works beside them at the laptop, and is told what to do.
 """
 
 from __future__ import annotations
@@ -39,30 +42,40 @@ def _answer(request: HttpRequest, *, status: int, title: str, reason: str) -> Ht
     return HttpResponse(page, status=status)
 
 
+def _for_a_player(request: HttpRequest) -> bool:
+    """Whether the reader (see Terms) is a player on a phone."""
+    return request.path.startswith(PHONE_PREFIX)
+
+
 def disk_full(request: HttpRequest) -> HttpResponse:
     """The answer to a write refused for lack of disk (see Terms: disk full)."""
     note_disk_full()
-    return _answer(
-        request,
-        status=503,
-        title=_("The disk is full"),
-        reason=_(
+    if _for_a_player(request):
+        reason = _(
             "The laptop's disk is full: this was not saved. Try again in a moment; the "
             "organizer is warned on the console."
-        ),
-    )
+        )
+    else:
+        reason = _(
+            "The laptop's disk is full: this was not saved. Free some space on the laptop "
+            "(empty the bin, move large files away), then try again."
+        )
+    return _answer(request, status=503, title=_("The disk is full"), reason=reason)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500 (see Terms: server error)."""
     if is_disk_full(sys.exc_info()[1]):
         return disk_full(request)
-    return _answer(
-        request,
-        status=500,
-        title=_("Something went wrong"),
-        reason=_(
+    if _for_a_player(request):
+        reason = _(
             "The server could not do this: nothing was changed by it. Try again; if it "
             "happens again, tell the organizer."
-        ),
-    )
+        )
+    else:
+        reason = _(
+            "The server could not do this: nothing was changed by it. Try again; if it "
+            "happens again, reload the page, and if it still fails, stop Five Tricks and "
+            "start it again: everything saved is kept."
+        )
+    return _answer(request, status=500, title=_("Something went wrong"), reason=reason)

@@ -34,7 +34,15 @@ from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Game, GameCorrection, GameReport, Table
-from tournament.models import DebriefQuestion, Event, ObserverNote, Player, Round, Seat
+from tournament.models import (
+    DebriefQuestion,
+    Event,
+    ObserverNote,
+    Player,
+    Round,
+    Seat,
+    accounts_named,
+)
 from tournament.reads.record_format import (
     CORRECTIONS,
     DEBRIEF,
@@ -154,10 +162,13 @@ class _Builder:
 
 
 def _create(checked: Checked, owner: AbstractBaseUser) -> ImportedEvent:
-    users = {
+    # By record name: a username, or a co-facilitator's name and role (accounts_named).
+    usernames = accounts_named(checked.usernames)
+    accounts = {
         user.get_username(): user
-        for user in get_user_model().objects.filter(username__in=checked.usernames)
+        for user in get_user_model().objects.filter(username__in=set(usernames.values()))
     }
+    users = {name: accounts[username] for name, username in usernames.items()}
     build = _Builder(users)
     values = build.fields(EVENT, checked.event)
     created_at = values.pop("created_at")

@@ -61,8 +61,10 @@ def check_variants(
     translate: Translate = untranslated,
     *,
     disruptive_share: float = DEFAULT_DISRUPTIVE_SHARE,
+    ngettext: TranslatePlural = untranslated_plural,
 ) -> list[str]:
     """Problems with a plan (e.g. one edited by hand), as short messages; empty when fine.
+    Messages that count tables go through ``ngettext`` (see tournament.common.i18n).
 
     Flags neighbours with the same variant, or the same direction or trump (the rule
     ``draw_variants`` keeps), more anytime tables than allowed, and repeats that enough
@@ -73,8 +75,8 @@ def check_variants(
     share = checked_share(anytime_share)
     return [
         *_neighbour_problems(plan, translate),
-        *_anytime_problems(plan, share, translate),
-        *_disruptive_problems(plan, disruptive_share, translate),
+        *_anytime_problems(plan, share, translate, ngettext),
+        *_disruptive_problems(plan, disruptive_share, translate, ngettext),
         *_repeat_problems(plan, share, translate),
     ]
 
@@ -146,71 +148,89 @@ def _neighbour_problem(
     return message, values
 
 
-def _anytime_problems(plan: Sequence[Variant], share: Fraction, translate: Translate) -> list[str]:
+def _anytime_problems(
+    plan: Sequence[Variant], share: Fraction, translate: Translate, ngettext: TranslatePlural
+) -> list[str]:
     """More trump-anytime tables than the share allows, and the classic note if it applies."""
     limit = math.floor(len(plan) * share)
     anytime_tables = [i + 1 for i, v in enumerate(plan) if v.trump_anytime]
     if len(anytime_tables) <= limit:
         return []
-    message = (
-        gettext_noop(
+    values = {
+        "tables": ", ".join(map(str, anytime_tables)),
+        "limit": limit,
+        "percent": round(float(share) * 100),
+    }
+    # Translated first, then filled in (as translated() does). Over a limit of one or
+    # more, two tables at least are listed: only "none allowed" can list a single one.
+    if limit == 0:
+        message = ngettext(
             "No table of this event should let a trump be played at any time "
-            "(%(percent)s%% of %(count)s tables rounds down to none), but tables "
-            "%(tables)s do."
+            "(%(percent)s%% of its tables rounds down to none), but table %(tables)s does.",
+            "No table of this event should let a trump be played at any time "
+            "(%(percent)s%% of its tables rounds down to none), but tables %(tables)s do.",
+            len(anytime_tables),
         )
-        if limit == 0
-        else gettext_noop(
-            "The limit for tables where a trump may be played at any time is "
-            "%(limit)s, but tables %(tables)s allow it."
+    else:
+        message = translate(
+            gettext_noop(
+                "The limit for tables where a trump may be played at any time is "
+                "%(limit)s, but tables %(tables)s allow it."
+            )
         )
-    )
-    problems = [
-        translated(
-            translate,
-            message,
-            tables=", ".join(map(str, anytime_tables)),
-            limit=limit,
-            percent=round(float(share) * 100),
-            count=len(plan),
-        )
-    ]
+    problems = [message % values]
     classic_anytime = [number for number in anytime_tables if plays_classic_sheet(plan, number - 1)]
     if classic_anytime:
         problems.append(
-            translated(
-                translate,
-                gettext_noop(
-                    "Tables %(tables)s play the classic set's trump-any-time sheets: it "
-                    "reproduces the source's rule sheets as printed, whatever this "
-                    "event's limit. Redraw every table to keep within it."
-                ),
-                tables=", ".join(map(str, classic_anytime)),
+            ngettext(
+                "Table %(tables)s plays the classic set's trump-any-time sheet: it "
+                "reproduces the source's rule sheets as printed, whatever this "
+                "event's limit. Redraw every table to keep within it.",
+                "Tables %(tables)s play the classic set's trump-any-time sheets: it "
+                "reproduces the source's rule sheets as printed, whatever this "
+                "event's limit. Redraw every table to keep within it.",
+                len(classic_anytime),
             )
+            % {"tables": ", ".join(map(str, classic_anytime))}
         )
     return problems
 
 
 def _disruptive_problems(
-    plan: Sequence[Variant], disruptive_share: float, translate: Translate
+    plan: Sequence[Variant],
+    disruptive_share: float,
+    translate: Translate,
+    ngettext: TranslatePlural,
 ) -> list[str]:
     """More tables with a disruptive clause than the disruptive share allows."""
     disruptive_limit = max_disruptive_tables(len(plan), disruptive_share)
     disruptive_tables = [i + 1 for i, v in enumerate(plan) if v.disruptive]
     if len(disruptive_tables) <= disruptive_limit:
         return []
-    return [
-        translated(
-            translate,
-            gettext_noop(
-                "At most %(limit)s tables should play fewest-tricks-wins or must-play-"
-                "higher (%(percent)s%% of %(count)s tables), but tables %(tables)s do."
-            ),
-            limit=disruptive_limit,
-            percent=percent(disruptive_share),
-            count=len(plan),
-            tables=", ".join(map(str, disruptive_tables)),
+    values = {
+        "limit": disruptive_limit,
+        "percent": percent(disruptive_share),
+        "count": len(plan),
+        "tables": ", ".join(map(str, disruptive_tables)),
+    }
+    # As above: over a limit of one or more, two tables at least are listed.
+    if disruptive_limit == 0:
+        message = ngettext(
+            "No table of this event should play fewest-tricks-wins or must-play-higher "
+            "(%(percent)s%% of its tables rounds down to none), but table %(tables)s does.",
+            "No table of this event should play fewest-tricks-wins or must-play-higher "
+            "(%(percent)s%% of its tables rounds down to none), but tables %(tables)s do.",
+            len(disruptive_tables),
         )
-    ]
+    else:
+        message = ngettext(
+            "At most %(limit)s table of %(count)s should play fewest-tricks-wins or "
+            "must-play-higher (%(percent)s%% of the tables), but tables %(tables)s do.",
+            "At most %(limit)s tables of %(count)s should play fewest-tricks-wins or "
+            "must-play-higher (%(percent)s%% of the tables), but tables %(tables)s do.",
+            disruptive_limit,
+        )
+    return [message % values]
 
 
 def _repeat_problems(plan: Sequence[Variant], share: Fraction, translate: Translate) -> list[str]:

@@ -88,6 +88,15 @@ def test_silence_forbids_words_and_allows_gestures_and_drawings():
     assert "until the end of the tournament, nobody says a word" in silence
 
 
+def test_a_paper_only_guide_speaks_of_the_tally_sheet_never_of_phones():
+    page = players_guide(study_minutes=5, practice_minutes=3, round_minutes=6, paper_only=True)
+    assert "phone" not in text(page).lower()
+    assert "rule sheets are collected" in section_text(page, "silence")
+    assert "until the end of the tournament, nobody says a word" in section_text(page, "silence")
+    assert "tally sheet" in section_text(page, "rounds")
+    assert "tally sheet" not in text(guide())
+
+
 def test_practice_is_silent_and_does_not_count():
     practice = section_text(guide(), "practice")
     assert "in silence" in practice
@@ -163,6 +172,9 @@ def test_translated_strings_are_exactly_the_marked_ones():
     guide(record)
     players_guide(
         study_minutes=5, practice_minutes=3, round_minutes=6, translate=record, winner_by_sheet=True
+    )
+    players_guide(
+        study_minutes=5, practice_minutes=3, round_minutes=6, translate=record, paper_only=True
     )
     assert seen == marked_messages(MODULE_PATH)
 

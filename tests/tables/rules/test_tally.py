@@ -88,6 +88,15 @@ def test_paper_entry_finds_a_name_without_its_accents():
     assert match_player("lucia", ROOM).name == "Lucía Fernández"
     assert match_player("lucia fernandez", ROOM).name == "Lucía Fernández"
     assert match_player("fern", ["Fernando Díaz", "Lucía Fernández"]).name == "Fernando Díaz"
+
+
+def test_paper_entry_finds_a_name_by_a_later_word_as_the_name_search_does():
+    assert match_player("fernandez", ROOM).name == "Lucía Fernández"
+    assert match_player("FERNÁN", ROOM).name == "Lucía Fernández"
+    assert match_player("wrob", ROOM).name == "Łukasz Wróbel"
+    # Only when no name starts with it, and never a guess between two.
+    assert match_player("diaz", ["Ana Díaz", "Bo Díaz"]).candidates == ("Ana Díaz", "Bo Díaz")
+    assert match_player("ernandez", ROOM).name is None
     (row,) = read_tally({1: "lucia 3 lw 2 tos 1"}, names=ROOM, existing={})
     assert row.errors == []
     assert row.tricks == {

@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -675,9 +676,34 @@ def test_check_flags_too_many_anytime_tables():
 def test_check_flags_any_anytime_table_when_none_is_allowed():
     problems = check_variants([v("high-hearts"), v("low-clubs-anytime")], 0.2)
     assert problems == [
-        "No table of this event should let a trump be played at any time (20% of 2 "
-        "tables rounds down to none), but tables 2 do."
+        "No table of this event should let a trump be played at any time (20% of its "
+        "tables rounds down to none), but table 2 does."
     ]
+
+
+def test_too_many_disruptive_tables_are_counted_with_their_plurals():
+    plain = [v(code) for code in ["high-hearts", "low-clubs", "high-spades", "low-hearts"]]
+    fewest = [replace(variant, fewest_wins=True) for variant in plain]
+    # Five tables at 20 %: one may; two do.
+    plan = [fewest[0], plain[1], fewest[2], plain[3], v("high-diamonds")]
+    assert check_variants(plan, 0, disruptive_share=0.2) == [
+        "At most 1 table of 5 should play fewest-tricks-wins or must-play-higher (20% of the "
+        "tables), but tables 1, 3 do."
+    ]
+    # Two tables at 20 %: none may; one does.
+    assert check_variants([fewest[0], plain[1]], 0, disruptive_share=0.2) == [
+        "No table of this event should play fewest-tricks-wins or must-play-higher (20% of "
+        "its tables rounds down to none), but table 1 does."
+    ]
+    # The plural form comes from ngettext, with the count it is given.
+    seen = []
+
+    def plural(singular: str, plural_form: str, count: int) -> str:
+        seen.append(count)
+        return plural_form
+
+    check_variants(plan, 0, disruptive_share=0.2, ngettext=plural)
+    assert seen == [1]
 
 
 def test_check_flags_an_avoidable_repeat():
@@ -760,6 +786,9 @@ def test_the_sources_sheets_keep_the_neighbour_rule_and_the_limit_for_ten_tables
 
 def test_nine_classic_tables_exceed_the_anytime_limit_and_the_console_says_why():
     problems = check_variants(classic_variants(9))
+    eight = check_variants(classic_variants(9)[:8], 0)
+    assert "but table 8 does." in eight[0]
+    assert eight[1].startswith("Table 8 plays the classic set's trump-any-time sheet:")
     assert problems == [
         "The limit for tables where a trump may be played at any time is 1, "
         "but tables 8, 9 allow it.",

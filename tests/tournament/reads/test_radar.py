@@ -82,6 +82,26 @@ def test_a_paused_clock_silences_the_time_flags(playing):
     assert reasons(playing, now=minutes_later(30)) == {}
 
 
+def test_a_paper_only_event_never_flags_a_silent_table(organizer, signed_in):
+    """Its tables hand in their tally sheets at the end of the round: silence is normal."""
+    names = ["Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
+    event = factories.start_rounds(
+        factories.seated_event(owner=organizer, players=names, tables=2, paper_only=True)
+    )
+    assert reasons(event, now=minutes_later(30)) == {}
+    panel = signed_in.get(reverse("organizer:radar", args=[event.pk])).content.decode()
+    assert "a table's silence is never flagged" in panel
+    assert "No report for" not in panel
+    # Its time thresholds are kept, unseen, and saving the streak still works.
+    assert 'type="hidden" name="radar_quiet_minutes"' in panel
+    assert 'type="number" name="radar_streak"' in panel
+    signed_in.post(
+        reverse("organizer:radar_settings", args=[event.pk]),
+        {"radar_quiet_minutes": 4, "radar_newcomer_minutes": 3, "radar_streak": 5},
+    )
+    assert Event.objects.get(pk=event.pk).radar_streak == 5
+
+
 def test_disputes_piling_up_rank_first(playing):
     first, second = factories.seated_players(playing, 1)[:2]
     for game in (1, 2):

@@ -565,3 +565,43 @@ def test_a_record_in_a_language_we_do_not_ship_is_refused(organizer):
     record["event"]["language"] = "tlh"
     with pytest.raises(RecordProblem, match=r"event\.language"):
         import_event(record=record, owner=organizer)
+
+
+def settled_by_a_cofacilitator(organizer, name: str = "Noor") -> Event:
+    """A round whose disputed game an assistant settled, then closed by the organizer."""
+    from tests.tournament.writes.test_cofacilitators import join
+    from tournament.models import CoRole
+
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    _browser, invitation = join(event, CoRole.ASSISTANT, name=name)
+    first, second = factories.seated_players(event, 1)[:2]
+    factories.report(event, 1, first, game_number=1)
+    factories.report(event, 1, second, game_number=1)
+    game = Game.objects.get(round__event=event)
+    settle_game(game=game, winner=first, by=invitation.user)
+    return factories.close_current_round(event, organizer)
+
+
+def test_a_cofacilitator_is_written_by_name_and_role_and_found_again_on_import(organizer):
+    event = settled_by_a_cofacilitator(organizer)
+    record = export_event(event)
+    text = json.dumps(record, ensure_ascii=False)
+    assert "Noor · assistant" in text
+    assert "#" not in text  # never the account's internal number
+    (correction,) = record["rounds"][0]["corrections"]
+    assert correction["changed_by"] == "Noor · assistant"
+
+    imported = import_event(record=through_json(record), owner=organizer)
+    assert imported.unknown_users == []
+    copied = GameCorrection.objects.get(round__event=imported.event)
+    original = GameCorrection.objects.get(round__event=event)
+    assert copied.changed_by == original.changed_by
+    assert without_export_time(export_event(imported.event)) == without_export_time(record)
+
+
+def test_a_cofacilitator_name_two_accounts_share_is_left_blank_and_reported(organizer):
+    record = export_event(settled_by_a_cofacilitator(organizer))
+    settled_by_a_cofacilitator(organizer)  # another event's "Noor · assistant"
+    imported = import_event(record=through_json(record), owner=organizer)
+    assert imported.unknown_users == ["Noor · assistant"]
+    assert GameCorrection.objects.get(round__event=imported.event).changed_by is None

@@ -17,6 +17,7 @@ Terms:
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -138,3 +139,31 @@ def test_a_flow_chart_of_125_tables_numbers_the_top_table_and_every_few_others()
 
     assert labels[0] == "125"
     assert len(labels) >= 12
+
+
+@pytest.mark.parametrize("rounds", [3, 5, 8])
+def test_a_clash_map_of_125_tables_over_three_rounds_or_more_keeps_every_kind(rounds):
+    """Cells too narrow for a symbol's text at 28px draw it as a shape that fits them."""
+    numbers, round_numbers, cells, _ = event(125, rounds)
+    svg = ET.fromstring(grid_svg(numbers, round_numbers, cells, label="G", show_kinds=True))
+    for group in (g for g in svg.iter(f"{SVG}g") if g.get("class") == "cell"):
+        kind = cells[(int(group.get("data-table")), int(group.get("data-round")))].kind
+        marks = [t.text for t in group.iter(f"{SVG}text") if t.text in SYMBOLS]
+        marks += [p.get("class") for p in group.iter(f"{SVG}path")]
+        expected = [f"kind kind-{kind}"] if KIND_SYMBOLS[kind] else []
+        assert marks == expected or marks == [KIND_SYMBOLS[kind]] * bool(KIND_SYMBOLS[kind]), (
+            group.get("data-table"),
+            group.get("data-round"),
+        )
+        rect = group.find(f"{SVG}rect")
+        for path in group.iter(f"{SVG}path"):
+            # Inside its cell: translate(x y) scale(size), the shape being a unit square.
+            x, y, size = map(float, re.findall(r"[\d.]+", path.get("transform")))
+            left, top = float(rect.get("x")), float(rect.get("y"))
+            assert left <= x
+            assert x + size <= left + float(rect.get("width"))
+            assert top <= y
+            assert y + size <= top + float(rect.get("height"))
+            assert size * scale(svg, "clashes") >= 10, "a shape still seen up close"
+    # Every text still 28px or more.
+    assert min(size for _, size, _ in texts(svg)) * scale(svg, "clashes") >= MIN_PX

@@ -93,6 +93,8 @@ def test_the_grid_marks_disputes_with_a_pattern_and_a_number_and_kinds_with_a_sy
     assert [t.text for t in by_table["2"].iter(f"{SVG}text")] == ["✦"]
     plain = parse(grid_svg([1, 2], [1], cells, label="Grid", show_kinds=False))
     assert "⇅" not in ET.tostring(plain, encoding="unicode")
+    # The count stands alone: no word agrees with it, in any language.
+    assert by_table["1"].find(f"{SVG}title").text.startswith("Table 1, round 1 · disputed games: 2")
 
 
 def _table_labels(svg: ET.Element) -> list[ET.Element]:

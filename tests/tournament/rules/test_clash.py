@@ -211,6 +211,10 @@ def test_the_sentence_speaks_of_the_new_kinds_first():
     assert clash_sentence([cell(ClashKind.PLAY, 0)]) == (
         "Where only the must-play-higher rule differed: disputes at 0 of 1."
     )
+    assert clash_sentence([cell(ClashKind.WINNING, 1)]) == (
+        "Where players who win with the most tricks met players who win with the fewest, "
+        "disputes came at 1 of 1 table-round."
+    )
 
 
 def test_the_legend_adds_a_new_kind_only_where_it_met():

@@ -61,6 +61,7 @@ def test_a_sign_in_on_a_full_disk_says_so_and_the_console_turns_red(organizer):
     page = html.unescape(response.content.decode())
     assert response.status_code == 503
     assert "The laptop's disk is full: this was not saved." in page
+    assert "Free some space on the laptop" in page  # the organizer at the laptop reads it
     assert BARE_500 not in page
 
     browser.force_login(organizer)
@@ -84,6 +85,7 @@ def test_a_phone_s_report_on_a_full_disk_gets_one_short_line(organizer):
     assert response["Content-Type"].startswith("text/plain")
     assert response.content.decode().count("\n") == 0
     assert "disk is full" in response.content.decode()
+    assert "the organizer is warned on the console" in response.content.decode()
     assert not Game.objects.exists()
 
 
@@ -120,6 +122,21 @@ def test_another_failure_gets_a_page_in_words_that_needs_no_database(organizer):
     assert short["Content-Type"].startswith("text/plain")
     assert "nothing was changed by it" in short.content.decode()
     assert disk.disk_warning() is None  # not a full disk: the console stays calm
+    # The console is read by the organizer: told what to do, never to tell the organizer.
+    for words in (page, short.content.decode()):
+        assert "tell the organizer" not in words
+        assert "stop Five Tricks and start it again: everything saved is kept" in words
+
+
+def test_a_phone_is_told_to_tell_the_organizer(organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
+    phone = Client(raise_request_exception=False)
+    token = factories.table(event, 1).token
+    with failing("disk I/O error", writes_only=False):
+        response = phone.get(reverse("phone:table", args=[token]), **HTMX)
+    assert response.status_code == 500
+    assert "if it happens again, tell the organizer." in response.content.decode()
+    assert "Five Tricks" not in response.content.decode()
 
 
 def test_the_failure_pages_speak_the_console_s_language(organizer):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
+from tables.models import Table
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -54,3 +56,44 @@ def test_an_event_with_phones_still_names_them(signed_in, organizer):
     assert "Phone link" in console
     kit = signed_in.get(reverse("kit:event_kit", args=[event.pk])).content.decode()
     assert "Their phones hide the rules at the same moment." in kit
+
+
+def printed_then_changed(event) -> None:
+    """Every table's kit printed, then (as far as the console knows) changed since."""
+    Table.objects.filter(event=event).update(printed_at=timezone.now(), printed_signature="old")
+
+
+def test_a_reprint_warning_speaks_of_the_variant_not_of_a_phone_link(signed_in, paper_event):
+    printed_then_changed(paper_event)
+    console = signed_in.get(reverse("organizer:event", args=[paper_event.pk])).content.decode()
+    warning = console[console.index("reprint-warning") :]
+    warning = warning[: warning.index("</div>")]
+    assert "Reprint tables 1, 2: their variants changed after their kit was printed" in warning
+    assert "phone" not in warning
+    kit_url = reverse("kit:event_kit", args=[paper_event.pk])
+    reprint = signed_in.get(kit_url + "?reprint=1").content.decode()
+    assert "Only tables 1, 2: their variants changed after they were printed." in reprint
+    Table.objects.filter(event=paper_event).update(printed_at=None)
+    nothing = signed_in.get(kit_url + "?reprint=1").content.decode()
+    assert "Nothing to reprint: every table's paper still matches its variant." in nothing
+    assert "phone" not in nothing.lower()
+    assert reprint.lower().count("phone") == 1  # "the tent cards carry no phone QR code"
+
+
+def test_the_paper_only_kit_says_no_word_of_phones(signed_in, paper_event):
+    kit = signed_in.get(reverse("kit:event_kit", args=[paper_event.pk])).content.decode()
+    assert "winner on your table&#x27;s tally sheet" in kit
+    assert "Four pages per table (2 tables)" in kit  # the tally sheet after the guide
+    assert "A page went missing, or a table's variant changed?" in kit
+    # Only the notice that says there are none.
+    assert kit.lower().count("phone") == 1
+    assert "the tent cards carry no phone QR code" in kit
+
+
+def test_an_event_with_phones_is_still_told_about_phone_links(signed_in, organizer):
+    event = factories.start_rounds(factories.seated_event(owner=organizer, players=NAMES, tables=2))
+    printed_then_changed(event)
+    console = signed_in.get(reverse("organizer:event", args=[event.pk])).content.decode()
+    assert "their variants or phone links changed" in console
+    kit = signed_in.get(reverse("kit:event_kit", args=[event.pk])).content.decode()
+    assert "the phones stop showing the rules" in kit

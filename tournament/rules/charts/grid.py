@@ -14,10 +14,13 @@ Terms:
     block     a run of tables (rows) with its own round columns. Every text is at least
               LEAST units high (28px on a 1080p projector, where the clash screen draws the
               chart at about 0.65 px a unit), so when the rows would be too thin the tables
-              wrap into blocks side by side, on a canvas WIDE units wide, each labelled with
-              bare table numbers and round numbers. A cell too narrow for its symbol and its
-              count keeps the symbol (the disputes chart gives the counts); too narrow for
-              either, it keeps its hatching.
+              wrap into blocks side by side, on a canvas WIDE units wide (WIDE_KINDS for the
+              clash map), each labelled with bare table numbers and round numbers. A cell
+              too narrow for its symbol and its count keeps the symbol (the disputes chart
+              gives the counts); too narrow for the symbol as text at its font (125 tables
+              over four rounds or more), it draws the symbol as a shape that fills the cell
+              instead (KIND_SHAPES): a shape, unlike a text, stays readable smaller, and
+              every cell keeps its kind.
 
 Standard library only: this module must stay importable without Django.
 """
@@ -56,7 +59,22 @@ KIND_SYMBOLS = {
     ClashKind.PLAY: "▲",
 }
 
-DISPUTES_TITLE = gettext_noop("Table %(table)s, round %(round)s: %(disputes)s disputed")
+# The same symbols as shapes, in a unit square (y downwards), for cells too narrow for the
+# text at its font: two arrows up and down, a four-pointed star, two arrows left and right,
+# a triangle pointing up. Each mirrors its symbol's glyph, so the legend still names it.
+KIND_SHAPES = {
+    ClashKind.DIRECTION: (
+        "M.18 .95V.4H.05L.25 .05L.45 .4H.32V.95Z M.68 .05V.6H.55L.75 .95L.95 .6H.82V.05Z"
+    ),
+    ClashKind.TRUMP: "M.5 0L.62 .38L1 .5L.62 .62L.5 1L.38 .62L0 .5L.38 .38Z",
+    ClashKind.WINNING: (
+        "M.05 .18H.6V.05L.95 .25L.6 .45V.32H.05Z M.95 .68H.4V.55L.05 .75L.4 .95V.82H.95Z"
+    ),
+    ClashKind.PLAY: "M.5 .08L.95 .9H.05Z",
+}
+
+# "disputed games: 3" rather than "3 disputed": no word agrees with the count.
+DISPUTES_TITLE = gettext_noop("Table %(table)s, round %(round)s · disputed games: %(disputes)s")
 CLASH_TITLES = {
     ClashKind.DIRECTION: gettext_noop("ace-high and ace-low players met"),
     ClashKind.TRUMP: gettext_noop("only the trump rules differed"),
@@ -93,6 +111,10 @@ GAP = 16  # between two blocks
 # Blocks side by side draw on a wider canvas: the projector's chart box is wider than 16:9
 # (about 1830 x 650 to 760 px at 1080p), so the extra width costs no height.
 WIDE = 2100
+# The clash map's blocks take the width of its box on the clash screen (about 1830 x 590 px
+# at 1080p: the height sets the scale, 0.66 px a unit, up to this width), so its cells are
+# as wide as that screen allows: its symbols need the room more than the disputes' counts.
+WIDE_KINDS = 2780
 TOP, BOTTOM = 70, 10
 
 
@@ -114,7 +136,7 @@ def grid_svg(
     """
     rows = sorted(tables, reverse=True)
     blocks, per_block = _blocks(len(rows))
-    width = WIDTH if blocks == 1 else WIDE
+    width = WIDTH if blocks == 1 else (WIDE_KINDS if show_kinds else WIDE)
     svg = canvas(label, "chart-grid", width)
     _add_hatching(svg, pattern_id)
     row_height = (HEIGHT - TOP - BOTTOM) / max(per_block, 1)
@@ -264,7 +286,8 @@ def _add_cell_text(group: ET.Element, box: _Box, cell: GridCell, symbol: str) ->
     if symbol and (font + 8 + count > room):
         count = 0
     if symbol and font > room:
-        symbol = ""
+        _add_cell_shape(group, box, cell.kind)
+        return
     if count > room:
         count = 0
     # Side by side, centred in the cell: the symbol (an em wide), a gap, the count.
@@ -302,6 +325,28 @@ def _add_cell_text(group: ET.Element, box: _Box, cell: GridCell, symbol: str) ->
                 "class": "disputes",
             },
         )
+
+
+def _add_cell_shape(group: ET.Element, box: _Box, kind: ClashKind) -> None:
+    """The kind's shape (KIND_SHAPES), as large as the cell allows, centred in it."""
+    size = max(min(box.width - 8, box.height - 8, box.font), 1)
+    ET.SubElement(
+        group,
+        "path",
+        {
+            "d": KIND_SHAPES[kind],
+            "transform": (
+                f"translate({box.x + (box.width - size) / 2:.1f} "
+                f"{box.y + (box.height - size) / 2:.1f}) scale({size:.1f})"
+            ),
+            "class": f"kind kind-{kind}",
+            "fill": INK,
+            "stroke": "#fff",
+            "stroke-width": f"{3 / size:.3f}",
+            "stroke-linejoin": "round",
+            "paint-order": "stroke",
+        },
+    )
 
 
 def _cell_title(

@@ -92,6 +92,7 @@ def event_kit(request: HttpRequest, event: Event) -> HttpResponse:
             "papers": PAPERS.values(),
             "kit": kit,
             "pages": [(item, tally.get(item.table.number)) for item in kit],
+            "with_tally": bool(tally),  # a fourth page per table: "Four pages per table"
             "base_url": base_url,
             "wifi": None if event.paper_only else wifi_join(room),
             "base_url_unreachable": urlsplit(base_url).hostname in LOOPBACK_NAMES,

@@ -51,6 +51,8 @@ def _render(
     screen = paper_entry_screen(round_, table, rows=max(rows, max(typed or {0: ""}, default=0)))
     errors = {row.number: row.errors for row in entry.rows} if entry else {}
     typed = typed or {}
+    # The first refused row takes the focus (autofocus, so also without JavaScript).
+    first_error = min((number for number, found in errors.items() if found), default=None)
     return render(
         request,
         "organizer/paper_entry.html",
@@ -64,6 +66,7 @@ def _render(
                 for line in screen.lines
             ],
             "error_count": sum(1 for row_errors in errors.values() if row_errors),
+            "first_error": first_error,
             "more_rows": len(screen.lines) + 12,
         },
         status=status,

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
@@ -46,8 +47,22 @@ def _plan_done(event: Event, table_count: int, *, reshuffled: bool) -> str:
     present = event.players.seatable().count()
     values = {"players": present, "tables": table_count}
     if reshuffled:
-        return _("Dealt again: %(players)s players at %(tables)s tables.") % values
-    return _("Table plan made: %(players)s players at %(tables)s tables, variants drawn.") % values
+        return (
+            ngettext(
+                "Dealt again: %(players)s players at %(tables)s table.",
+                "Dealt again: %(players)s players at %(tables)s tables.",
+                table_count,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Table plan made: %(players)s players at %(tables)s table, variants drawn.",
+            "Table plan made: %(players)s players at %(tables)s tables, variants drawn.",
+            table_count,
+        )
+        % values
+    )
 
 
 @require_POST

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import Game, GameReport, Table
 from tournament.common.errors import Refused
@@ -206,7 +207,12 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
     taken = _taken_names(event)
     if len(taken) + len(cleaned) > EVENT_MAX_PLAYERS:
         raise Refused(
-            _("An event has at most %(max)s players: it has %(count)s, and these are %(new)s more.")
+            ngettext(
+                "An event has at most %(max)s players: it has %(count)s, and this is %(new)s more.",
+                "An event has at most %(max)s players: it has %(count)s, and these are "
+                "%(new)s more.",
+                len(cleaned),
+            )
             % {"max": EVENT_MAX_PLAYERS, "count": len(taken), "new": len(cleaned)}
         )
     for name in cleaned:
