@@ -1,0 +1,250 @@
+"""The room's answers to the debrief's questions, as phones, the projector, the console
+and the records read them.
+
+Terms:
+    answer kind, open, revealed, hidden word
+                 see tournament.writes.debrief_answers.
+    asked        the question a phone shows: the one the projector shows, while it takes
+                 answers (PhoneQuestion), with this phone's own answer if it gave one.
+    tally        a question's answers counted (Tally): how many, the words by count (the
+                 hidden ones apart), the scale's points, or the rounds or tables chosen.
+    choices      what a ROUNDS or TABLES question offers: the rounds played (every
+                 planned round when none was), or the event's tables.
+    first dispute
+                 for each round, how many tables saw their first disputed game in it
+                 (tournament.reads.debrief.disputed_games): what the room's "when did you
+                 notice" stands beside.
+
+Anonymous: nothing here reads a phone id back out, except to find one phone's own answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from tables.models import Table
+from tournament.models import DebriefAnswer, DebriefQuestion, Event, Phase, RoundStatus
+from tournament.reads.debrief import disputed_games
+from tournament.rules.charts.answers import WordCount, count_words
+from tournament.rules.debrief_questions import (
+    ANSWER_MAX_LENGTH,
+    SCALE_FACES,
+    SCALE_POINTS,
+    SCALE_WORDS,
+    AnswerKind,
+)
+
+
+def choice_numbers(event: Event, kind: AnswerKind) -> list[int]:
+    """The rounds or tables a ROUNDS or TABLES question offers (a scale: its points)."""
+    if kind == AnswerKind.TABLES:
+        return list(
+            Table.objects.filter(event=event).order_by("number").values_list("number", flat=True)
+        )
+    if kind == AnswerKind.ROUNDS:
+        played = list(
+            event.rounds.exclude(status=RoundStatus.PLANNED)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        return played or list(range(1, event.rounds_planned + 1))
+    if kind == AnswerKind.SCALE:
+        return list(SCALE_POINTS)
+    return []
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button of a scale, rounds or tables question."""
+
+    value: int
+    label: str  # what the button shows
+    spoken: str  # what a screen reader says
+    face: str = ""
+
+
+@dataclass(frozen=True)
+class PhoneQuestion:
+    """The question a phone shows, with its own answer (see Terms: asked)."""
+
+    question_id: int
+    text: str
+    kind: AnswerKind
+    open: bool
+    choices: list[Choice]
+    my_text: str = ""
+    my_number: int | None = None
+    max_length: int = ANSWER_MAX_LENGTH
+
+    @property
+    def answered(self) -> bool:
+        return bool(self.my_text) or self.my_number is not None
+
+    @property
+    def my_answer(self) -> str:
+        """This phone's answer, in words."""
+        if self.my_text:
+            return self.my_text
+        return next((c.spoken for c in self.choices if c.value == self.my_number), "")
+
+    @property
+    def legend(self) -> str:
+        return {
+            AnswerKind.WORDS: _("Your answer: a word or a few"),
+            AnswerKind.SCALE: _("Your answer, from 1 (not at all) to 5 (very much)"),
+            AnswerKind.ROUNDS: _("Your answer: a round"),
+            AnswerKind.TABLES: _("Your answer: a table"),
+        }.get(self.kind, "")
+
+
+def choices_for(event: Event, kind: AnswerKind) -> list[Choice]:
+    """The buttons a question of this kind offers. One query for rounds or tables."""
+    numbers = choice_numbers(event, kind)
+    if kind == AnswerKind.SCALE:
+        return [Choice(n, str(n), _(SCALE_WORDS[n]), SCALE_FACES[n]) for n in numbers]
+    if kind == AnswerKind.ROUNDS:
+        return [Choice(n, str(n), _("Round %(number)s") % {"number": n}) for n in numbers]
+    return [Choice(n, str(n), _("Table %(number)s") % {"number": n}) for n in numbers]
+
+
+def asked_question(event: Event) -> DebriefQuestion | None:
+    """The question the projector shows, if it takes answers at the debrief. One query."""
+    if event.phase != Phase.DEBRIEF or not event.shows_a_question:
+        return None
+    question = DebriefQuestion.objects.filter(pk=event.debrief_question_id).first()
+    return question if question is not None and question.takes_answers else None
+
+
+def phone_question(event: Event, phone: str | None) -> PhoneQuestion | None:
+    """What a phone shows at the debrief (see Terms: asked). At most three queries."""
+    question = asked_question(event)
+    if question is None:
+        return None
+    mine = None
+    if phone:
+        mine = (
+            DebriefAnswer.objects.filter(question=question, phone=phone)
+            .values_list("text", "number")
+            .first()
+        )
+    kind = question.kind
+    choices = [] if kind == AnswerKind.WORDS else choices_for(event, kind)
+    return PhoneQuestion(
+        question.pk,
+        question.text,
+        kind,
+        question.answers_open and not event.is_finished,
+        choices,
+        *(mine or ("", None)),
+    )
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a rounds or tables chart: how many chose it, and beside a round, how
+    many tables saw their first dispute in it."""
+
+    number: int
+    label: str
+    answers: int
+    disputes: int | None = None
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A question's answers counted (see Terms: tally)."""
+
+    question: DebriefQuestion
+    count: int
+    words: list[WordCount] = field(default_factory=list)  # shown on the projector
+    hidden: list[WordCount] = field(default_factory=list)  # hidden by the organizer
+    hidden_unused: list[str] = field(default_factory=list)  # keys hidden before any answer
+    points: dict[int, int] = field(default_factory=dict)  # scale point -> answers
+    bars: list[Bar] = field(default_factory=list)
+
+    @property
+    def kind(self) -> AnswerKind:
+        return self.question.kind
+
+
+def first_dispute_rounds(event: Event) -> Counter[int]:
+    """Round number -> how many tables saw their first disputed game in it."""
+    first: dict[int, int] = {}
+    for table, round_, _game in disputed_games(event):
+        first[table] = min(first.get(table, round_), round_)
+    return Counter(first.values())
+
+
+def tally(event: Event, question: DebriefQuestion, answers: list[tuple[str, int | None]]) -> Tally:
+    """The answers (text, number) of one question counted, for its kind."""
+    kind = question.kind
+    if kind == AnswerKind.WORDS:
+        counted = count_words(text for text, _number in answers if text)
+        hidden_keys = set(question.hidden_words)
+        seen = {word.key for word in counted}
+        return Tally(
+            question,
+            len(answers),
+            words=[w for w in counted if w.key not in hidden_keys],
+            hidden=[w for w in counted if w.key in hidden_keys],
+            hidden_unused=[key for key in question.hidden_words if key not in seen],
+        )
+    numbers = Counter(number for _text, number in answers if number is not None)
+    if kind == AnswerKind.SCALE:
+        points = {point: numbers.get(point, 0) for point in choice_numbers(event, kind)}
+        return Tally(question, len(answers), points=points)
+    disputes = first_dispute_rounds(event) if kind == AnswerKind.ROUNDS else None
+    bars = [
+        Bar(
+            choice.value,
+            choice.spoken,
+            numbers.get(choice.value, 0),
+            None if disputes is None else disputes.get(choice.value, 0),
+        )
+        for choice in choices_for(event, kind)
+    ]
+    return Tally(question, len(answers), bars=bars)
+
+
+def question_tally(event: Event, question: DebriefQuestion) -> Tally:
+    """One question's tally. One query, plus the disputes map's for rounds."""
+    answers = list(DebriefAnswer.objects.filter(question=question).values_list("text", "number"))
+    return tally(event, question, answers)
+
+
+def shown_tally(event: Event) -> Tally | None:
+    """The tally of the question the projector shows, if it takes answers."""
+    question = asked_question(event)
+    return None if question is None else question_tally(event, question)
+
+
+def event_tallies(event: Event) -> list[Tally]:
+    """Every question that takes answers or has some, in the bank's order, counted.
+    Two queries (plus the disputes map's when a rounds question has answers)."""
+    questions = list(DebriefQuestion.objects.filter(event=event).order_by("position"))
+    answers: dict[int, list[tuple[str, int | None]]] = {q.pk: [] for q in questions}
+    for question_id, text, number in DebriefAnswer.objects.filter(
+        question__event=event
+    ).values_list("question_id", "text", "number"):
+        answers[question_id].append((text, number))
+    return [
+        tally(event, question, answers[question.pk])
+        for question in questions
+        if question.takes_answers and answers[question.pk]
+    ]
+
+
+def answer_rows(event: Event) -> list[tuple[str, str, str]]:
+    """(question, kind, answer) for every answer of the event, in the bank's order: the
+    CSV download, with nothing that says who answered. One query."""
+    rows = []
+    for text, kind, words, number in (
+        DebriefAnswer.objects.filter(question__event=event)
+        .order_by("question__position", "text", "number")
+        .values_list("question__text", "question__answer_kind", "text", "number")
+    ):
+        rows.append((text, kind, words if words else str(number)))
+    return rows
