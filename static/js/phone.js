@@ -109,6 +109,19 @@
   function afterSettle(event) {
     var live = event.target;
     if (!live || live.id !== "live") return;
+    // An answer to the debrief's question: said aloud, the focus stays on its control.
+    var answered = live.querySelector("[data-answer-notice]");
+    if (answered) {
+      announce(words(answered));
+      var control = lastFocus.id && document.getElementById(lastFocus.id);
+      var target = focusable(control) ? control : live.querySelector("#answer-question");
+      if (target && target !== document.activeElement) {
+        if (target.id === "answer-question") target.setAttribute("tabindex", "-1");
+        target.focus();
+      }
+      lastFocus = { id: null, inLive: false };
+      return;
+    }
     var notice = live.querySelector("[data-notice]");
     var phase = words(live.querySelector(".phase"));
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;

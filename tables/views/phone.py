@@ -81,6 +81,7 @@ from tournament.common.polling import (
     stop_polling,
 )
 from tournament.models import Event, Phase, Player, Round, RoundStatus, looks_like_token
+from tournament.reads.debrief_answers import phone_question
 
 LIVE_PARTIAL = "phone/table.html#live"
 MY_GAMES_COOKIE_AGE = 24 * 60 * 60
@@ -275,6 +276,10 @@ def _render_screen(
     if just_reported is not None:
         mine.add(just_reported)
     screen = table_screen(table, chosen_game=_chosen_game(request), mine=mine, known=known)
+    if screen.event.phase == Phase.DEBRIEF:
+        # The question the projector shows, when the room answers it (tables.views.answers).
+        extra["asked"] = phone_question(screen.event, _phone_id(request))
+        extra["answer_url"] = reverse("phone:table_answer", args=[table.token])
     response = render(request, template, _context(screen, **extra))
     if template == LIVE_PARTIAL and not screen.polling:
         return stop_polling(response)

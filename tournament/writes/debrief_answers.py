@@ -14,9 +14,10 @@ Terms:
     hidden word  a word key (tournament.rules.charts.answers.word_key) the organizer took
                  off the projector; it stays in the records, as the room said it.
 
-A phone's answer bumps Event.version only (the projector and the console show it; the
-phones, which follow shared_version, keep answering 304). The organizer's controls bump
-both, as the phones show whether the question is open. A finished event takes no write
+A phone's answer, revealing and hiding words bump Event.version only (the projector and
+the console show them; the phones, which follow shared_version, keep answering 304 and
+keep a word being typed). Closing a question and changing its kind bump both, as the
+phones show them. A finished event takes no write
 here (Event.finished_refusal).
 """
 
@@ -35,6 +36,11 @@ from tournament.rules.debrief_questions import (
     AnswerKind,
     tidy_answer,
 )
+
+
+def _bump_projector(event: Event) -> None:
+    """Only the projector and the console show it: the phones stay at 304."""
+    Event.objects.filter(pk=event.pk).update(version=F("version") + 1)
 
 
 def _writable(event: Event) -> Event:
@@ -88,8 +94,7 @@ def answer_question(
         answer.text, answer.number = text, number
         answer.save(update_fields=["text", "number", "updated_at"])
     if created or changed:
-        # Only the projector and the console show answers: the phones stay at 304.
-        Event.objects.filter(pk=event.pk).update(version=F("version") + 1)
+        _bump_projector(event)
     return answer
 
 
@@ -126,7 +131,7 @@ def reveal_answers(*, event: Event, question_id: int, revealed: bool) -> Debrief
     if question.answers_revealed != revealed:
         question.answers_revealed = revealed
         question.save(update_fields=["answers_revealed"])
-        Event.objects.bump_version(event.pk)
+        _bump_projector(event)
     return question
 
 
@@ -157,5 +162,5 @@ def hide_word(*, event: Event, question_id: int, word: str, hidden: bool) -> Deb
     if keys != question.hidden_words:
         question.hidden_words = keys
         question.save(update_fields=["hidden_words"])
-        Event.objects.bump_version(event.pk)
+        _bump_projector(event)
     return question
