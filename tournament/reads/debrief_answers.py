@@ -28,7 +28,14 @@ from django.utils.translation import gettext as _
 from tables.models import Table
 from tournament.models import DebriefAnswer, DebriefQuestion, Event, Phase, RoundStatus
 from tournament.reads.debrief import disputed_games
-from tournament.rules.charts.answers import WordCount, count_words
+from tournament.rules.charts.answers import (
+    ChoiceBar,
+    WordCount,
+    choice_bars_svg,
+    count_words,
+    scale_svg,
+    word_cloud_svg,
+)
 from tournament.rules.debrief_questions import (
     ANSWER_MAX_LENGTH,
     SCALE_FACES,
@@ -248,3 +255,28 @@ def answer_rows(event: Event) -> list[tuple[str, str, str]]:
     ):
         rows.append((text, kind, words if words else str(number)))
     return rows
+
+
+# --- the charts (tournament.rules.charts.answers draws them) -----------------------------
+
+
+def answers_chart(tally: Tally) -> str:
+    """The tally as an SVG chart: the word cloud, the scale's histogram, or the bars of
+    rounds (beside the tables' first disputes) or tables. Words and labels are escaped
+    there."""
+    question = tally.question
+    title = question.text
+    empty = _("No answer yet.")
+    if tally.kind == AnswerKind.WORDS:
+        return word_cloud_svg(tally.words, title=title, empty=empty)
+    if tally.kind == AnswerKind.SCALE:
+        faces = {point: f"{SCALE_FACES[point]} {point}" for point in tally.points}
+        return scale_svg(tally.points, title=title, face_labels=faces, empty=empty)
+    rounds = tally.kind == AnswerKind.ROUNDS
+    return choice_bars_svg(
+        [ChoiceBar(bar.label, bar.answers, bar.disputes) for bar in tally.bars],
+        title=title,
+        answers_legend=_("Answers"),
+        disputes_legend=_("Tables whose first disputed game was in this round") if rounds else None,
+        empty=empty,
+    )
