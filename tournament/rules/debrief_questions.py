@@ -133,10 +133,6 @@ DEFAULT_BANK: tuple[BankQuestion, ...] = (
     ),
     BankQuestion(
         Stage.FEELINGS,
-        gettext_noop("What was the most frustrating moment of the game, and what was the best?"),
-    ),
-    BankQuestion(
-        Stage.FEELINGS,
         gettext_noop("How did it feel to play without being allowed to say a word?"),
     ),
     BankQuestion(
@@ -158,10 +154,6 @@ DEFAULT_BANK: tuple[BankQuestion, ...] = (
         Stage.NOTICING,
         gettext_noop("In which round did you notice that the rules differed?"),
         AnswerKind.ROUNDS,
-    ),
-    BankQuestion(
-        Stage.NOTICING,
-        gettext_noop("When did you first sense that something was off? What gave it away?"),
     ),
     BankQuestion(
         Stage.NOTICING,

@@ -196,9 +196,16 @@ def test_the_debrief_questions_and_where_the_debrief_stands_round_trip(organizer
     )
     first = export_event(event)
     assert first["debrief"]["shown_question"] == shown.position
-    assert {"position": 90, "stage": "real_world", "text": "Et demain ?"} in first["debrief"][
-        "questions"
-    ]
+    assert {
+        "position": 90,
+        "stage": "real_world",
+        "text": "Et demain ?",
+        "answer_kind": "",
+        "answers_open": True,
+        "answers_revealed": False,
+        "hidden_words": [],
+        "answers": [],
+    } in first["debrief"]["questions"]
 
     imported = import_event(record=through_json(first), owner=organizer).event
 
