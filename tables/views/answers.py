@@ -33,17 +33,17 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.models import Table
+from tables.reads.debrief_answers import phone_question
 from tables.reads.screens import player_screen
 from tables.views.links import event_from_players_link, table_from_link
 from tables.views.phone import LIVE_PARTIAL, _keep_phone_id, _phone_id, _render_screen
 from tables.views.player import _me, _screen_context
+from tables.writes.debrief_answers import answer_question
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.models import Event
-from tournament.reads.debrief_answers import phone_question
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH
-from tournament.writes.debrief_answers import answer_question
 
 ANSWER_PAGE = "phone/answer.html"
 # What a post may carry at most: a few characters over the limit still get the reason.

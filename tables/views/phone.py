@@ -61,6 +61,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tables.forms import ReportForm, TricksForm, WinnerForm
 from tables.models import GameStatus, ReportState, Table
+from tables.reads.debrief_answers import phone_question
 from tables.reads.screens import RoundRead, TableScreen, seated_players, table_screen
 from tables.rules.deal import tricks_per_game
 from tables.rules.variants import DECK_SIZE
@@ -81,7 +82,6 @@ from tournament.common.polling import (
     stop_polling,
 )
 from tournament.models import Event, Phase, Player, Round, RoundStatus, looks_like_token
-from tournament.reads.debrief_answers import phone_question
 
 LIVE_PARTIAL = "phone/table.html#live"
 MY_GAMES_COOKIE_AGE = 24 * 60 * 60

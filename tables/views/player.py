@@ -23,6 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
+from tables.reads.debrief_answers import phone_question
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tables.views.phone import _phone_id
@@ -36,7 +37,6 @@ from tournament.common.polling import (
     stop_polling,
 )
 from tournament.models import Event, Phase, Player, Seat
-from tournament.reads.debrief_answers import phone_question
 from tournament.rules.ordering import name_key
 
 COOKIE_SALT = "tables.player"

@@ -10,12 +10,13 @@ import json
 import pytest
 from django.urls import reverse
 
+from tables.writes.debrief_answers import answer_question
 from tests import factories
 from tournament.models import DebriefAnswer, DebriefQuestion
 from tournament.reads.debrief_report import build_report
 from tournament.reads.records import answers_csv, export_event
 from tournament.rules.debrief_questions import AnswerKind
-from tournament.writes.debrief_answers import answer_question, hide_word
+from tournament.writes.debrief_answers import hide_word
 from tournament.writes.debrief_bank import show_question
 from tournament.writes.record_import import RecordProblem, import_event
 
@@ -59,7 +60,9 @@ def test_the_record_holds_the_answers_and_no_phone_id(organizer):
         {"text": "curious", "number": None},
         {"text": "lost", "number": None},
     ]
-    assert words["hidden_words"] and words["answers_open"] and not words["answers_revealed"]
+    assert words["hidden_words"]
+    assert words["answers_open"]
+    assert not words["answers_revealed"]
     assert [a["number"] for a in question_of(record, "scale")["answers"]] == [2, 4]
     assert "phone0" not in json.dumps(record)
 

@@ -9,11 +9,12 @@ import html
 import pytest
 from django.urls import reverse
 
+from tables.writes.debrief_answers import answer_question
 from tests import factories
 from tests.tournament.views.test_views_projector import screen_url
 from tournament.models import DebriefAnswer, DebriefQuestion
 from tournament.rules.debrief_questions import AnswerKind
-from tournament.writes.debrief_answers import answer_question, reveal_answers
+from tournament.writes.debrief_answers import reveal_answers
 from tournament.writes.debrief_bank import show_question
 from tournament.writes.finishing import finish_event
 
@@ -64,14 +65,13 @@ def test_the_console_counts_and_controls_the_answers(signed_in, organizer):
 
     signed_in.post(url("answers_reveal", event.pk), {"question": question.pk, "revealed": "1"})
     signed_in.post(url("answers_close", event.pk), {"question": question.pk, "closed": "1"})
-    signed_in.post(
-        url("answers_hide_word", event.pk), {"question": question.pk, "word": "Lost"}
-    )
+    signed_in.post(url("answers_hide_word", event.pk), {"question": question.pk, "word": "Lost"})
     question.refresh_from_db()
     assert (question.answers_revealed, question.answers_open) == (True, False)
     assert question.hidden_words
     console = text(signed_in.get(url("event", event.pk)))
-    assert "Open the question again" in console and "hidden" in console
+    assert "Open the question again" in console
+    assert "hidden" in console
 
 
 def test_a_finished_event_refuses_the_controls(signed_in, organizer):
@@ -92,7 +92,7 @@ def test_the_projector_counts_at_once_and_draws_once_revealed(client, organizer)
     answer(event, question, "c", text="curious")
     page = text(client.get(screen_url(event)))
     assert "3 answers" in page
-    assert "<svg" not in page.split('class="question-screen')[1]
+    assert 'id="answers-chart"' not in page
 
     reveal_answers(event=event, question_id=question.pk, revealed=True)
     page = text(client.get(screen_url(event)))

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from tables.reads.debrief_answers import phone_question
+from tables.writes.debrief_answers import answer_question
 from tests import factories
 from tournament.common.errors import Refused
 from tournament.models import DebriefAnswer, DebriefQuestion, Event
-from tournament.reads.debrief_answers import phone_question, question_tally
+from tournament.reads.debrief_answers import question_tally
 from tournament.rules.debrief_questions import AnswerKind
 from tournament.writes.debrief_answers import (
-    answer_question,
     close_answers,
     hide_word,
     reveal_answers,
@@ -98,7 +99,7 @@ def test_rounds_offer_the_rounds_played_and_the_scale_five_points(organizer):
 
 
 def test_only_the_question_on_the_projector_takes_answers(organizer):
-    event, question = at_debrief(organizer)
+    event, _question = at_debrief(organizer)
     other = DebriefQuestion.objects.get(event=event, answer_kind=AnswerKind.SCALE)
     with pytest.raises(Refused, match="The projector has moved on"):
         answer(event, other, number=3)
