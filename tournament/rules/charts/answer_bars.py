@@ -17,9 +17,10 @@ Terms:
                bar with its 0 over the axis.
     LEAST      the least text, in canvas units: 28 px at 1080p on the projector's smallest
                chart box (about 0.65 px a unit, as tournament.rules.charts.grid says).
-    thinned    labels too wide for their column are drawn every second (third...) column,
-               the first always: no two texts ever meet; every bar's ``<title>`` still says
-               all of it.
+    thinned    labels too wide for their column are drawn short ("3" for "Table 3") when the
+               caller gives short forms, else (or still too wide) every second (third...)
+               column, the first always; counts too wide for their bar, every few bars: no
+               two texts ever meet, and every bar's ``<title>`` still says all of it.
     empty      the caller's words for a question nobody answered yet, drawn over the bars.
 
 Every word shown comes from the caller, already translated. Standard library and anyascii
@@ -29,6 +30,7 @@ only: this module must stay importable without Django.
 from __future__ import annotations
 
 import math
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -70,12 +72,16 @@ class ChoiceBar:
     label: str
     answers: int
     disputes: int | None = None
+    # The label's short form ("3"), drawn when the full labels do not fit their columns.
+    short: str = ""
 
 
 def ems(text: str) -> float:
     """The text's width in ems: the wider of name_width's measure and GLYPH_WIDTH a letter,
-    so a narrow face and a wide one both fit where it is drawn."""
-    return max(name_width(text), len(text) * GLYPH_WIDTH)
+    so a narrow face and a wide one both fit where it is drawn. Accents and the invisible
+    isolates take no room."""
+    letters = sum(1 for char in text if unicodedata.category(char) not in ("Cf", "Mn", "Me"))
+    return max(name_width(text), letters * GLYPH_WIDTH)
 
 
 def cut(text: str, size: float, room: float) -> str:
@@ -252,21 +258,22 @@ def choice_bars_svg(
     listing = "; ".join(_bar_words(bar, answers_legend, disputes_legend) for bar in bars)
     series = 2 if paired else 1
     widest = max((ems(str(max(b.answers, b.disputes or 0))) for b in bars), default=1) * LEAST
-    width = max(WIDTH, min(WIDE, len(bars) * series * (widest + 24) + 2 * PAD))
+    width = max(WIDTH, min(WIDE, len(bars) * series * (widest + 24) / 0.8 + 2 * PAD))
     svg = canvas(f"{title}: {listing}" if listing else title, "chart-choices", width)
     _add_hatching(svg, pattern_id)
     legend_bottom = _add_legend(svg, width, answers_legend, disputes_legend, pattern_id)
     base = HEIGHT - PAD - LEAST * 1.25 - 16
     _axis(svg, PAD, width - PAD, base)
     column = (width - 2 * PAD) / max(len(bars), 1)
-    slot = column / series
-    bar_width = min(200.0, slot * 0.8)
+    # A round's two bars side by side, a gap between rounds.
+    slot = min(column * 0.8, 440.0) / series
+    bar_width = slot
     count_size = max(min(COUNT, (slot - 8) / max(widest / LEAST, 0.01)), LEAST)
     count_step = max(math.ceil((widest / LEAST * count_size + 8) / slot), 1)
     highest = legend_bottom + 20 + count_size + 14
     most_answers = max((bar.answers for bar in bars), default=0)
     most_disputes = max((bar.disputes or 0 for bar in bars), default=0)
-    label_step = _label_step([bar.label for bar in bars], column)
+    labels = _labels(bars, column)
     for index, bar in enumerate(bars):
         left = PAD + index * column
         group = ET.SubElement(
@@ -294,17 +301,17 @@ def choice_bars_svg(
                 )
             )
         for n, (count, most, attrs) in enumerate(shown):
-            middle = left + (n + 0.5) * slot
+            middle = left + column / 2 + (n + 0.5 - series / 2) * slot
             height = (base - highest) * count / most if most else 0
             _bar(group, middle - bar_width / 2, base, bar_width, height, **attrs)
-            if index % count_step == 0:
+            if (index * series + n) % count_step == 0:
                 _count(group, middle, base - height, count, count_size)
-        if index % label_step == 0:
+        if labels[index] is not None:
             add_text(
                 group,
                 left + column / 2,
                 HEIGHT - PAD - LEAST * 0.25,
-                isolated(cut(bar.label, LEAST, max(column - 12, 1) * label_step)),
+                isolated(labels[index]),
                 LEAST,
                 **{"text-anchor": "middle", "font-weight": "bold", "class": "choice-label"},
             )
@@ -320,12 +327,24 @@ def _bar_words(bar: ChoiceBar, answers_legend: str, disputes_legend: str | None)
     return words + ")"
 
 
-def _label_step(labels: Sequence[str], column: float) -> int:
-    """Every how many columns a label is drawn: 1 while the widest fits its column."""
-    widest = max((ems(isolated(label)) for label in labels), default=0) * LEAST + 12
+def _labels(bars: Sequence[ChoiceBar], column: float) -> list[str | None]:
+    """Each column's label as drawn, None where none is (see thinned): the full labels
+    while the widest fits its column, else the short ones when every bar has one, thinned
+    when even those do not fit."""
+    texts = [bar.label for bar in bars]
+    if _widest(texts) > column and all(bar.short for bar in bars):
+        texts = [bar.short for bar in bars]
     # A label drawn every few columns may spread over them, up to a canvas's width.
-    widest = min(widest, WIDTH)
-    return max(math.ceil(widest / column), 1)
+    step = max(math.ceil(min(_widest(texts), WIDTH) / column), 1)
+    return [
+        cut(text, LEAST, step * column - 12) if index % step == 0 else None
+        for index, text in enumerate(texts)
+    ]
+
+
+def _widest(texts: Sequence[str]) -> float:
+    """The widest text's room at LEAST, with a gap to its neighbours."""
+    return max((ems(isolated(text)) for text in texts), default=0) * LEAST + 12
 
 
 def _add_hatching(svg: ET.Element, pattern_id: str) -> None:

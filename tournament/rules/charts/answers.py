@@ -13,9 +13,10 @@ Terms:
                the canvas. A word's box is its width (the wider of name_width's measure and
                GLYPH_WIDTH an em a letter, so a narrow face and a wide one both fit) by 1.25
                ems, its baseline an em below its top.
-    size       a word's font size in canvas units: from LEAST (28 px on the projector's
-               smallest chart box, as the grid's) for the fewest answers to a top size for
-               the most, the top lowered until every word fits; when even at LEAST they do
+    size       a word's font size in canvas units: from a top size for the most answered
+               down to LOWEST of it for the fewest, never under LEAST (28 px on the
+               projector's smallest chart box, as the grid's); the top is lowered until every
+               word fits; when even at LEAST they do
                not, the least answered are left out. A word wider than the canvas at LEAST
                is cut, with an ellipsis, and keeps its whole spelling in its ``<title>``.
     label      the chart's accessible name (its ``aria-label`` and ``<title>``): the caller's
@@ -67,8 +68,10 @@ __all__ = [
 ]
 
 # The most answered word's largest size, and the room kept clear at the canvas's edges.
-BIGGEST = 170
+BIGGEST = 300
 PAD = 24
+# The least answered word's size, as a share of the most answered's (never under LEAST).
+LOWEST = 0.35
 # Between two words of a line (in ems of the smaller) and between two lines (in units).
 WORD_GAP = 0.45
 LINE_GAP = 10
@@ -187,7 +190,7 @@ def layout(ranked: Sequence[WordCount]) -> list[PlacedWord]:
             return _place(lines)
         if top <= LEAST:
             break
-        top = max(top * 0.85, LEAST)
+        top = max(top * 0.92, LEAST)
     # Every word at LEAST and still too many: leave out the least answered.
     low, high = 0, len(ranked)
     while low < high:
@@ -207,7 +210,8 @@ def _sizes(ranked: Sequence[WordCount], top: float) -> list[float]:
     sizes: list[float] = []
     for word in ranked:
         share = 1.0 if most == fewest else (word.count - fewest) / (most - fewest)
-        size = LEAST + (top - LEAST) * share
+        low = max(LEAST, top * LOWEST)
+        size = low + (top - low) * share
         size = max(min(size, (WIDTH - 2 * PAD) / max(ems(isolated(word.text)), 0.01)), LEAST)
         sizes.append(min(size, sizes[-1]) if sizes else size)
     return sizes
