@@ -18,8 +18,8 @@ Terms:
     LEAST      the least text, in canvas units: 28 px at 1080p on the projector's smallest
                chart box (about 0.65 px a unit, as tournament.rules.charts.grid says).
     thinned    labels too wide for their column are drawn short ("3" for "Table 3") when the
-               caller gives short forms, else (or still too wide) every second (third...)
-               column, the first always; counts too wide for their bar, every few bars: no
+               caller gives short forms, else (or still too wide) only where they clear the
+               label before, the first always; counts too wide for their bar, every few bars: no
                two texts ever meet, and every bar's ``<title>`` still says all of it.
     empty      the caller's words for a question nobody answered yet, drawn over the bars.
 
@@ -276,7 +276,7 @@ def choice_bars_svg(
     highest = legend_bottom + 20 + count_size + 14
     most_answers = max((bar.answers for bar in bars), default=0)
     most_disputes = max((bar.disputes or 0 for bar in bars), default=0)
-    labels = _labels(bars, column)
+    labels = _labels(bars, column, width)
     for index, bar in enumerate(bars):
         left = PAD + index * column
         group = ET.SubElement(
@@ -310,11 +310,12 @@ def choice_bars_svg(
             if (index * series + n) % count_step == 0:
                 _count(group, middle, base - height, count, count_size)
         if labels[index] is not None:
+            text, x = labels[index]
             add_text(
                 group,
-                left + column / 2,
+                x,
                 HEIGHT - PAD - LEAST * 0.25,
-                isolated(labels[index]),
+                isolated(text),
                 LEAST,
                 **{"text-anchor": "middle", "font-weight": "bold", "class": "choice-label"},
             )
@@ -330,19 +331,28 @@ def _bar_words(bar: ChoiceBar, answers_legend: str, disputes_legend: str | None)
     return words + ")"
 
 
-def _labels(bars: Sequence[ChoiceBar], column: float) -> list[str | None]:
-    """Each column's label as drawn, None where none is (see thinned): the full labels
-    while the widest fits its column, else the short ones when every bar has one, thinned
-    when even those do not fit."""
+def _labels(
+    bars: Sequence[ChoiceBar], column: float, width: float
+) -> list[tuple[str, float] | None]:
+    """Each column's label as drawn and the middle it is drawn at, None where none is (see
+    thinned): the full labels while the widest fits its column, else the short ones when
+    every bar has one. From the left, a label is drawn under its column (moved inside the
+    chart at its edges) where it clears the one before, else left out."""
     texts = [bar.label for bar in bars]
     if _widest(texts) > column and all(bar.short for bar in bars):
         texts = [bar.short for bar in bars]
-    # A label drawn every few columns may spread over them, up to a canvas's width.
-    step = max(math.ceil(min(_widest(texts), WIDTH) / column), 1)
-    return [
-        cut(text, LEAST, step * column - 12) if index % step == 0 else None
-        for index, text in enumerate(texts)
-    ]
+    drawn: list[tuple[str, float] | None] = []
+    cleared = PAD
+    for index, text in enumerate(texts):
+        shown = cut(text, LEAST, width - 2 * PAD)
+        half = ems(isolated(shown)) * LEAST / 2
+        middle = min(max(PAD + (index + 0.5) * column, PAD + half), width - PAD - half)
+        if middle - half >= cleared:
+            drawn.append((shown, middle))
+            cleared = middle + half + 12
+        else:
+            drawn.append(None)
+    return drawn
 
 
 def _widest(texts: Sequence[str]) -> float:
