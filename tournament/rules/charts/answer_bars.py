@@ -289,20 +289,7 @@ def choice_bars_svg(
             },
         )
         ET.SubElement(group, "title").text = _bar_words(bar, answers_legend, disputes_legend)
-        shown = [(bar.answers, most_answers, {"fill": BAR, "class": "bar bar-answers"})]
-        if paired and bar.disputes is not None:
-            shown.append(
-                (
-                    bar.disputes,
-                    most_disputes,
-                    {
-                        "fill": f"url(#{pattern_id})",
-                        "stroke": INK,
-                        "stroke-width": "3",
-                        "class": "bar bar-disputes",
-                    },
-                )
-            )
+        shown = _series(bar, paired, (most_answers, most_disputes), pattern_id)
         for n, (count, most, attrs) in enumerate(shown):
             middle = left + column / 2 + (n + 0.5 - series / 2) * slot
             height = (base - highest) * count / most if most else 0
@@ -322,6 +309,23 @@ def choice_bars_svg(
     if not most_answers:
         add_empty(svg, empty, (highest + base - count_size - 14) / 2, width)
     return markup(svg)
+
+
+def _series(
+    bar: ChoiceBar, paired: bool, most: tuple[int, int], pattern_id: str
+) -> list[tuple[int, int, dict[str, str]]]:
+    """The option's bars, each as (count, its series' tallest count, how it is drawn): the
+    answers in solid ink, the first disputes hatched and outlined."""
+    shown = [(bar.answers, most[0], {"fill": BAR, "class": "bar bar-answers"})]
+    if paired and bar.disputes is not None:
+        hatched = {
+            "fill": f"url(#{pattern_id})",
+            "stroke": INK,
+            "stroke-width": "3",
+            "class": "bar bar-disputes",
+        }
+        shown.append((bar.disputes, most[1], hatched))
+    return shown
 
 
 def _bar_words(bar: ChoiceBar, answers_legend: str, disputes_legend: str | None) -> str:
