@@ -109,16 +109,11 @@
   function afterSettle(event) {
     var live = event.target;
     if (!live || live.id !== "live") return;
-    // An answer to the debrief's question: said aloud, the focus stays on its control.
-    var answered = live.querySelector("[data-answer-notice]");
-    if (answered) {
-      announce(words(answered));
-      var control = lastFocus.id && document.getElementById(lastFocus.id);
-      var target = focusable(control) ? control : live.querySelector("#answer-question");
-      if (target && target !== document.activeElement) {
-        if (target.id === "answer-question") target.setAttribute("tabindex", "-1");
-        target.focus();
-      }
+    var answerNotice = live.querySelector("[data-answer-notice]");
+    if (answerNotice) {
+      announce(words(answerNotice));
+      var same = lastFocus.id && document.getElementById(lastFocus.id);
+      if (focusable(same)) same.focus();
       lastFocus = { id: null, inLive: false };
       return;
     }

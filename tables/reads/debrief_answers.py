@@ -54,7 +54,7 @@ class Choice:
     value: int
     label: str  # what the button shows
     spoken: str  # what a screen reader says
-    face: str = ""
+    face: float | None = None  # the mouth of a scale's face (SCALE_FACES)
 
 
 @dataclass(frozen=True)

@@ -207,7 +207,8 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
     step = event.debrief_step
     if step == DebriefStep.QUESTION:
         shown = debrief_progress(event).shown
-        answers = shown_tally(event) if shown is not None else None
+        # A question answered aloud costs nothing more than before.
+        answers = shown_tally(event) if shown is not None and shown.takes_answers else None
         chart = None
         if answers is not None and answers.question.answers_revealed:
             chart = mark_safe(answers_chart(answers))  # every word escaped by the chart
