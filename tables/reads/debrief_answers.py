@@ -91,14 +91,21 @@ class PhoneQuestion:
         }.get(self.kind, "")
 
 
+def answer_words(kind: AnswerKind, number: int) -> str:
+    """A number answer in words: "2: a little", "Round 2", "Table 2"."""
+    if kind == AnswerKind.SCALE:
+        return _(SCALE_WORDS[number])
+    if kind == AnswerKind.ROUNDS:
+        return _("Round %(number)s") % {"number": number}
+    return _("Table %(number)s") % {"number": number}
+
+
 def choices_for(event: Event, kind: AnswerKind) -> list[Choice]:
     """The buttons a question of this kind offers. One query for rounds or tables."""
-    numbers = choice_numbers(event, kind)
-    if kind == AnswerKind.SCALE:
-        return [Choice(n, str(n), _(SCALE_WORDS[n]), SCALE_FACES[n]) for n in numbers]
-    if kind == AnswerKind.ROUNDS:
-        return [Choice(n, str(n), _("Round %(number)s") % {"number": n}) for n in numbers]
-    return [Choice(n, str(n), _("Table %(number)s") % {"number": n}) for n in numbers]
+    faces = SCALE_FACES if kind == AnswerKind.SCALE else {}
+    return [
+        Choice(n, str(n), answer_words(kind, n), faces.get(n)) for n in choice_numbers(event, kind)
+    ]
 
 
 def asked_question(event: Event) -> DebriefQuestion | None:

@@ -33,7 +33,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.models import Table
-from tables.reads.debrief_answers import phone_question
+from tables.reads.debrief_answers import answer_words, phone_question
 from tables.reads.screens import player_screen
 from tables.views.links import event_from_players_link, table_from_link
 from tables.views.phone import LIVE_PARTIAL, _keep_phone_id, _phone_id, _render_screen
@@ -88,7 +88,7 @@ def _answered(
                 "Thank you: your answer is in (%(answer)s). "
                 "You can change it until the question closes."
             )
-            % {"answer": answer.text or answer.number},
+            % {"answer": answer.text or answer_words(answer.question.kind, answer.number)},
         )
     if request.htmx:
         # A refusal is swapped in like a success (htmx leaves a 4xx unswapped): the page

@@ -64,6 +64,7 @@ def answer_question(
     answer, created = DebriefAnswer.objects.get_or_create(
         question=question, phone=phone, defaults={"text": text, "number": number}
     )
+    answer.question = question  # the caller names the answer by its question's kind
     changed = not created and (answer.text, answer.number) != (text, number)
     if changed:
         answer.text, answer.number = text, number

@@ -54,7 +54,7 @@ def test_a_tables_page_shows_the_question_with_a_labelled_field(organizer):
     page = body(phone_client().get(reverse("phone:table", args=[table(event, 1).token])))
     assert question.text in page
     assert '<label for="answer-text">' in page
-    assert "<legend>Your answer: a word or a few</legend>" in page
+    assert "Your answer: a word or a few</legend>" in page
     assert 'maxlength="40"' in page
 
 
@@ -83,7 +83,7 @@ def test_without_javascript_an_answer_redirects_to_the_page_with_its_notice(orga
     url = reverse("phone:table_answer", args=[table(event, 1).token])
     response = client.post(url, {"question": question.pk, "number": 4}, follow=True)
     page = body(response)
-    assert "Thank you: your answer is in (4)" in page
+    assert "Thank you: your answer is in (4: a lot)" in page
     assert 'aria-pressed="true"' in page
     assert 'id="answer-4"' in page
 
@@ -117,7 +117,7 @@ def test_the_players_page_answers_too(client, organizer):
         {"question": question.pk, "number": 1},
         **HTMX,
     )
-    assert "Thank you: your answer is in (1)" in body(response)
+    assert "Thank you: your answer is in (Round 1)" in body(response)
     assert DebriefAnswer.objects.get().number == 1
 
 
