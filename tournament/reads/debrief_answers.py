@@ -155,6 +155,6 @@ def answers_chart(tally: Tally) -> str:
         [ChoiceBar(bar.label, bar.answers, bar.disputes) for bar in tally.bars],
         title=title,
         answers_legend=_("Answers"),
-        disputes_legend=_("Tables whose first disputed game was in this round") if rounds else None,
+        disputes_legend=_("Tables that saw their first dispute") if rounds else None,
         empty=empty,
     )
