@@ -2,10 +2,11 @@
 tables beside the round in which each table first saw a dispute.
 
 Terms:
-    scale      a question answered from 1 (very unhappy) to 5 (very happy): one bar per step,
-               over the step's face drawn in SVG (its mouth from a deep frown to a broad
-               smile, so the shape, not a colour, tells the steps apart); the caller's words
-               for each step ("very unhappy") name it for screen readers.
+    scale      a question answered from 1 (not at all) to 5 (very much), as "how frustrated
+               were you?": one bar per step, over the step's face drawn in SVG (its mouth
+               from a broad smile to a deep frown, as on the phones' buttons, so the shape,
+               not a colour, tells the steps apart); the caller's words for each step
+               ("1: not at all") name it for screen readers.
     choice     a question answered with a round or a table: one bar of answers per option
                (ChoiceBar), and for rounds a second, hatched bar of the tables that first saw
                a dispute in that round (the disputes map's hatching, so a black-and-white
@@ -62,9 +63,10 @@ ELLIPSIS = "…"
 # Bold, Linux's usual fallback, is about a tenth wider): words are measured this much wider.
 WIDE_FACE = 1.12
 # The scale's faces, 1 to 5: a light ground (the shape says the step, not the colour) and
-# the mouth's curve in radii, below zero a frown.
-FACE_GROUNDS = ("#f6d5d2", "#fbe3c4", "#eeeeee", "#dcedc8", "#c8e6c9")
-MOUTHS = (-0.5, -0.25, 0.0, 0.25, 0.5)
+# the mouth's curve in radii, below zero a frown. 1 is "not at all" (of frustration, say),
+# a smile, as the phones draw it (tournament.rules.debrief_questions.SCALE_FACES).
+FACE_GROUNDS = ("#c8e6c9", "#dcedc8", "#eeeeee", "#fbe3c4", "#f6d5d2")
+MOUTHS = (0.5, 0.25, 0.0, -0.25, -0.5)
 
 
 @dataclass(frozen=True)
