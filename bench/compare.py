@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from _client import Connection, Run, closed_loop, percentile
 from _setup import free_port, running_server, setup_django
+from debrief_room import debrief_figures, print_debrief
 from live_room import HTMX, prepare_event, print_room, report_once, run_room
 
 LIGHT_CONNECTIONS = 16  # small answers: enough to keep every server thread busy
@@ -217,6 +218,7 @@ def main() -> None:
         room = asyncio.run(
             run_room(port, event, tables, seated, seconds=args.live_seconds, projectors=3)
         )
+        debrief = debrief_figures(port, event, phones=args.players)  # issue 25
     tool = "wrk" if use_wrk else "bench/_client.py"
     print(f"\nthroughput, {args.seconds:.0f} s each, load from {tool} on the same cores:")
     for result in results.values():
@@ -227,6 +229,7 @@ def main() -> None:
             f" {result.errors} errors)"
         )
     print_room(room, players=args.players, tables=len(tables), phones=2 * len(tables), projectors=3)
+    print_debrief(debrief)
     bare = results["bare"].requests_per_second or float("nan")
     figures = {
         "errors": errors + sum(r.errors for r in results.values()) + room.errors,
@@ -239,7 +242,9 @@ def main() -> None:
         "page_vs_bare_ratio": round(results["page"].requests_per_second / bare, 3),
         "live_seconds": args.live_seconds,
         **room.summary(),
+        **debrief.summary(),  # debrief_answer_p99_ms and the rest of bench/debrief_room.py
     }
+    figures["errors"] += debrief.errors
     print(json.dumps(figures))
 
 

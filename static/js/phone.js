@@ -109,6 +109,14 @@
   function afterSettle(event) {
     var live = event.target;
     if (!live || live.id !== "live") return;
+    var answerNotice = live.querySelector("[data-answer-notice]");
+    if (answerNotice) {
+      announce(words(answerNotice));
+      var same = lastFocus.id && document.getElementById(lastFocus.id);
+      if (focusable(same)) same.focus();
+      lastFocus = { id: null, inLive: false };
+      return;
+    }
     var notice = live.querySelector("[data-notice]");
     var phase = words(live.querySelector(".phase"));
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;

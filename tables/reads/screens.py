@@ -121,7 +121,9 @@ class TableScreen:
 
     @property
     def polling(self) -> bool:
-        return self.event.phase != Phase.DEBRIEF
+        # At the debrief too: the phones show the question the room answers
+        # (tournament.reads.debrief_answers). A finished event changes no more.
+        return not self.event.is_finished
 
     @property
     def wins(self) -> dict[int, int]:
@@ -281,7 +283,9 @@ class PlayerScreen:
 
     @property
     def polling(self) -> bool:
-        return self.event.phase != Phase.DEBRIEF
+        # At the debrief too: the phones show the question the room answers
+        # (tournament.reads.debrief_answers). A finished event changes no more.
+        return not self.event.is_finished
 
     @property
     def direction(self) -> Direction | None:

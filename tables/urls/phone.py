@@ -6,7 +6,7 @@ sign-in. The player URLs come first so that "me" is never read as a table token.
 
 from django.urls import path
 
-from tables.views import phone, player
+from tables.views import answers, phone, player
 
 app_name = "phone"
 
@@ -16,7 +16,10 @@ urlpatterns = [
     path("me/<str:players_token>/pick/", player.pick_player, name="player_pick"),
     path("me/<str:players_token>/names/", player.player_names, name="player_names"),
     path("me/<str:players_token>/language/", player.choose_language, name="player_language"),
+    path("me/<str:players_token>/answer/", answers.answer_page, name="answer_page"),
+    path("me/<str:players_token>/answer/send/", answers.player_answer, name="player_answer"),
     path("<str:token>/", phone.table_page, name="table"),
+    path("<str:token>/answer/", answers.table_answer, name="table_answer"),
     path("<str:token>/language/", phone.choose_language, name="language"),
     path("<str:token>/live/", phone.table_live, name="table_live"),
     path("<str:token>/report/", phone.report_winner, name="report"),

@@ -61,6 +61,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tables.forms import ReportForm, TricksForm, WinnerForm
 from tables.models import GameStatus, ReportState, Table
+from tables.reads.debrief_answers import phone_question
 from tables.reads.screens import RoundRead, TableScreen, seated_players, table_screen
 from tables.rules.deal import tricks_per_game
 from tables.rules.variants import DECK_SIZE
@@ -275,6 +276,10 @@ def _render_screen(
     if just_reported is not None:
         mine.add(just_reported)
     screen = table_screen(table, chosen_game=_chosen_game(request), mine=mine, known=known)
+    if screen.event.phase == Phase.DEBRIEF:
+        # The question the projector shows, when the room answers it (tables.views.answers).
+        extra["asked"] = phone_question(screen.event, _phone_id(request))
+        extra["answer_url"] = reverse("phone:table_answer", args=[table.token])
     response = render(request, template, _context(screen, **extra))
     if template == LIVE_PARTIAL and not screen.polling:
         return stop_polling(response)

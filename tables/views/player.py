@@ -23,8 +23,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
+from tables.reads.debrief_answers import phone_question
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
+from tables.views.phone import _phone_id
 from tournament.common.inputs import positive_int
 from tournament.common.languages import pick_phone_language
 from tournament.common.polling import (
@@ -34,7 +36,7 @@ from tournament.common.polling import (
     quoted_etag,
     stop_polling,
 )
-from tournament.models import Event, Player, Seat
+from tournament.models import Event, Phase, Player, Seat
 from tournament.rules.ordering import name_key
 
 COOKIE_SALT = "tables.player"
@@ -118,9 +120,15 @@ def _pick_context(event: Event, query: str, error: str = "") -> dict:
     }
 
 
-def _screen_context(screen: PlayerScreen) -> dict:
+def _screen_context(screen: PlayerScreen, request: HttpRequest) -> dict:
     seconds = screen.event.clock_seconds_left()
+    asked = None
+    if screen.event.phase == Phase.DEBRIEF:
+        # The question the projector shows, when the room answers it (tables.views.answers).
+        asked = phone_question(screen.event, _phone_id(request))
     return {
+        "asked": asked,
+        "answer_url": reverse("phone:player_answer", args=[screen.event.players_token]),
         "screen": screen,
         "event": screen.event,
         "me": screen.player,
@@ -150,7 +158,7 @@ def player_home(request: HttpRequest, event: Event) -> HttpResponse:
     if me is None:
         query = request.GET.get("q", "")[:40]
         return render(request, "phone/player_pick.html", _pick_context(event, query))
-    return render(request, "phone/player.html", _screen_context(player_screen(event, me)))
+    return render(request, "phone/player.html", _screen_context(player_screen(event, me), request))
 
 
 @require_GET
@@ -174,7 +182,7 @@ def player_live(request: HttpRequest, event: Event) -> HttpResponse:
         response["HX-Redirect"] = _home_url(event)
         return response
     screen = player_screen(event, me)
-    response = render(request, LIVE_PARTIAL, _screen_context(screen))
+    response = render(request, LIVE_PARTIAL, _screen_context(screen, request))
     return response if screen.polling else stop_polling(response)
 
 

@@ -19,6 +19,7 @@ from tests.browser.screen_checks import PageWatch
 from tests.browser.test_walk import urls_for
 from tournament.common.polling import POLL_INTERVAL_SECONDS
 from tournament.models import Phase
+from tournament.writes.finishing import finish_event
 from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +31,9 @@ VISIBILITY = """(state) => {
 }"""
 
 
-def test_a_phone_stops_polling_once_the_debrief_starts(live_server, new_context):
+def test_a_phone_stops_polling_once_the_event_is_finished(live_server, new_context):
+    """At the debrief it still polls (the phones show the questions the room answers);
+    a finished event changes no more, so its polls end."""
     organizer, _ = ensure_organizer()
     event = factories.start_rounds(
         factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
@@ -46,11 +49,15 @@ def test_a_phone_stops_polling_once_the_debrief_starts(live_server, new_context)
     with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true"):
         pass  # it polls while the round is played
 
-    factories.play_until(event, Phase.DEBRIEF, by=organizer)
+    event = factories.play_until(event, Phase.DEBRIEF, by=organizer)
     expect(page.locator("#live")).to_contain_text(
         "The tournament is over. Thank you for playing!", timeout=LIVE_MS
     )
-    assert 286 in statuses  # the server's "stop polling", with the debrief's page
+    assert 286 not in statuses  # the debrief's page polls on
+    finish_event(event=event)
+    with page.expect_response(lambda r: r.status == 286, timeout=LIVE_MS):
+        pass  # the server's "stop polling", at the next poll
+    page.wait_for_function("() => !document.querySelector('#live[hx-trigger]')")
     statuses.clear()
     polls = count_htmx_requests(page)
     page.clock.run_for(5_000)  # ten polling intervals, at once

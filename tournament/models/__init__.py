@@ -38,7 +38,13 @@ from tournament.models.cofacilitators import (
     record_name,
     shown_name,
 )
-from tournament.models.debrief import STAGE_CHOICES, DebriefQuestion, DebriefQuestionQuerySet
+from tournament.models.debrief import (
+    ANSWER_KIND_CHOICES,
+    STAGE_CHOICES,
+    DebriefAnswer,
+    DebriefQuestion,
+    DebriefQuestionQuerySet,
+)
 from tournament.models.event import DifferenceSetChoice, Event, EventQuerySet
 from tournament.models.notes import NOTE_TEXT_MAX_LENGTH, NoteTag, ObserverNote
 from tournament.models.phases import (
@@ -75,6 +81,7 @@ from tournament.models.tokens import (
 )
 
 __all__ = [
+    "ANSWER_KIND_CHOICES",
     "CLOCKED_PHASES",
     "COFACILITATOR_NAME_MAX_LENGTH",
     "EVENT_MAX_PLAYERS",
@@ -90,6 +97,7 @@ __all__ = [
     "CoFacilitator",
     "CoFacilitatorQuerySet",
     "CoRole",
+    "DebriefAnswer",
     "DebriefQuestion",
     "DebriefQuestionQuerySet",
     "DebriefStep",

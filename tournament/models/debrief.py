@@ -8,6 +8,12 @@ Terms:
              (Event.debrief_question, with DebriefStep.QUESTION).
     stage    where a question falls in the talk (feelings, noticing, coping...); within a
              stage the questions go by position (unique per event, gaps allowed).
+    answers  a question may take anonymous answers from the room's phones, of one kind
+             (answer kind, tournament.rules.debrief_questions.AnswerKind). Each phone id
+             holds one answer per question (DebriefAnswer), which it may change while the
+             question is open; the projector shows them once the organizer reveals them,
+             without the words the organizer hid (by word key). Nothing here stores a
+             name or a table with an answer, and no screen or record shows the phone id.
 """
 
 from __future__ import annotations
@@ -20,13 +26,18 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models.event import Event
 from tournament.rules.debrief_questions import (
+    ANSWER_KIND_TITLES,
+    ANSWER_MAX_LENGTH,
     QUESTION_MAX_LENGTH,
     STAGE_TITLES,
+    AnswerKind,
     Stage,
     default_bank,
 )
 
 STAGE_CHOICES = [(stage.value, _(STAGE_TITLES[stage])) for stage in Stage]
+ANSWER_KIND_CHOICES = [(kind.value, _(ANSWER_KIND_TITLES[kind])) for kind in AnswerKind]
+PHONE_ID_MAX_LENGTH = 32
 
 
 class DebriefQuestionQuerySet(models.QuerySet["DebriefQuestion"]):
@@ -35,7 +46,13 @@ class DebriefQuestionQuerySet(models.QuerySet["DebriefQuestion"]):
         with translation.override(event.language):
             bank = default_bank(gettext)
         return self.bulk_create(
-            DebriefQuestion(event=event, position=after + place, stage=q.stage, text=q.text)
+            DebriefQuestion(
+                event=event,
+                position=after + place,
+                stage=q.stage,
+                text=q.text,
+                answer_kind=q.answers,
+            )
             for place, q in enumerate(bank, start=1)
         )
 
@@ -51,6 +68,20 @@ class DebriefQuestion(models.Model):
     position = models.PositiveIntegerField(_("position"))
     stage = models.CharField(_("stage"), max_length=16, choices=STAGE_CHOICES)
     text = models.CharField(_("question"), max_length=QUESTION_MAX_LENGTH)
+    answer_kind = models.CharField(
+        _("answers from phones"),
+        max_length=8,
+        choices=ANSWER_KIND_CHOICES,
+        blank=True,
+        default=AnswerKind.NONE,
+    )
+    # Phones may answer (or change their answer) while open; the organizer closes it.
+    answers_open = models.BooleanField(_("answers open"), default=True)
+    # The projector shows the answers only once the organizer reveals them; the count
+    # of answers shows from the start.
+    answers_revealed = models.BooleanField(_("answers revealed"), default=False)
+    # The word keys (tournament.rules.charts.answers.word_key) the organizer hid.
+    hidden_words = models.JSONField(_("hidden words"), default=list, blank=True)
 
     objects = DebriefQuestionQuerySet.as_manager()
 
@@ -75,3 +106,45 @@ class DebriefQuestion(models.Model):
     @property
     def stage_title(self) -> str:
         return gettext(STAGE_TITLES[Stage(self.stage)])
+
+    @property
+    def takes_answers(self) -> bool:
+        return self.answer_kind != AnswerKind.NONE
+
+    @property
+    def kind(self) -> AnswerKind:
+        return AnswerKind(self.answer_kind)
+
+    @property
+    def kind_title(self) -> str:
+        return gettext(ANSWER_KIND_TITLES[self.kind])
+
+
+class DebriefAnswer(models.Model):
+    """One phone's answer to one debrief question: words (text) or a number (a point of
+    the scale, a round or a table). Anonymous: the phone id only keeps one answer per
+    phone, and is never shown or exported."""
+
+    question = models.ForeignKey(DebriefQuestion, on_delete=models.CASCADE, related_name="answers")
+    phone = models.CharField(_("phone id"), max_length=PHONE_ID_MAX_LENGTH)
+    text = models.CharField(_("words"), max_length=ANSWER_MAX_LENGTH, blank=True)
+    number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
+    created_at = models.DateTimeField(_("answered at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    class Meta:
+        ordering = ["question", "pk"]
+        verbose_name = _("debrief answer")
+        verbose_name_plural = _("debrief answers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "phone"], name="debrief_answer_one_per_phone"
+            ),
+            models.CheckConstraint(
+                condition=~Q(text="") | Q(number__isnull=False),
+                name="debrief_answer_not_empty",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text or str(self.number)

@@ -155,6 +155,11 @@ class Slide:
     text: str = ""
     number: int = 0  # 1 for the first question of the running order; 0 for a screen
     total: int = 0  # how many questions the running order has
+    answer_kind: str = ""  # how the room answers the question (AnswerKind); "" aloud
+
+    @property
+    def takes_answers(self) -> bool:
+        return bool(self.answer_kind)
 
     @property
     def key(self) -> str:
@@ -230,10 +235,11 @@ def debrief_slides(event: Event) -> list[Slide]:
     questions = list(
         DebriefQuestion.objects.filter(event=event)
         .order_by("position")
-        .values_list("stage", "pk", "text")
+        .values_list("stage", "pk", "text", "answer_kind")
     )
     order = running_order(
-        ((Stage(stage), (pk, text)) for stage, pk, text in questions), SCREENS_BEFORE_STAGE
+        ((Stage(stage), (pk, text, kind)) for stage, pk, text, kind in questions),
+        SCREENS_BEFORE_STAGE,
     )
     total = len(questions)
     slides: list[Slide] = []
@@ -243,8 +249,8 @@ def debrief_slides(event: Event) -> list[Slide]:
             slides.append(Slide(stage, item))
         else:
             number += 1
-            pk, text = item
-            slides.append(Slide(stage, DebriefStep.QUESTION, pk, text, number, total))
+            pk, text, kind = item
+            slides.append(Slide(stage, DebriefStep.QUESTION, pk, text, number, total, kind))
     return slides
 
 

@@ -52,6 +52,7 @@ from tournament.reads.debrief import (
     disputed_games,
     table_timelines,
 )
+from tournament.reads.debrief_answers import Tally, answers_chart, event_tallies
 from tournament.reads.projector import highlight_count
 from tournament.rules import charts
 from tournament.rules.cards import NEW_CLAUSES
@@ -102,6 +103,19 @@ class LadderLine:
 
 
 @dataclass(frozen=True)
+class AnswerResult:
+    """One question the room answered: its tally and its chart, as on the projector
+    (words the organizer hid are left out of both)."""
+
+    tally: Tally
+    svg: SafeString
+
+    @property
+    def hidden_count(self) -> int:
+        return sum(word.count for word in self.tally.hidden)
+
+
+@dataclass(frozen=True)
 class DebriefReport:
     event: Event
     played_on: datetime
@@ -116,6 +130,8 @@ class DebriefReport:
     ladder_round: int | None
     # Every observer's note, chosen for the projector or not: this is the organizer's paper.
     timelines: list[TableTimeline] = field(default_factory=list)
+    # The room's anonymous answers, question by question (tournament.reads.debrief_answers).
+    answers: list[AnswerResult] = field(default_factory=list)
 
     @property
     def final(self) -> bool:
@@ -283,6 +299,10 @@ def build_report(event: Event) -> DebriefReport:
         ladder=ladder_lines(event, data.paths, data.rounds),
         ladder_round=data.rounds[-1] if data.rounds else None,
         timelines=table_timelines(event, data),
+        answers=[
+            AnswerResult(tally, mark_safe(answers_chart(tally)))  # escaped by the chart
+            for tally in event_tallies(event)
+        ],
     )
 
 

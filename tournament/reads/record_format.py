@@ -52,6 +52,7 @@ from tables.models import (
 from tournament.models import (
     NOTE_TEXT_MAX_LENGTH,
     PLAYER_NAME_MAX_LENGTH,
+    DebriefAnswer,
     DebriefQuestion,
     DebriefStep,
     DifferenceSetChoice,
@@ -68,7 +69,12 @@ from tournament.models import (
     SeatReason,
 )
 from tournament.rules.cards import DEFAULT_DISRUPTIVE_SHARE, Suit
-from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH, Stage
+from tournament.rules.debrief_questions import (
+    ANSWER_MAX_LENGTH,
+    QUESTION_MAX_LENGTH,
+    AnswerKind,
+    Stage,
+)
 
 RECORD_FORMAT = "fivetricks-event"
 RECORD_VERSION = 1
@@ -362,8 +368,32 @@ QUESTIONS = Section(
         Field("position", Kind.WHOLE, minimum=1, maximum=INT_MAX),
         Field("stage", Kind.CHOICE, choices=lambda: [stage.value for stage in Stage]),
         Field("text", Kind.TEXT, max_length=QUESTION_MAX_LENGTH),
+        # Answers from phones (issue 25); a record written before them has none.
+        Field(
+            "answer_kind",
+            Kind.CHOICE,
+            choices=lambda: [kind.value for kind in AnswerKind],
+            missing=AnswerKind.NONE.value,
+        ),
+        Field("answers_open", Kind.FLAG, missing=True),
+        Field("answers_revealed", Kind.FLAG, missing=False),
     ),
     order_by=("position",),
+)
+# Beside a question's fields: the word keys the organizer hid (a list of text, written
+# and read where the questions are), and its answers.
+HIDDEN_WORDS = "hidden_words"
+# The room's answers to a question, anonymous: the words or the number, nothing that
+# says which phone (or who) gave them; sorted by what they say, not by when.
+ANSWERS = Section(
+    "answers",
+    DebriefAnswer,
+    (
+        Field("text", Kind.TEXT, blank=True, max_length=ANSWER_MAX_LENGTH),
+        Field("number", Kind.WHOLE, null=True, minimum=1),
+    ),
+    order_by=("question_id", "text", "number"),
+    missing=list,
 )
 
 DEBRIEF = Section(

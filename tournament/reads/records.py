@@ -24,7 +24,8 @@ Terms:
     derived       what the app computes again from the rest: player name keys, version
                   counters, the report keys phones made. Not written either.
     debrief       the event's debrief questions (its bank, each with its position and
-                  stage), which screen the debrief is at, the question it shows (by
+                  stage, how the room answers it, the words hidden and the room's
+                  anonymous answers), which screen the debrief is at, the question it shows (by
                   position) and which paths its chart draws bold: the record's "debrief"
                   object. A record written before it had none; it imports with the
                   default bank, as a new event gets.
@@ -55,6 +56,7 @@ from django.utils.translation import gettext as _
 from tables.models import GameStatus
 from tournament.common.product import made_by
 from tournament.models import (
+    DebriefAnswer,
     DebriefQuestion,
     Event,
     ObserverNote,
@@ -65,9 +67,11 @@ from tournament.models import (
     record_name,
 )
 from tournament.reads.record_format import (
+    ANSWERS,
     DEBRIEF,
     EVENT,
     GAMES,
+    HIDDEN_WORDS,
     NOTES,
     PLAYERS,
     QUESTIONS,
@@ -219,11 +223,23 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
 
 def _debrief_record(event: Event, out: _Writer) -> dict[str, Any]:
     """The record's "debrief" object (see Terms: debrief), in one query."""
-    questions = _query(QUESTIONS, DebriefQuestion.objects.filter(event=event))
+    questions = _query(QUESTIONS, DebriefQuestion.objects.filter(event=event), HIDDEN_WORDS)
     out.positions = {question["id"]: question["position"] for question in questions}
+    answers = defaultdict(list)
+    for answer in _query(
+        ANSWERS, DebriefAnswer.objects.filter(question__event=event), "question_id"
+    ):
+        answers[answer["question_id"]].append(answer)
     return {
         **out.row(DEBRIEF, _attributes(event, DEBRIEF)),
-        QUESTIONS.key: out.rows(QUESTIONS, questions),
+        QUESTIONS.key: [
+            {
+                **out.row(QUESTIONS, question),
+                HIDDEN_WORDS: list(question[HIDDEN_WORDS] or []),
+                ANSWERS.key: out.rows(ANSWERS, answers[question["id"]]),
+            }
+            for question in questions
+        ],
     }
 
 
@@ -328,4 +344,22 @@ def notes_csv(record: dict[str, Any]) -> str:
             "yes" if note["on_projector"] else "",
         ]
         writer.writerow([neutralised(cell) for cell in row])
+    return CSV_BOM + out.getvalue()
+
+
+ANSWERS_HEADER = ("question", "kind", "answer")
+
+
+def answers_csv(record: dict[str, Any]) -> str:
+    """The room's answers to the debrief's questions as CSV: one row an answer, with its
+    question and the question's kind (words, scale, rounds, tables), in the bank's order;
+    nothing that says who answered, from where, or when."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(ANSWERS_HEADER)
+    for question in (record.get(DEBRIEF.key) or {}).get(QUESTIONS.key, []):
+        for answer in question.get(ANSWERS.key, []):
+            value = answer["text"] if answer["text"] else answer["number"]
+            row = [question["text"], question["answer_kind"], value]
+            writer.writerow([neutralised(cell) for cell in row])
     return CSV_BOM + out.getvalue()

@@ -18,6 +18,10 @@ Terms:
                    order, each stage's questions in the bank's order, and before a stage
                    the screens that belong there (the feelings come before any data, the
                    questions about real teams after the reveal).
+    answer kind    how the room answers a question from its phones (AnswerKind): a word or
+                   a few (WORDS, at most ANSWER_MAX_LENGTH characters), a scale from 1 to 5
+                   with faces (SCALE), or the choice of a round (ROUNDS) or of a table
+                   (TABLES). A question without one is answered aloud, as before.
 
 The default questions speak to no table's rules: nothing in them names a direction, a
 suit or a trump rule, so the projector can show any of them before the reveal.
@@ -70,18 +74,57 @@ STAGE_AIMS: dict[Stage, str] = {
 }
 
 
+class AnswerKind(StrEnum):
+    """How the room answers a question from its phones; NONE: aloud only."""
+
+    NONE = ""
+    WORDS = "words"
+    SCALE = "scale"
+    ROUNDS = "rounds"
+    TABLES = "tables"
+
+
+ANSWER_KIND_TITLES: dict[AnswerKind, str] = {
+    AnswerKind.NONE: gettext_noop("Aloud only"),
+    AnswerKind.WORDS: gettext_noop("A word or a few"),
+    AnswerKind.SCALE: gettext_noop("A scale from 1 to 5"),
+    AnswerKind.ROUNDS: gettext_noop("A round"),
+    AnswerKind.TABLES: gettext_noop("A table"),
+}
+# A word or a few: enough for "lost but curious", short enough for a cloud.
+ANSWER_MAX_LENGTH = 40
+SCALE_POINTS = (1, 2, 3, 4, 5)
+# The faces of the scale, from a smile (1: not at all) to a frown (5: very much): where
+# the mouth's curve bends, in a face 24 units across (the phone draws them as SVG, so no
+# emoji font is needed); the words say the same for screen readers.
+SCALE_FACES: dict[int, float] = {1: 20.5, 2: 18, 3: 15.5, 4: 13, 5: 10.5}
+SCALE_WORDS: dict[int, str] = {
+    1: gettext_noop("1: not at all"),
+    2: gettext_noop("2: a little"),
+    3: gettext_noop("3: somewhat"),
+    4: gettext_noop("4: a lot"),
+    5: gettext_noop("5: very much"),
+}
+
+
 @dataclass(frozen=True)
 class BankQuestion:
     stage: Stage
     text: str
+    answers: AnswerKind = AnswerKind.NONE
 
 
 # Our own words for this game: home tables, silent play, moving up and down, the phones.
 DEFAULT_BANK: tuple[BankQuestion, ...] = (
-    BankQuestion(Stage.FEELINGS, gettext_noop("In one word: how do you feel right now?")),
     BankQuestion(
         Stage.FEELINGS,
-        gettext_noop("What was the most frustrating moment of the game, and what was the best?"),
+        gettext_noop("In one word: how do you feel right now?"),
+        AnswerKind.WORDS,
+    ),
+    BankQuestion(
+        Stage.FEELINGS,
+        gettext_noop("How frustrated were you in round 1?"),
+        AnswerKind.SCALE,
     ),
     BankQuestion(
         Stage.FEELINGS,
@@ -104,7 +147,8 @@ DEFAULT_BANK: tuple[BankQuestion, ...] = (
     ),
     BankQuestion(
         Stage.NOTICING,
-        gettext_noop("When did you first sense that something was off? What gave it away?"),
+        gettext_noop("In which round did you notice that the rules differed?"),
+        AnswerKind.ROUNDS,
     ),
     BankQuestion(
         Stage.NOTICING,
@@ -174,7 +218,15 @@ DEFAULT_BANK: tuple[BankQuestion, ...] = (
 
 def default_bank(translate: Translate = untranslated) -> list[BankQuestion]:
     """The default questions in the order of the talk, in the language of ``translate``."""
-    return [BankQuestion(question.stage, translate(question.text)) for question in DEFAULT_BANK]
+    return [
+        BankQuestion(question.stage, translate(question.text), question.answers)
+        for question in DEFAULT_BANK
+    ]
+
+
+def tidy_answer(text: str) -> str:
+    """A word answer as typed, ready to store: spaces trimmed and runs made one."""
+    return " ".join(text.split())
 
 
 def tidy_question(text: str) -> str:

@@ -17,6 +17,7 @@ from tournament.views import auth
 from tournament.views.organizer import (
     console,
     debrief,
+    debrief_answers,
     events,
     games,
     notes,
@@ -139,6 +140,9 @@ debrief_urls = [
     path("reveal/", debrief.reveal, name="reveal"),
     path("reveal/table/", debrief.reveal_one_table, name="reveal_table"),
     path("report/", debrief.event_report, name="debrief_report"),
+    path("debrief/answers/reveal/", debrief_answers.answers_reveal, name="answers_reveal"),
+    path("debrief/answers/close/", debrief_answers.answers_close, name="answers_close"),
+    path("debrief/answers/hide/", debrief_answers.answers_hide_word, name="answers_hide_word"),
 ]
 
 questions_urls = [
@@ -160,6 +164,11 @@ questions_urls = [
         questions.question_delete,
         name="debrief_question_delete",
     ),
+    path(
+        "debrief/questions/<int:question_id>/answers/",
+        debrief_answers.answer_kind,
+        name="debrief_question_answers",
+    ),
 ]
 
 # Downloads and backups.
@@ -167,6 +176,7 @@ records_urls = [
     path("records/event.json", records.event_json, name="event_json"),
     path("records/results.csv", records.event_results_csv, name="results_csv"),
     path("records/notes.csv", records.event_notes_csv, name="notes_csv"),
+    path("records/answers.csv", records.event_answers_csv, name="answers_csv"),
     path("records/back-up/", records.back_up_now, name="back_up_now"),
 ]
 

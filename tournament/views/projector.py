@@ -66,6 +66,15 @@ def _players_page(event: Event, room: RoomSettings) -> tuple[str, str]:
     return url, qr_svg(url, label=_("QR code of the players' page"))
 
 
+def _answer_page(event: Event) -> tuple[str, str]:
+    """The answer page any phone can open (tables.views.answers), and its QR code: a
+    paper-only event's room answers there."""
+    url = phone_base_url(room=room_settings()) + reverse(
+        "phone:answer_page", args=[event.players_token]
+    )
+    return url, qr_svg(url, label=_("QR code of the page where phones answer"))
+
+
 def _welcome(event: Event) -> dict:
     """The welcome screen's ways in: the players' page, and the hotspot's Wi-Fi code."""
     room = room_settings()
@@ -97,6 +106,9 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
         "stage_url": stage_url,
         "ladder_url": ladder_url,
         "refresh_seconds": NO_SCRIPT_REFRESH_SECONDS,
+        "answer_page": _answer_page(event)
+        if event.paper_only and shown.answers is not None and shown.answers.question.answers_open
+        else None,
     }
     template = "projector/screen.html#stage" if request.htmx else "projector/screen.html"
     response = render(request, template, context)

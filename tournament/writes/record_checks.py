@@ -31,11 +31,13 @@ from django.utils.translation import gettext as _
 from tables.models import GameStatus
 from tournament.models import DebriefStep
 from tournament.reads.record_format import (
+    ANSWERS,
     CLAUSE_FIELDS,
     CORRECTIONS,
     DEBRIEF,
     EVENT,
     GAMES,
+    HIDDEN_WORDS,
     MAX_TRICKS,
     NOTES,
     PLAYERS,
@@ -52,6 +54,7 @@ from tournament.reads.record_format import (
     Section,
 )
 from tournament.rules.cards import Variant
+from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH, AnswerKind
 from tournament.rules.roster import (
     bidi_controls,
     code_point,
@@ -366,6 +369,26 @@ class _Reader:
 
     # --- the debrief
 
+    def answers_of(self, item: RecordObject, question: Row) -> Row:
+        """A question's hidden words and its answers (a record written before them has
+        none): words for a words question, numbers for the others."""
+        hidden = item.data.get(HIDDEN_WORDS, [])
+        if not isinstance(hidden, list) or not all(
+            isinstance(word, str) and len(word) <= ANSWER_MAX_LENGTH for word in hidden
+        ):
+            raise problem(item.at(HIDDEN_WORDS), _("expected a list of short texts."))
+        answers = []
+        if ANSWERS.key in item.data:
+            for each in item.objects(ANSWERS.key):
+                answer = self.read(ANSWERS, each)
+                words = question["answer_kind"] == AnswerKind.WORDS
+                if words and not answer["text"].strip():
+                    raise problem(each.at("text"), _("must not be empty."))
+                if not words and answer["number"] is None:
+                    raise problem(each.at("number"), _("expected a whole number."))
+                answers.append(answer)
+        return {HIDDEN_WORDS: hidden, ANSWERS.key: answers}
+
     def debrief_row(self, item: RecordObject) -> Row:
         """The record's debrief questions and where its debrief stands; the questions come
         first, as the shown question is one of them."""
@@ -378,7 +401,7 @@ class _Reader:
                     _("two questions are at position %(position)s.") % {"position": position},
                 )
             self.positions.add(position)
-            questions.append(question)
+            questions.append({**question, **self.answers_of(each, question)})
         row = self.read(DEBRIEF, item)
         if row["step"] not in DebriefStep.values:
             raise problem(

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Game, GameCorrection, GameReport, Table
 from tournament.models import (
+    DebriefAnswer,
     DebriefQuestion,
     Event,
     ObserverNote,
@@ -44,10 +45,12 @@ from tournament.models import (
     accounts_named,
 )
 from tournament.reads.record_format import (
+    ANSWERS,
     CORRECTIONS,
     DEBRIEF,
     EVENT,
     GAMES,
+    HIDDEN_WORDS,
     NOTES,
     PLAYERS,
     QUESTIONS,
@@ -222,10 +225,17 @@ def _create(checked: Checked, owner: AbstractBaseUser) -> ImportedEvent:
 def _write_debrief(event: Event, debrief: Row, build: _Builder) -> None:
     """The record's bank in place of the default one the new event was born with."""
     DebriefQuestion.objects.filter(event=event).delete()
+    rows = debrief[QUESTIONS.key]
     questions = DebriefQuestion.objects.bulk_create(
-        build.row(QUESTIONS, row, event=event) for row in debrief[QUESTIONS.key]
+        build.row(QUESTIONS, row, event=event, hidden_words=row[HIDDEN_WORDS]) for row in rows
     )
     build.questions = {question.position: question for question in questions}
+    # The answers are anonymous: each gets a fresh phone id, which only keeps them apart.
+    DebriefAnswer.objects.bulk_create(
+        build.row(ANSWERS, answer, question=question, phone=secrets.token_urlsafe(16))
+        for question, row in zip(questions, rows, strict=True)
+        for answer in row[ANSWERS.key]
+    )
     values = build.fields(DEBRIEF, debrief)
     for name, value in values.items():
         setattr(event, name, value)

@@ -18,6 +18,7 @@ from tables.writes.reporting import CONFIRMATION_WINDOW
 from tests import factories
 from tests.factories import seated_players, table
 from tournament.models import Event, Player, Seat
+from tournament.writes.finishing import finish_event
 from tournament.writes.rounds import ClockAction, change_clock, undo_close_round
 
 pytestmark = pytest.mark.django_db
@@ -870,10 +871,13 @@ def test_a_poll_after_a_change_brings_the_new_phase(client, event):
     assert "Practice: games are not scored." in body(response)
 
 
-def test_the_debrief_stops_polling(client, organizer):
+def test_the_debrief_polls_for_its_questions_until_the_event_is_finished(client, organizer):
     event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
     event = factories.play_until(event, "debrief", by=organizer)
+    assert client.get(live_url(event, 1), **HTMX).status_code == 200
+    assert "hx-get" in body(client.get(page_url(event, 1)))
 
+    finish_event(event=event)
     assert client.get(live_url(event, 1), **HTMX).status_code == 286
     assert "hx-get" not in body(client.get(page_url(event, 1)))
 

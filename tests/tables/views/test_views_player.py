@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournament.models import Player, PlayerStatus, Seat
+from tournament.writes.finishing import finish_event
 from tournament.writes.rounds import ClockAction, change_clock
 
 pytestmark = pytest.mark.django_db
@@ -257,11 +258,13 @@ def test_the_live_part_sends_a_phone_without_a_name_back_to_the_list(client, eve
     assert response["HX-Redirect"] == home_url(event)
 
 
-def test_the_debrief_stops_polling(client, organizer):
+def test_the_debrief_polls_for_its_questions_until_the_event_is_finished(client, organizer):
     event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=1)
     event = factories.play_until(event, "debrief", by=organizer)
     pick(client, event, event.players.first())
     live = reverse("phone:player_live", args=[event.players_token])
+    assert client.get(live, **HTMX).status_code == 200
+    finish_event(event=event)
     assert client.get(live, **HTMX).status_code == 286
 
 

@@ -178,7 +178,7 @@ def test_only_the_organizer_reads_the_report(client, django_user_model, event):
 
 # The session and user, the event; the debrief's five and its disputed games' three; the
 # rounds, the tables, the games, the reports and the corrections; the last round's winners.
-REPORT_QUERIES = 18  # the observers' notes: one query
+REPORT_QUERIES = 20  # the observers' notes: one query; the room's answers: two
 
 
 @pytest.mark.parametrize(("players", "tables"), [(20, 5), (500, 125)])

@@ -55,6 +55,7 @@ from tournament.models import (
 )
 from tournament.reads.console.reached import phones_reached, shows_phones_reached
 from tournament.reads.debrief import DebriefProgress, debrief_progress
+from tournament.reads.debrief_answers import Tally, shown_tally
 from tournament.rules.ordering import name_key
 from tournament.rules.table_plan import (
     MAX_TABLE_SIZE,
@@ -166,6 +167,12 @@ class Console:
         """Where the projector stands in the debrief's running order: one query, made
         only when the page shows the debrief panel."""
         return debrief_progress(self.event)
+
+    @cached_property
+    def debrief_answers(self) -> Tally | None:
+        """The room's answers to the question the projector shows, if it takes any
+        (tournament.reads.debrief_answers): only when the page shows the debrief panel."""
+        return shown_tally(self.event)
 
     @property
     def shows_paths(self) -> bool:

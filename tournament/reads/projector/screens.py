@@ -19,7 +19,9 @@ Terms:
               organizer's choice on the console counts (Event.paths_highlight).
     question  one of the event's debrief questions, large, with its stage and its number
               (tournament.reads.debrief: slide). It shows the organizer's words and nothing of
-              the game, so it is safe before the reveal.
+              the game, so it is safe before the reveal. A question the room answers from
+              its phones shows how many answered so far, and once the organizer reveals
+              them, the answers as a chart (tournament.reads.debrief_answers).
 
 The boards come from tournament.reads.projector.boards, the rule cards from
 tournament.reads.projector.rule_cards.
@@ -42,6 +44,7 @@ from tournament.reads.debrief import (
     debrief_progress,
     table_timelines,
 )
+from tournament.reads.debrief_answers import Tally, answers_chart, shown_tally
 from tournament.reads.projector.boards import (
     LegendEntry,
     ReasonMark,
@@ -135,6 +138,7 @@ class Screen:
     # The observers' notes the organizer chose, each table's beside its disputes and
     # clashes (tournament.reads.debrief.table_timelines); a note not chosen never shows here.
     timelines: list[TableTimeline] = field(default_factory=list)
+    answers: Tally | None = None  # the room's answers to the question shown, if it takes any
 
     @property
     def time_up(self) -> bool:
@@ -203,7 +207,20 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
     step = event.debrief_step
     if step == DebriefStep.QUESTION:
         shown = debrief_progress(event).shown
-        return Screen(ScreenKind.QUESTION, event, view, debrief_step=step, question=shown)
+        # A question answered aloud costs nothing more than before.
+        answers = shown_tally(event) if shown is not None and shown.takes_answers else None
+        chart = None
+        if answers is not None and answers.question.answers_revealed:
+            chart = mark_safe(answers_chart(answers))  # every word escaped by the chart
+        return Screen(
+            ScreenKind.QUESTION,
+            event,
+            view,
+            debrief_step=step,
+            question=shown,
+            answers=answers,
+            chart=chart,
+        )
     if step == DebriefStep.OPENING:
         return replace(_ladder_screen(ScreenKind.DEBRIEF, event, view), debrief_step=step)
     if step == DebriefStep.RESULTS:

@@ -5,7 +5,9 @@ Terms:
               grid (disputes per table-round, and on the clash map which rules met there:
               tournament.rules.charts.grid), every player's path
               (tournament.rules.charts.paths) and the flow between tables
-              (tournament.rules.charts.flow). Each module defines its chart's terms.
+              (tournament.rules.charts.flow); and the room's anonymous answers to a
+              question: words as a cloud, the 1-to-5 scale, a choice of rounds or tables
+              (tournament.rules.charts.answers). Each module defines its chart's terms.
     canvas    what every chart draws on, 1600 x 900 units (16:9), with its text and shared
               labels (tournament.rules.charts.svg).
 
@@ -18,6 +20,15 @@ Standard library only: this package must stay importable without Django.
 
 from __future__ import annotations
 
+from tournament.rules.charts.answers import (
+    ChoiceBar,
+    WordCount,
+    choice_bars_svg,
+    count_words,
+    scale_svg,
+    word_cloud_svg,
+    word_key,
+)
 from tournament.rules.charts.flow import FLOW_TITLE, flow_svg
 from tournament.rules.charts.grid import (
     CLASH_TITLES,
@@ -43,10 +54,17 @@ __all__ = [
     "ROUND_LABEL",
     "TABLE_LABEL",
     "WIDTH",
+    "ChoiceBar",
     "GridCell",
     "PlayerPath",
+    "WordCount",
     "biggest_moves",
+    "choice_bars_svg",
+    "count_words",
     "flow_svg",
     "grid_svg",
     "paths_svg",
+    "scale_svg",
+    "word_cloud_svg",
+    "word_key",
 ]

@@ -32,7 +32,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournament.common.errors import Refused
 from tournament.forms import DebriefQuestionForm
-from tournament.models import SCREENS_BEFORE_STAGE, STAGE_CHOICES, DebriefQuestion, Event, Phase
+from tournament.models import (
+    ANSWER_KIND_CHOICES,
+    SCREENS_BEFORE_STAGE,
+    STAGE_CHOICES,
+    DebriefQuestion,
+    Event,
+    Phase,
+)
 from tournament.rules.debrief_questions import (
     DEFAULT_BANK,
     QUESTION_MAX_LENGTH,
@@ -133,6 +140,7 @@ def questions_context(
         "add_form": add_form or DebriefQuestionForm(),
         "max_length": QUESTION_MAX_LENGTH,
         "stage_choices": STAGE_CHOICES,
+        "kind_choices": ANSWER_KIND_CHOICES,
         "at_debrief": event.phase == Phase.DEBRIEF,
         "read_only": event.is_finished,
         "here": questions_url(event),

@@ -26,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournament.models import Event
-from tournament.reads.records import export_event, notes_csv, results_csv
+from tournament.reads.records import answers_csv, export_event, notes_csv, results_csv
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, run_action
 from tournament.writes.backups import (
@@ -85,6 +85,18 @@ def event_notes_csv(request: HttpRequest, event: Event) -> HttpResponse:
         notes_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
         filename=download_name(event, "notes", "csv"),
+    )
+
+
+@require_GET
+@event_view(may="organize")
+@never_cache
+def event_answers_csv(request: HttpRequest, event: Event) -> HttpResponse:
+    """The room's anonymous answers to the debrief's questions (question, kind, answer)."""
+    return _download(
+        answers_csv(export_event(event)),
+        content_type="text/csv; charset=utf-8",
+        filename=download_name(event, "answers", "csv"),
     )
 
 

@@ -1,0 +1,136 @@
+"""The room answers the debrief's questions from its phones, in real browsers: six phones
+answer words, the scale and a round, one changes its answer, the projector counts and
+draws the cloud, the organizer hides a word and closes a question, and the printable
+report shows the result.
+
+Pictures (always written, to be looked at): /tmp/shots-i25-core/, or with SCREENSHOTS=1
+./screenshots/debrief/: the phone's question at 390 px, the word cloud and the round
+chart at 1920x1080.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests import factories
+from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, SCREENSHOTS, pictures, sign_in
+from tournament.models import DebriefAnswer, DebriefQuestion
+from tournament.rules.debrief_questions import AnswerKind
+from tournament.writes.debrief_bank import show_question
+from tournament.writes.signin import ensure_organizer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LIVE_MS = 10_000
+WORDS = ["lost", "curious", "Lost", "tired", "lost", "amused"]
+
+
+@pytest.fixture
+def shots_dir(tmp_path) -> Path:
+    if SCREENSHOTS:
+        return pictures("debrief", tmp_path)
+    folder = Path(os.environ.get("DEBRIEF_SHOTS", "/tmp/shots-i25-core"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def show(event, kind: str) -> DebriefQuestion:
+    """The projector moves to the default bank's question of ``kind`` (as the console's
+    jump list does)."""
+    question = DebriefQuestion.objects.get(event=event, answer_kind=kind)
+    show_question(event=event, question_id=question.pk)
+    return question
+
+
+def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
+    live_server, new_context, shots_dir
+):
+    organizer, _ = ensure_organizer()
+    event = factories.seated_event(owner=organizer, players=12, tables=3, rounds_planned=2)
+    event = factories.play_until(event, "debrief", by=organizer)
+    words = show(event, AnswerKind.WORDS)
+
+    phones = []
+    for index in range(6):
+        phone = new_context(viewport=PHONE).new_page()
+        token = factories.table(event, 1 + index % 3).token
+        phone.goto(live_server.url + reverse("phone:table", args=[token]))
+        phones.append(phone)
+    projector = new_context(viewport=PROJECTOR).new_page()
+    projector.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
+    console = new_context(viewport=LAPTOP).new_page()
+    sign_in(console, live_server, organizer)
+    console.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
+
+    # Words: every phone sends one; the first changes its mind.
+    for phone, word in zip(phones, WORDS, strict=True):
+        expect(phone.locator("#answer-question")).to_have_text(words.text)
+        phone.get_by_label("A word or a few").fill(word)
+        phone.get_by_role("button", name="Send my answer").click()
+        expect(phone.locator("#my-answer")).to_contain_text(word)
+        expect(phone.locator("#announce")).to_contain_text("your answer is in")
+    phones[0].screenshot(path=str(shots_dir / "phone-words-390.png"), full_page=True)
+    phones[0].get_by_label("A word or a few").fill("hopeful")
+    phones[0].get_by_role("button", name="Change my answer").click()
+    expect(phones[0].locator("#my-answer")).to_contain_text("hopeful")
+    expect(phones[0].get_by_role("button", name="Change my answer")).to_be_focused()
+    assert DebriefAnswer.objects.filter(question=words).count() == 6
+
+    expect(projector.locator("#answer-count")).to_have_text("6 answers", timeout=LIVE_MS)
+    expect(projector.locator("#answers-chart")).to_have_count(0)
+
+    # The organizer reveals the answers, then hides a word: the cloud loses it.
+    console.reload()
+    console.get_by_role("button", name="Show the answers").click()
+    cloud = projector.locator("#answers-chart svg")
+    expect(cloud).to_contain_text("tired", timeout=LIVE_MS)
+    expect(cloud).to_contain_text("hopeful")
+    console.get_by_role("button", name="Hide “tired” from the projector").click()
+    expect(cloud).not_to_contain_text("tired", timeout=LIVE_MS)
+    expect(cloud).to_contain_text("Lost⁩ (2)")
+    projector.screenshot(path=str(shots_dir / "projector-word-cloud-1920x1080.png"))
+
+    # The scale: big buttons with faces.
+    show(event, AnswerKind.SCALE)
+    for index, phone in enumerate(phones):
+        button = phone.get_by_role("button", name=f"{1 + index % 5}:", exact=False)
+        expect(button.first).to_be_visible(timeout=LIVE_MS)
+        button.first.click()
+        expect(button.first).to_have_attribute("aria-pressed", "true")
+    phones[1].screenshot(path=str(shots_dir / "phone-scale-390.png"), full_page=True)
+    expect(projector.locator("#answer-count")).to_have_text("6 answers", timeout=LIVE_MS)
+
+    # Rounds, beside the first disputes; then the organizer closes the question.
+    rounds = show(event, AnswerKind.ROUNDS)
+    for index, phone in enumerate(phones):
+        button = phone.get_by_role("button", name=f"Round {1 + index % 2}", exact=True)
+        expect(button).to_be_visible(timeout=LIVE_MS)
+        button.click()
+        expect(button).to_have_attribute("aria-pressed", "true")
+    phones[2].screenshot(path=str(shots_dir / "phone-rounds-390.png"), full_page=True)
+    console.reload()
+    console.get_by_role("button", name="Show the answers").click()
+    expect(projector.locator("#answers-chart svg")).to_be_visible(timeout=LIVE_MS)
+    expect(projector.locator("#answer-count")).to_have_text("6 answers")
+    projector.screenshot(path=str(shots_dir / "projector-rounds-1920x1080.png"))
+    console.get_by_role("button", name="Close the question").click()
+    expect(phones[3].locator("#answer-closed")).to_be_visible(timeout=LIVE_MS)
+    assert sorted(
+        DebriefAnswer.objects.filter(question=rounds).values_list("number", flat=True)
+    ) == [1, 1, 1, 2, 2, 2]
+
+    # The report: every question the room answered, the hidden word left out.
+    report = console
+    report.goto(live_server.url + reverse("organizer:debrief_report", args=[event.pk]))
+    answers = report.locator("#answers")
+    expect(answers).to_contain_text(words.text)
+    expect(answers).to_contain_text("6 answers")
+    expect(answers).to_contain_text("1 answer hidden by the organizer is left out")
+    expect(answers.locator(".answer-words")).not_to_contain_text("tired")
+    expect(answers.locator(".answer-words")).to_contain_text("hopeful (1)")
+    report.screenshot(path=str(shots_dir / "report-answers.png"), full_page=True)
