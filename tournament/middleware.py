@@ -127,7 +127,8 @@ class UnchangedPollMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return unchanged_poll(request) or self.get_response(request)
+        unchanged = unchanged_poll(request)
+        return self.get_response(request) if unchanged is None else unchanged
 
 
 class PageHeadersMiddleware:
