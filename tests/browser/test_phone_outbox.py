@@ -68,6 +68,9 @@ def test_no_tap_is_lost_or_counted_twice(live_server, new_context, faults, tmp_p
 
     # Phone A taps with no connection: the report waits on the phone, and says so.
     phone_a.context.set_offline(True)
+    # The phone notices at its next poll, and says so above the page (which moves down as
+    # the notice appears): the tap comes once the page is still.
+    expect(phone_a.locator("#offline")).to_be_visible(timeout=POLL_WAIT)
     winner_button(phone_a, at_one[0]).click()
     waiting_a = f"Waiting to send: {at_one[0]} won game 1"
     expect(outbox(phone_a).get_by_text(waiting_a)).to_be_visible()
