@@ -1,13 +1,7 @@
-/* Phone pages. Outbox: each report is kept in localStorage ("ft-outbox", with its client
-   key and game number) before it is sent, and forgotten only when the answer says stored
-   (X-Report-Stored) or refused (4xx + X-Report-Refused: shown, not retried); on anything
-   else it waits ("Waiting to send: ...") and goes again by itself: online, next poll,
-   page load, screen back, a timer. The server stores a key once, and the form names its
-   game, so a late report still answers its own question. See tables/views/phone.py.
-   Locks: a report's answer (data-reported) or a poll that changes the question keeps the
-   buttons disabled LOCK_MS, so nothing changes meaning under a finger; a new "Another
-   phone says" box is said aloud and takes the focus. Each swap replaces #live: its notice
-   goes to #announce (outside it), the focus to the notice, the same id, or the h1. */
+/* Phone pages: the outbox (a report kept in localStorage until stored or refused, sent
+   again by itself), the locks after a report or a changed question, and the focus and
+   read-out after each swap. Why each works as it does: docs/ARCHITECTURE.md, "One report"
+   (the page weighs against its 30 KB budget, tests/tables/test_phone_weight.py). */
 (function () {
   var LOCK_MS = 2000;
   var ANNOUNCE_DELAY_MS = 100;
