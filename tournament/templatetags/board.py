@@ -49,6 +49,7 @@ def standings_column(column: Sequence[Fragment]) -> SafeString:
     board, as the moves and ladder fragments are drawn in _board.html. A whole column in
     one call: the template language's own loop cost more than the fragments kept."""
     language = get_language()
+    # Safe: each fragment is format_html's, its names escaped there.
     return mark_safe("".join(_standings_fragment(fragment, language) for fragment in column))
 
 
