@@ -226,9 +226,10 @@ def _debrief_record(event: Event, out: _Writer) -> dict[str, Any]:
     questions = _query(QUESTIONS, DebriefQuestion.objects.filter(event=event), HIDDEN_WORDS)
     out.positions = {question["id"]: question["position"] for question in questions}
     answers = defaultdict(list)
-    for answer in _query(
-        ANSWERS, DebriefAnswer.objects.filter(question__event=event), "question_id"
-    ):
+    rows = _query(ANSWERS, DebriefAnswer.objects.filter(question__event=event), "question_id")
+    # Sorted here, by code point: PostgreSQL orders text by its collation (case ignored),
+    # SQLite by code point, and a record reads the same from either.
+    for answer in sorted(rows, key=lambda a: (a["question_id"], a["text"], a["number"] or 0)):
         answers[answer["question_id"]].append(answer)
     return {
         **out.row(DEBRIEF, _attributes(event, DEBRIEF)),
