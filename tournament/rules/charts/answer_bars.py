@@ -37,11 +37,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tournament.rules.charts.svg import (
-    DISPUTE,
     GLYPH_WIDTH,
     HEIGHT,
     INK,
     WIDTH,
+    add_hatching,
     add_text,
     canvas,
     clean,
@@ -265,7 +265,7 @@ def choice_bars_svg(
     widest = max((ems(str(max(b.answers, b.disputes or 0))) for b in bars), default=1) * LEAST
     width = max(WIDTH, min(WIDE, len(bars) * series * (widest + 24) / 0.8 + 2 * PAD))
     svg = canvas(f"{title}: {listing}" if listing else title, "chart-choices", width)
-    _add_hatching(svg, pattern_id)
+    add_hatching(svg, pattern_id)
     legend_bottom = _add_legend(svg, width, answers_legend, disputes_legend, pattern_id)
     base = HEIGHT - PAD - LEAST * 1.25 - 16
     _axis(svg, PAD, width - PAD, base)
@@ -364,28 +364,6 @@ def _labels(
 def _widest(texts: Sequence[str]) -> float:
     """The widest text's room at LEAST, with a gap to its neighbours."""
     return max((ems(isolated(text)) for text in texts), default=0) * LEAST + 12
-
-
-def _add_hatching(svg: ET.Element, pattern_id: str) -> None:
-    """The disputes map's hatching (tournament.rules.charts.grid), for the disputes bars."""
-    defs = ET.SubElement(svg, "defs")
-    hatch = ET.SubElement(
-        defs,
-        "pattern",
-        {
-            "id": pattern_id,
-            "patternUnits": "userSpaceOnUse",
-            "width": "18",
-            "height": "18",
-            "patternTransform": "rotate(45)",
-        },
-    )
-    ET.SubElement(hatch, "rect", {"width": "18", "height": "18", "fill": "#f6d5d2"})
-    ET.SubElement(
-        hatch,
-        "line",
-        {"x1": "0", "y1": "0", "x2": "0", "y2": "18", "stroke": DISPUTE, "stroke-width": "7"},
-    )
 
 
 def _add_legend(

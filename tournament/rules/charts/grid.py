@@ -33,13 +33,13 @@ from dataclasses import dataclass
 
 from tournament.common.i18n import Translate, gettext_noop, translated, untranslated
 from tournament.rules.charts.svg import (
-    DISPUTE,
     GLYPH_WIDTH,
     HEIGHT,
     INK,
     ROUND_LABEL,
     TABLE_LABEL,
     WIDTH,
+    add_hatching,
     add_round_label,
     add_text,
     canvas,
@@ -138,7 +138,7 @@ def grid_svg(
     blocks, per_block = _blocks(len(rows))
     width = WIDTH if blocks == 1 else (WIDE_KINDS if show_kinds else WIDE)
     svg = canvas(label, "chart-grid", width)
-    _add_hatching(svg, pattern_id)
+    add_hatching(svg, pattern_id)
     row_height = (HEIGHT - TOP - BOTTOM) / max(per_block, 1)
     font = max(font_size(row_height), LEAST)
     if blocks == 1:
@@ -208,27 +208,6 @@ def _add_round_labels(
                 48,
                 **{"text-anchor": "middle", "class": "round-label", "font-weight": "bold"},
             )
-
-
-def _add_hatching(svg: ET.Element, pattern_id: str) -> None:
-    defs = ET.SubElement(svg, "defs")
-    hatch = ET.SubElement(
-        defs,
-        "pattern",
-        {
-            "id": pattern_id,
-            "patternUnits": "userSpaceOnUse",
-            "width": "18",
-            "height": "18",
-            "patternTransform": "rotate(45)",
-        },
-    )
-    ET.SubElement(hatch, "rect", {"width": "18", "height": "18", "fill": "#f6d5d2"})
-    ET.SubElement(
-        hatch,
-        "line",
-        {"x1": "0", "y1": "0", "x2": "0", "y2": "18", "stroke": DISPUTE, "stroke-width": "7"},
-    )
 
 
 def _add_cell(

@@ -116,3 +116,26 @@ def label_margin(labels: Sequence[str], font: float, least: float, gap: float) -
     margin would be cut at the edge of the chart."""
     widest = max((len(label) for label in labels), default=0) * font * GLYPH_WIDTH
     return max(least, widest + gap + 12)
+
+
+def add_hatching(svg: ET.Element, pattern_id: str) -> None:
+    """The hatching that marks disputes (the disputes map, the rounds' dispute bars), as a
+    pattern ``pattern_id`` in the chart's defs."""
+    defs = ET.SubElement(svg, "defs")
+    hatch = ET.SubElement(
+        defs,
+        "pattern",
+        {
+            "id": pattern_id,
+            "patternUnits": "userSpaceOnUse",
+            "width": "18",
+            "height": "18",
+            "patternTransform": "rotate(45)",
+        },
+    )
+    ET.SubElement(hatch, "rect", {"width": "18", "height": "18", "fill": "#f6d5d2"})
+    ET.SubElement(
+        hatch,
+        "line",
+        {"x1": "0", "y1": "0", "x2": "0", "y2": "18", "stroke": DISPUTE, "stroke-width": "7"},
+    )
