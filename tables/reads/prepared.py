@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from django.db import models
+from django.db import connection, models
 
 from tables.models import Game, GameReport, Table
-from tournament.models import Player, Round, Seat
+from tournament.models import Event, Player, Round, Seat
 
 
 def _columns(model: type[models.Model], alias: str) -> str:
@@ -121,3 +121,53 @@ def reports_of_phone(phone: str, round_: Round, table: Table) -> list[GameReport
 def report_by_key(client_key: str) -> GameReport | None:
     """The report stored with that client key (keys are unique), if any."""
     return next(iter(GameReport.objects.raw(_report_by_key_sql(), (client_key,))), None)
+
+
+def _converters(model: type[models.Model]) -> list[tuple[models.Field, object, list]]:
+    """Each concrete field of ``model`` with what turns its database value into Python's,
+    as a compiled query applies them (dates, JSON, booleans, per backend)."""
+    found = []
+    for field in model._meta.concrete_fields:
+        column = field.get_col(model._meta.db_table)
+        found.append(
+            (
+                field,
+                column,
+                connection.ops.get_db_converters(column) + column.get_db_converters(connection),
+            )
+        )
+    return found
+
+
+@cache
+def _table_with_event() -> tuple[str, list, list]:
+    sql = (
+        f"SELECT {_columns(Table, 't')}, {_columns(Event, 'e')} FROM {_table(Table)} t "
+        f"JOIN {_table(Event)} e ON e.{_column(Event, 'id')} = t.{_column(Table, 'event')} "
+        f"WHERE t.{_column(Table, 'token')} = %s"
+    )
+    return sql, _converters(Table), _converters(Event)
+
+
+def _instance(model: type[models.Model], fields: list, values: tuple) -> models.Model:
+    converted = []
+    for (_field, column, converters), value in zip(fields, values, strict=True):
+        for convert in converters:
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f, _c, _v in fields], converted)
+
+
+def table_by_token(token: str) -> Table | None:
+    """The table a link's token names, its event loaded: what every phone request starts
+    with (tables.views.links), so it is prepared too. The token must look like one
+    (tournament.models.looks_like_token), which the caller checks."""
+    sql, table_fields, event_fields = _table_with_event()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (token,))
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table = _instance(Table, table_fields, row[: len(table_fields)])
+    table.event = _instance(Event, event_fields, row[len(table_fields) :])
+    return table

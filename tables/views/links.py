@@ -21,14 +21,14 @@ from functools import wraps
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tables.models import Table
+from tables.reads import prepared
 from tournament.common.languages import (
     PHONE_LANGUAGE_COOKIE,
     known_language,
     phone_language,
     speak,
 )
-from tournament.models import Event
+from tournament.models import Event, looks_like_token
 
 TableView = Callable[..., HttpResponse]
 
@@ -54,8 +54,7 @@ def table_from_link(view: TableView) -> TableView:
 
     @wraps(view)
     def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        # A token is unique: no default order (it joins the event) to compile.
-        table = Table.objects.for_token(token).select_related("event").order_by().first()
+        table = prepared.table_by_token(token) if looks_like_token(token) else None
         if table is None:
             return link_invalid(request)
         speak(

@@ -25,10 +25,11 @@ on theirs. The players, seats, debrief questions and notes build on this one.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -52,6 +53,15 @@ from tournament.rules.cards import (
     difference_clauses,
 )
 from tournament.rules.clock import Clock
+
+
+@cache
+def _lock_sql(for_update: bool) -> str:
+    """The event's row by id, locked where the database locks rows (see EventQuerySet.lock)."""
+    meta = Event._meta
+    columns = ", ".join(f'"{field.column}"' for field in meta.concrete_fields)
+    sql = f'SELECT {columns} FROM "{meta.db_table}" WHERE "{meta.pk.column}" = %s'
+    return sql + (" FOR UPDATE" if for_update else "")
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -86,7 +96,13 @@ class EventQuerySet(models.QuerySet["Event"]):
         event first, before any other row, keeps two requests from each holding a row
         the other waits for.
         """
-        return self.select_for_update().get(pk=event_id)
+        # Prepared SQL, not .select_for_update().get(): compiling that query cost more
+        # than running it, and every report pays it while it holds the lock (issue 23).
+        sql = _lock_sql(connection.features.has_select_for_update)
+        event = next(iter(self.model.objects.raw(sql, (event_id,))), None)
+        if event is None:
+            raise self.model.DoesNotExist(f"No event {event_id}.")
+        return event
 
     def bump_version(self, event_id: int) -> None:
         """Tell every polling screen that something it shows has changed.

@@ -1,0 +1,46 @@
+"""A worker's start compiles every template and sets aside what it holds from the
+garbage collector's sweeps (tournament.common.warm_up)."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+from tournament.common.warm_up import template_names, warm_up
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_every_template_of_the_site_is_named():
+    names = template_names()
+    on_disk = list(Path(settings.TEMPLATES[0]["DIRS"][0]).rglob("*.html"))
+    assert len(names) == len(on_disk) > 50
+    assert "phone/table.html" in names
+    assert "base.html" in names
+
+
+def test_warm_up_compiles_them_all_and_freezes_what_the_process_holds():
+    try:
+        assert warm_up() == len(template_names())
+        assert gc.get_freeze_count() > 10_000  # Django, the app, its templates
+    finally:
+        gc.unfreeze()  # the rest of the run keeps the collector as it was
+
+
+def test_each_server_worker_warms_up_when_it_loads_the_app(tmp_path):
+    # granian imports tournament.wsgi once per worker: that import is the warm-up.
+    code = "import gc, tournament.wsgi; print(gc.get_freeze_count())"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env={"FIVETRICKS_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert int(loaded.stdout.split()[-1]) > 10_000
