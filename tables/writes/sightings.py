@@ -5,7 +5,7 @@ Terms:
                (tables.models.PhoneSighting keeps the newest time per phone and table).
     pending    the sightings this server process noted since its last batch, newest
                time per phone and table, in memory.
-    batch      the pending sightings written at once, one upsert, at most every
+    batch      the pending sightings written at once, in upserts of CHUNK_ROWS, at most every
                FLUSH_SECONDS per process and only when a sighting comes in: with 500
                phones polling twice a second a process writes one small batch every
                FLUSH_SECONDS instead of 1,000 rows a second. A count over the last minute
@@ -29,6 +29,10 @@ from django.utils import timezone
 from tables.models import PhoneSighting, Table
 
 FLUSH_SECONDS = 15.0
+# Rows a transaction of a batch writes: 250 in one took 18 ms of the writer queue on an
+# idle laptop, and several times that under a room's load, while reports waited behind
+# it (docs/PERFORMANCE.md, issue 23). Fifty take about 4 ms.
+CHUNK_ROWS = 50
 
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -66,26 +70,37 @@ def flush_sightings() -> int:
 
 
 def write_sightings(*, batch: dict[tuple[int, str], datetime]) -> int:
-    """Upsert the batch in two queries (the tables that still exist, then the rows)."""
+    """Upsert the batch: the tables that still exist read first, then the rows in
+    transactions of at most CHUNK_ROWS, so a report waiting for the database's writer
+    queue (tournament.sqlite3.writers) waits for one chunk, not the whole batch.
+    Returns how many sightings were written."""
     if not batch:
         return 0
     try:
-        with transaction.atomic():
-            existing = set(
-                Table.objects.filter(pk__in={t for t, _ in batch}).values_list("pk", flat=True)
-            )
-            rows = [
-                PhoneSighting(table_id=table_id, phone=phone, last_seen=seen)
-                for (table_id, phone), seen in batch.items()
-                if table_id in existing
-            ]
-            PhoneSighting.objects.bulk_create(
-                rows,
-                update_conflicts=True,
-                unique_fields=["table", "phone"],
-                update_fields=["last_seen"],
-            )
+        existing = set(
+            Table.objects.filter(pk__in={t for t, _ in batch}).values_list("pk", flat=True)
+        )
     except DatabaseError:
         logger.warning("Dropped %s phone sightings", len(batch), exc_info=True)
         return 0
-    return len(rows)
+    rows = [
+        PhoneSighting(table_id=table_id, phone=phone, last_seen=seen)
+        for (table_id, phone), seen in batch.items()
+        if table_id in existing
+    ]
+    written = 0
+    for start in range(0, len(rows), CHUNK_ROWS):
+        chunk = rows[start : start + CHUNK_ROWS]
+        try:
+            with transaction.atomic():
+                PhoneSighting.objects.bulk_create(
+                    chunk,
+                    update_conflicts=True,
+                    unique_fields=["table", "phone"],
+                    update_fields=["last_seen"],
+                )
+        except DatabaseError:  # a table deleted meanwhile: this chunk is dropped
+            logger.warning("Dropped %s phone sightings", len(chunk), exc_info=True)
+            continue
+        written += len(chunk)
+    return written

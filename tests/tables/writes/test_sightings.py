@@ -8,6 +8,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -120,3 +122,23 @@ def test_the_console_shows_phones_per_table_in_constant_queries(
 # CONSOLE_QUERIES without the round's, plus the room settings and the phones reached; on
 # PostgreSQL one more, the last backup, kept in the database (tournament.writes.backups).
 SETUP_CONSOLE_QUERIES = 13 + backups_in_database()
+
+
+def test_a_large_batch_is_written_in_short_transactions(organizer, monkeypatch):
+    """Reports queue for the database behind a batch: each of its transactions writes at
+    most CHUNK_ROWS rows, so none holds them up for the whole batch."""
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    table = factories.table(event, 1)
+    monkeypatch.setattr(sightings, "CHUNK_ROWS", 4)
+    batch = {(table.pk, phone(n)): timezone.now() for n in range(10)}
+
+    with CaptureQueriesContext(connection) as queries:
+        assert sightings.write_sightings(batch=batch) == 10
+
+    statements = [q["sql"].split()[0] for q in queries.captured_queries]
+    inserts = [n for n, word in enumerate(statements) if word == "INSERT"]
+    assert len(inserts) == 3  # 4 + 4 + 2 rows
+    # Each in a transaction of its own: one ends before the next begins.
+    between = [statements[a:b] for a, b in zip(inserts, inserts[1:], strict=False)]
+    assert all(any(w in ("COMMIT", "RELEASE") for w in part) for part in between)
+    assert PhoneSighting.objects.filter(table=table).count() == 10
