@@ -4,6 +4,7 @@ queries."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import timedelta
 
@@ -139,6 +140,6 @@ def test_a_large_batch_is_written_in_short_transactions(organizer, monkeypatch):
     inserts = [n for n, word in enumerate(statements) if word == "INSERT"]
     assert len(inserts) == 3  # 4 + 4 + 2 rows
     # Each in a transaction of its own: one ends before the next begins.
-    between = [statements[a:b] for a, b in zip(inserts, inserts[1:], strict=False)]
+    between = [statements[a:b] for a, b in itertools.pairwise(inserts)]
     assert all(any(w in ("COMMIT", "RELEASE") for w in part) for part in between)
     assert PhoneSighting.objects.filter(table=table).count() == 10
