@@ -164,8 +164,11 @@ def test_two_phones_at_one_table_and_one_at_another(live_server, new_context):
     # Table 2's phone lost its connection while the round was closed; its tap arrives
     # late: refused with a clear message, and kept for the organizer.
     expect(winner_button(phone_c, at_two[0])).to_be_visible()
+    before = winner_button(phone_c, at_two[0]).bounding_box()
     phone_c.route(re.compile(r"/live/"), lambda route: route.abort())
     expect(phone_c.locator("#offline")).to_be_visible(timeout=POLL_WAIT)
+    # The notice lies over the page's top: nothing moves under a finger about to tap.
+    assert winner_button(phone_c, at_two[0]).bounding_box() == before
     close_round(round_=event.current_round, by=organizer)
     winner_button(phone_c, at_two[0]).click()
     expect(
