@@ -33,6 +33,7 @@ FLUSH_SECONDS = 15.0
 # idle laptop, and several times that under a room's load, while reports waited behind
 # it (docs/PERFORMANCE.md, issue 23). Fifty take about 4 ms.
 CHUNK_ROWS = 50
+CHUNK_PAUSE_SECONDS = 0.002
 
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -90,6 +91,10 @@ def write_sightings(*, batch: dict[tuple[int, str], datetime]) -> int:
     ]
     written = 0
     for start in range(0, len(rows), CHUNK_ROWS):
+        if start:
+            # Let a writer that queued meanwhile in: a lock taken again at once by the
+            # thread that let it go is usually taken by that thread.
+            time.sleep(CHUNK_PAUSE_SECONDS)
         chunk = rows[start : start + CHUNK_ROWS]
         try:
             with transaction.atomic():

@@ -13,8 +13,10 @@ Terms:
                 slowest reports of the live-room bench were the ones caught in one
                 (docs/PERFORMANCE.md, issue 23).
     freeze      gc.freeze(): what the process holds at that moment is moved out of the
-                collector's reach for good (it is still freed normally when no longer
-                used); sweeps then walk only what requests made since.
+                collector's reach for good: still freed when nothing refers to it any
+                more, but never swept, so a cycle among those objects would stay (what a
+                worker holds at start is kept for its life anyway). Sweeps then walk only
+                what requests made since.
 
 tournament.wsgi calls warm_up() once, in each worker, before the first request.
 """
@@ -22,20 +24,24 @@ tournament.wsgi calls warm_up() once, in each worker, before the first request.
 from __future__ import annotations
 
 import gc
+import logging
 from pathlib import Path
 
 from django.conf import settings
-from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
+from django.template import engines
 from django.utils import translation
+
+logger = logging.getLogger(__name__)
 
 
 def template_names() -> list[str]:
-    """The names of the site's own templates: the apps keep none of their own."""
+    """The names of the site's own templates (the apps keep none of their own): its
+    HTML files, so an editor's or a file manager's leftovers there are never read."""
     folders = [Path(folder) for engine in settings.TEMPLATES for folder in engine["DIRS"]]
     return sorted(
         path.relative_to(folder).as_posix()
         for folder in folders
-        for path in folder.rglob("*")
+        for path in folder.rglob("*.html")
         if path.is_file()
     )
 
@@ -49,8 +55,9 @@ def warm_up() -> int:
         try:
             engine.get_template(name)
             compiled += 1
-        except (TemplateDoesNotExist, TemplateSyntaxError):
-            continue  # a page that fails will say so when it is asked for, not at start
+        except Exception:  # a warm-up must never keep the server from serving
+            # A page that fails says so when it is asked for, in its own words.
+            logger.warning("Not compiled at start: %s", name, exc_info=True)
     with translation.override(None):
         for code, _name in settings.LANGUAGES:
             translation.activate(code)

@@ -29,7 +29,7 @@ from functools import cache
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import connection, models, transaction
+from django.db import connections, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -98,8 +98,13 @@ class EventQuerySet(models.QuerySet["Event"]):
         """
         # Prepared SQL, not .select_for_update().get(): compiling that query cost more
         # than running it, and every report pays it while it holds the lock (issue 23).
-        sql = _lock_sql(connection.features.has_select_for_update)
-        event = next(iter(self.model.objects.raw(sql, (event_id,))), None)
+        for_update = connections[self.db].features.has_select_for_update
+        if for_update and connections[self.db].get_autocommit():
+            # As select_for_update() says: a row lock outside a transaction ends at once.
+            raise transaction.TransactionManagementError(
+                "Event.objects.lock() is for use inside a transaction."
+            )
+        event = next(iter(self.raw(_lock_sql(for_update), (event_id,))), None)
         if event is None:
             raise self.model.DoesNotExist(f"No event {event_id}.")
         return event

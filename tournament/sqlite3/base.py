@@ -47,7 +47,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
         try:
             return super()._commit()
         finally:
-            self._leave_queue()
+            # A COMMIT that failed (a foreign key checked at the end) leaves SQLite's
+            # transaction open until Django's ROLLBACK: the queue is left then.
+            if self.connection is None or not self.connection.in_transaction:
+                self._leave_queue()
 
     def _rollback(self):
         try:

@@ -16,14 +16,21 @@ Terms:
                  database, shared by every process that opens it (granian's workers, a
                  management command). A writer takes both before BEGIN and lets go after
                  COMMIT or ROLLBACK, so SQLite's lock is free whenever one of ours asks.
+                 Across processes only one thread per process waits for the file lock,
+                 trying again every FILE_LOCK_NAPS (at most 1 ms): the thread that just
+                 wrote goes on to render its answer before another of its process can
+                 ask, which leaves that gap to the other processes.
 
 What does not go through the queue still works as before, by SQLite's own busy wait: a
 statement outside any transaction (autocommit), or a program that is not this app. On a
-system without flock (Windows, where granian runs one worker), the per-process lock is
-the whole queue. An in-memory database (tests) has a single connection and no queue.
+system without flock (Windows, where granian runs one worker), or when the lock file
+cannot be made (a read-only folder), the per-process lock is the whole queue and SQLite's
+busy wait serializes processes, as before. An in-memory database has a single connection
+and no queue.
 
-Waiting is bounded, as SQLite's is: past the database's ``timeout`` option, the writer
-fails with OperationalError("database is locked"), the error SQLite would have raised.
+Waiting is bounded: past the database's ``timeout`` option, the writer fails with
+OperationalError("database is locked"), the error SQLite would have raised. (A write from
+outside the queue holding SQLite's lock can add SQLite's own busy wait to that.)
 """
 
 from __future__ import annotations
@@ -91,8 +98,8 @@ _QUEUES_LOCK = threading.Lock()
 
 def queue_for(database: str) -> WriterQueue:
     """The queue of the database at that path, made at its first writer in this process."""
-    # By process too: a worker forked from a process that had written would otherwise
-    # share its open lock file, and a flock held through one descriptor is held by all.
+    # By process too: a process started by fork after its parent wrote would otherwise
+    # share the parent's open lock file, and a flock held through one is held by both.
     key = (os.getpid(), database)
     with _QUEUES_LOCK:
         if (queue := _QUEUES.get(key)) is None:
@@ -106,4 +113,7 @@ def _open_lock_file(database: str) -> int | None:
         return None
     # Opened once per process and kept: a flock belongs to the open file, and the
     # kernel drops it if the process dies holding it.
-    return os.open(f"{database}-writers", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        return os.open(f"{database}-writers", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None  # SQLite says what is wrong with the folder, if anything, when it writes

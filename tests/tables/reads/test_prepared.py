@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from tables.models import Table
@@ -15,8 +17,10 @@ from tournament.models import Event
 
 
 def _values(instance) -> dict:
+    """Each field's value with its type: 0 == False, so a missing conversion shows only
+    in the type."""
     return {
-        field.attname: getattr(instance, field.attname)
+        field.attname: (type(getattr(instance, field.attname)), getattr(instance, field.attname))
         for field in type(instance)._meta.concrete_fields
     }
 
@@ -49,3 +53,15 @@ def test_a_token_of_no_table_finds_nothing(organizer):
 def test_locking_an_event_that_is_gone_says_so_as_get_did():
     with pytest.raises(Event.DoesNotExist):
         Event.objects.lock(10**9)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_locking_an_event_outside_a_transaction_is_refused_where_rows_lock(organizer):
+    """As select_for_update() did: on PostgreSQL a row lock outside a transaction would end
+    at once, which is never what a caller means. SQLite has no row locks to refuse."""
+    event = factories.make_event(owner=organizer)
+    if connection.features.has_select_for_update:
+        with pytest.raises(TransactionManagementError):
+            Event.objects.lock(event.pk)
+    else:
+        assert Event.objects.lock(event.pk).pk == event.pk

@@ -44,3 +44,18 @@ def test_each_server_worker_warms_up_when_it_loads_the_app(tmp_path):
         check=True,
     )
     assert int(loaded.stdout.split()[-1]) > 10_000
+
+
+def test_a_template_that_cannot_be_read_does_not_keep_the_server_from_starting(
+    tmp_path, settings, caplog
+):
+    (tmp_path / "fine.html").write_text("<p>fine</p>")
+    (tmp_path / "broken.html").write_bytes(b"\xff\xfe not text {% if %}")
+    (tmp_path / ".DS_Store").write_bytes(b"\x00\x01\xff")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
+    try:
+        assert template_names() == ["broken.html", "fine.html"]
+        assert warm_up() == 1
+    finally:
+        gc.unfreeze()
+    assert "Not compiled at start: broken.html" in caplog.text
