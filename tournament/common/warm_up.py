@@ -3,7 +3,9 @@ the first one, and then set aside from Python's garbage collector.
 
 Terms:
     warm        every template of the site compiled (Django's cached loader keeps each
-                one for the life of the process), and every language's catalogue read.
+                one for the life of the process), every language's catalogue read, and
+                the URLs mapped in every language (what reverse() and resolve() build
+                at their first call: about 20 ms).
                 Otherwise the first phones to open a page after a start each pay for it,
                 in the same half second.
     full sweep  Python's collection of its oldest generation: it walks every object the
@@ -23,12 +25,14 @@ tournament.wsgi calls warm_up() once, in each worker, before the first request.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 from pathlib import Path
 
 from django.conf import settings
 from django.template import engines
+from django.urls import Resolver404, get_resolver, resolve
 from django.utils import translation
 
 logger = logging.getLogger(__name__)
@@ -58,10 +62,15 @@ def warm_up() -> int:
         except Exception:  # a warm-up must never keep the server from serving
             # A page that fails says so when it is asked for, in its own words.
             logger.warning("Not compiled at start: %s", name, exc_info=True)
+    resolver = get_resolver()
     with translation.override(None):
         for code, _name in settings.LANGUAGES:
             translation.activate(code)
             translation.gettext("Round")  # reads the language's catalogue
+            resolver.reverse_dict  # noqa: B018 (maps every URL name, once per language)
+    with contextlib.suppress(Resolver404):
+        # A path no URL matches: every pattern's expression is compiled on the way.
+        resolve("/-/warm-up/-/")
     gc.collect()
     gc.freeze()
     return compiled

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
+from django.urls import clear_url_caches, get_resolver
 
 from tournament.common.warm_up import template_names, warm_up
 
@@ -24,9 +25,13 @@ def test_every_template_of_the_site_is_named():
 
 
 def test_warm_up_compiles_them_all_and_freezes_what_the_process_holds():
+    clear_url_caches()  # a resolver that has mapped nothing yet
     try:
         assert warm_up() == len(template_names())
         assert gc.get_freeze_count() > 10_000  # Django, the app, its templates
+        # Every language's URL names mapped: no phone's first page pays for it.
+        mapped = set(get_resolver()._reverse_dict)
+        assert mapped >= {code for code, _name in settings.LANGUAGES}
     finally:
         gc.unfreeze()  # the rest of the run keeps the collector as it was
 
