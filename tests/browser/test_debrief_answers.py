@@ -17,6 +17,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tables.writes.debrief_answers import answer_question
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, SCREENSHOTS, pictures, sign_in
 from tournament.models import DebriefAnswer, DebriefQuestion
@@ -134,3 +135,28 @@ def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
     expect(answers.locator(".answer-words")).not_to_contain_text("tired")
     expect(answers.locator(".answer-words")).to_contain_text("hopeful (1)")
     report.screenshot(path=str(shots_dir / "report-answers.png"), full_page=True)
+
+
+def test_a_word_typed_to_hide_survives_the_polls_and_clears_once_hidden(live_server, new_context):
+    """The box keeps what the organizer is typing while answers re-render the panel twice
+    a second; once the word is hidden the box is empty again, ready for the next one."""
+    organizer, _ = ensure_organizer()
+    event = factories.seated_event(owner=organizer, players=8, tables=2, rounds_planned=2)
+    event = factories.play_until(event, "debrief", by=organizer)
+    words = show(event, AnswerKind.WORDS)
+    console = new_context(viewport=LAPTOP).new_page()
+    sign_in(console, live_server, organizer)
+    console.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
+
+    box = console.locator("#hide-word")
+    box.fill("bor")
+    # An answer arrives: the next poll re-renders the panel with its count.
+    answer_question(event=event, question_id=words.pk, phone="phone-1-abcdefghijkl", text="curious")
+    expect(console.locator("#answer-count")).to_contain_text("1 answer so far", timeout=LIVE_MS)
+    expect(box).to_have_value("bor")
+    box.press("End")
+    box.type("ed")
+    console.get_by_role("button", name="Hide", exact=True).click()
+
+    expect(console.locator("#debrief-answers")).to_contain_text("hidden before anyone wrote it")
+    expect(box).to_have_value("")

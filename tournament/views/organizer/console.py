@@ -56,17 +56,19 @@ def clock_context(event: Event) -> dict:
 def live_keys(console: Console) -> dict[str, str]:
     """The key of each live section (see Terms), from what the console already loaded.
 
-    The phase section changes only with the event-wide version (shared_version), late
-    reports also with their count and newest id, the frame of the tables section (heading,
-    reprint warning, which tables there are) with shared_version and the reprints, and each
-    table card with its own Table.version. The round panel is not keyed: it is small and
-    follows every report, so each changed poll sends it.
+    The phase section changes only with the event-wide version (shared_version), except in
+    the debrief, where it also shows the room's answers as they arrive: an answer bumps
+    Event.version alone (tables.writes.debrief_answers), so there it follows that too.
+    Late reports also change with their count and newest id, the frame of the tables
+    section (heading, reprint warning, which tables there are) with shared_version and the
+    reprints, and each table card with its own Table.version. The round panel is not
+    keyed: it is small and follows every report, so each changed poll sends it.
     """
     event = console.event
     shared = event.shared_version
     late = console.late_reports
     return {
-        "phase": str(shared),
+        "phase": f"{shared}.{event.version}" if event.phase == Phase.DEBRIEF else str(shared),
         "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
         "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
         "cards": ".".join(card_key(card) for card in console.cards),
