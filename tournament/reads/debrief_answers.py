@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from tables.reads.debrief_answers import asked_question, choice_numbers, choices_for
 from tournament.models import DebriefAnswer, DebriefQuestion, Event
 from tournament.reads.debrief import disputed_games
-from tournament.rules.charts.answers import (
+from tournament.rules.charts import (
     ChoiceBar,
     WordCount,
     choice_bars_svg,
