@@ -57,9 +57,13 @@ class ReportForm(forms.Form):
 
 
 class WinnerForm(ReportForm):
-    """One tap on the winner's name: each name is a submit button carrying the player id."""
+    """One tap on the winner's name: each name is a submit button carrying the player id.
+
+    ``retap_checked`` says a quick retap was already asked about (tables.writes.reporting):
+    by the phone's script, or by the page's "Yes, count game k"."""
 
     winner = forms.IntegerField(min_value=1)
+    retap_checked = forms.BooleanField(required=False)
 
 
 class TricksForm(ReportForm):

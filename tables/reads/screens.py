@@ -16,7 +16,10 @@ Terms:
                  this phone has not answered it yet, so a close, an undo or the phone's
                  own report always brings the phone back to the next game.
     mine         the game numbers this phone reported in the round (a display hint, so the
-                 page does not ask a phone to confirm its own report).
+                 page does not ask a phone to confirm its own report), from its cookie; and,
+                 when that cookie missed a report (its answer was lost on the way), from the
+                 reports stored with the phone's id: a phone's own report is never shown to
+                 it as another phone's.
     direction    where a player goes next round, in tournament.rules.movement's words: "up",
                  "down" or "stay".
 
@@ -205,12 +208,14 @@ def table_screen(
     *,
     chosen_game: int | None = None,
     mine: frozenset[int] | set[int] = frozenset(),
+    phone: str | None = None,
     known: RoundRead | None = None,
 ) -> TableScreen:
     """Everything a table's phone shows now; a fixed number of queries at any event size.
 
     chosen_game is the earlier game the phone asked about (its ?game=k); it is ignored
     unless the round is open, the game exists and this phone has not reported it.
+    ``phone`` is the phone's id (see Terms: mine).
     ``known`` is the play round as the caller read it (table.event as fresh as it): none of
     it is read again. Another round is ignored.
     """
@@ -259,6 +264,7 @@ def table_screen(
                 latest is not None
                 and latest.status == GameStatus.UNCONFIRMED
                 and latest.number not in mine
+                and not _reported_by(phone, latest)
             ):
                 screen.confirmable = latest
     if screen.round_.status == RoundStatus.CLOSED:
@@ -267,6 +273,14 @@ def table_screen(
             screen.moves, screen.arriving = _moves(table, screen.round_, screen.players)
         screen.results = _results(screen)
     return screen
+
+
+def _reported_by(phone: str | None, game: Game) -> bool:
+    """Whether the phone with this id reported the game (one query, only when asked)."""
+    if phone is None:
+        return False
+    reports = prepared.reports_of_phone(phone, game.round, game.table)
+    return any(r.table_id == game.table_id and r.game_number == game.number for r in reports)
 
 
 # --- a player's screen -----------------------------------------------------------------

@@ -66,7 +66,13 @@ from tables.reads.screens import RoundRead, TableScreen, seated_players, table_s
 from tables.rules.deal import tricks_per_game
 from tables.rules.variants import DECK_SIZE
 from tables.views.links import table_from_link
-from tables.writes.reporting import Outcome, ReportResult, next_game_number, report_game
+from tables.writes.reporting import (
+    Outcome,
+    ReportResult,
+    RetapQuestion,
+    next_game_number,
+    report_game,
+)
 from tables.writes.sightings import note_phone_seen
 from tournament.common.cookies import set_phone_cookie
 from tournament.common.errors import Refused
@@ -275,7 +281,13 @@ def _render_screen(
     mine = _my_games(request, table)
     if just_reported is not None:
         mine.add(just_reported)
-    screen = table_screen(table, chosen_game=_chosen_game(request), mine=mine, known=known)
+    screen = table_screen(
+        table,
+        chosen_game=_chosen_game(request),
+        mine=mine,
+        phone=_phone_id(request),
+        known=known,
+    )
     if screen.event.phase == Phase.DEBRIEF:
         # The question the projector shows, when the room answers it (tables.views.answers).
         extra["asked"] = phone_question(screen.event, _phone_id(request))
@@ -355,6 +367,28 @@ def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
     return response
 
 
+def _ask_about_retap(
+    request: HttpRequest, table: Table, question: RetapQuestion, form: WinnerForm
+) -> HttpResponse:
+    """A quick retap, not stored: the page asks "Another game for Ivo?", whose "yes" sends
+    the same report again (same key: a yes tapped twice counts once) with retap_checked.
+    Marked as refused, so a phone's script shows it rather than sending it again."""
+    table.refresh_from_db(fields=["version"])
+    table.event.refresh_from_db()
+    ask = {
+        "question": question.message,
+        "winner": question.winner,
+        "number": question.number,
+        "round_number": form.cleaned_data["round_number"],
+        "client_key": form.cleaned_data["client_key"],
+    }
+    template = LIVE_PARTIAL if request.htmx else "phone/table.html"
+    response = _render_screen(request, table, template, ask=ask)
+    response.status_code = REFUSED_STATUS
+    response[REFUSED_HEADER] = "1"
+    return response
+
+
 def _fault() -> HttpResponse:
     """What the test-only fault switch answers instead of taking a report."""
     return HttpResponseServerError("<h1>Server Error (500)</h1>")
@@ -383,7 +417,10 @@ def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
             previous_key=_my_last_key(request, table),
             tapped=True,
             phone=phone,
+            retap_checked=form.cleaned_data["retap_checked"],
         )
+    except RetapQuestion as question:
+        return _ask_about_retap(request, table, question, form)
     except Refused as refused:
         return _refused(request, table, refused.message)
     return _reported(request, table, result, phone, form.cleaned_data["client_key"])

@@ -11,9 +11,16 @@ Terms:
                  organizer accepts it (it then counts as the game it names) or drops it.
     game number  the "Game k" a phone offered. Phones at one table that name the same k
                  speak of the same game, which is how a second phone confirms the first.
-    double tap   a phone that reported game k and, within DOUBLE_TAP_WINDOW, reports game
-                 k+1 with the same winner: a second tap on a name that the next game's
-                 form put under the finger. No real game ends that fast, so it is refused.
+    quick retap  a phone that reported game k, then reports the same winner for game k+1
+                 within RETAP_WINDOW of it: maybe a real game, maybe a second tap on a name
+                 that the next game's form put under the finger, or a retap after an
+                 answer that never came back. It is asked about before it counts ("Another
+                 game for Ivo?"), never silently refused or counted. A phone's script
+                 (static/js/phone.js) asks itself, at the tap, on what its screen showed
+                 and when it saw its last report answered, and then sends the report with
+                 ``retap_checked``; only a report without it (a page without JavaScript)
+                 is asked about here (RetapQuestion). "This phone" is the phone id (or,
+                 without it, the key of its last report, ``previous_key``).
     phantom game a one-tap report from another phone that names the winner of the latest
                  game, still unconfirmed, as the game after it, within CONFIRMATION_WINDOW
                  of that game's first report: the player meant "Yes, confirm game k" and
@@ -82,11 +89,26 @@ from tables.writes.recording import Outcome, record_reports
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
-DOUBLE_TAP_WINDOW = timedelta(seconds=5)
+# As long as the phantom game's window below: no real game follows another that fast.
+RETAP_WINDOW = timedelta(seconds=30)
 # Long enough for the other phones to poll (twice a second), show "Another phone says..." and
 # for a player to read it and tap; far too short for a real game to follow: shuffling,
 # dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
 CONFIRMATION_WINDOW = timedelta(seconds=30)
+
+
+class RetapQuestion(Refused):
+    """A quick retap (see Terms) from a page without JavaScript: the page asks whether
+    another game was really played, and a "yes" sends the same report with
+    ``retap_checked``. Nothing was stored."""
+
+    def __init__(self, *, winner: Player, number: int) -> None:
+        super().__init__(
+            _("Another game for %(name)s? This phone reported game %(earlier)s a moment ago.")
+            % {"name": winner.name, "earlier": number - 1}
+        )
+        self.winner = winner
+        self.number = number
 
 
 @dataclass(frozen=True)
@@ -177,6 +199,7 @@ def report_game(
     previous_key: str | None = None,
     tapped: bool = False,
     phone: str | None = None,
+    retap_checked: bool = False,
     now: datetime | None = None,
 ) -> ReportResult:
     """Store one report of a game at a table, given either the winner or tricks per player.
@@ -191,10 +214,9 @@ def report_game(
     also means the next game. The same ``client_key`` twice returns the stored report
     (REPEATED) and stores nothing, even when both requests arrive at once.
 
-    ``previous_key`` is the client key of the last report this phone made at this table.
-    If that report was of game k, arrived less than DOUBLE_TAP_WINDOW before ``now``, and
-    this one names the same winner for game k+1, it is a double tap: refused, nothing
-    stored.
+    ``previous_key`` is the client key of the last report this phone made at this table,
+    for a phone without a phone id. A quick retap (see Terms) raises RetapQuestion unless
+    ``retap_checked`` says the phone's script already asked; nothing is stored.
 
     ``tapped`` says the winner was tapped in a phone's list of names, under which another
     phone's report may be waiting for confirmation: such a report can be a phantom game,
@@ -224,6 +246,7 @@ def report_game(
             previous_key=previous_key,
             tapped=tapped,
             phone=phone or None,
+            retap_checked=retap_checked,
             now=now or timezone.now(),
         )
     except IntegrityError:
@@ -258,6 +281,7 @@ def _report_game(
     previous_key: str | None,
     tapped: bool,
     phone: str | None,
+    retap_checked: bool,
     now: datetime,
 ) -> ReportResult:
     with transaction.atomic():
@@ -294,12 +318,12 @@ def _report_game(
         )
         if phantom:
             number = latest.number
-        # Only a report that would create a new game can be a double tap; one for a game
+        # Only a report that would create a new game can be a quick retap; one for a game
         # that exists already is a confirmation (or a dispute) of another phone's report.
-        elif previous_key and previous_key != client_key and number == next_number:
-            _refuse_double_tap(
-                previous_key, round_=round_, table=table, number=number, winner=winner, now=now
-            )
+        elif not retap_checked and number == next_number:
+            previous = _previous_report(mine, previous_key, round_=round_, table=table)
+            if _is_quick_retap(previous, number=number, winner=winner, now=now):
+                raise RetapQuestion(winner=winner, number=number)
         own = _own_report(mine, table=table, number=number, winner=winner)
         if own is not None:
             return ReportResult(Outcome.DUPLICATE, own, own.game)
@@ -453,27 +477,32 @@ def _just_reported_elsewhere(
     return not (previous_key and latest.reports.filter(client_key=previous_key).exists())
 
 
-def _refuse_double_tap(
-    previous_key: str, *, round_: Round, table: Table, number: int, winner: Player, now: datetime
-) -> None:
-    previous = (
+def _previous_report(
+    mine: list[GameReport], previous_key: str | None, *, round_: Round, table: Table
+) -> GameReport | None:
+    """This phone's latest counted report at this table in the round: by its phone id,
+    else by the key of its last report (a phone without the id's cookie)."""
+    here = [r for r in mine if r.table_id == table.pk and r.state == ReportState.COUNTED]
+    if here:
+        return here[-1]
+    if not previous_key:
+        return None
+    return (
         GameReport.objects.filter(client_key=previous_key, round=round_, table=table)
         .only("game_number", "winner_id", "received_at")
         .first()
     )
-    if (
+
+
+def _is_quick_retap(
+    previous: GameReport | None, *, number: int, winner: Player, now: datetime
+) -> bool:
+    return (
         previous is not None
         and number == previous.game_number + 1
         and winner.pk == previous.winner_id
-        and now - previous.received_at < DOUBLE_TAP_WINDOW
-    ):
-        raise Refused(
-            _(
-                "You reported game %(number)s a moment ago — if another game has really "
-                "ended, tap again in a few seconds."
-            )
-            % {"number": previous.game_number}
-        )
+        and now - previous.received_at < RETAP_WINDOW
+    )
 
 
 def existing_game(round_: Round, table: Table, number: int) -> Game | None:

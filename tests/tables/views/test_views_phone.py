@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tables.models import Game, GameReport, GameStatus, ReportState
 from tables.rules.rule_sheets import rule_sheet
+from tables.writes import reporting
 from tables.writes.reporting import CONFIRMATION_WINDOW
 from tests import factories
 from tests.factories import seated_players, table
@@ -399,17 +400,14 @@ def test_without_javascript_the_refresh_keeps_a_chosen_game_only_while_it_can_be
     assert re.search(refresh, closed)[1] == page_url(playing, 1)
 
 
-# --- a double tap a moment apart ------------------------------------------------------------
+# --- a quick retap: the same name for the next game, a moment later ------------------------
 
-DOUBLE_TAP = (
-    "You reported game 1 a moment ago — if another game has really ended, "
-    "tap again in a few seconds."
-)
+ASKED = "Another game for {name}? This phone reported game 1 a moment ago."
 
 
-def test_the_same_name_tapped_again_on_the_next_game_a_moment_later_is_refused(client, playing):
-    """The second tap of a double tap lands on the next game's form, which appeared under
-    the finger: same phone, same name, game k+1, within seconds."""
+def test_the_same_name_tapped_again_on_the_next_game_a_moment_later_is_asked_about(client, playing):
+    """The second tap lands on the next game's form, which appeared under the finger:
+    same phone, same name, game k+1, within seconds. Nothing counts until "yes"."""
     alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
@@ -417,12 +415,32 @@ def test_the_same_name_tapped_again_on_the_next_game_a_moment_later_is_refused(c
     second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
 
     assert form_fields(first)["game_number"] == "2"
-    assert DOUBLE_TAP in body(second)
-    assert "Game 2: who won?" in body(second)
+    assert second.status_code == 409
+    assert second["X-Report-Refused"] == "1"
+    assert ASKED.format(name=alice.name) in body(second)
+    assert "Yes, count game 2" in body(second)
+    assert "No, it was the same game" in body(second)
     assert (Game.objects.count(), GameReport.objects.count()) == (1, 1)
 
 
-def test_without_javascript_the_double_tap_is_refused_too(playing):
+def test_yes_to_another_game_counts_it_once(client, playing):
+    alice = seated_players(playing, 1)[0]
+    fields = form_fields(body(client.get(page_url(playing, 1))))
+    first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
+    asked = body(
+        client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
+    )
+    yes = {**form_fields(asked, "confirm-box ask-box"), "winner": alice.pk}
+
+    answers = [client.post(report_url(playing, 1), yes, **HTMX) for _ in range(2)]
+
+    assert yes["retap_checked"] == "on"
+    assert f"Game 2 recorded: {alice.name} won." in body(answers[0])
+    assert answers[1]["X-Report-Stored"] == yes["client_key"]  # the same yes, stored once
+    assert Game.objects.filter(winner=alice).count() == 2
+
+
+def test_without_javascript_the_quick_retap_is_asked_about_too(playing):
     phone = Client()
     alice = seated_players(playing, 1)[0]
     fields = form_fields(body(phone.get(page_url(playing, 1))))
@@ -431,21 +449,40 @@ def test_without_javascript_the_double_tap_is_refused_too(playing):
     second = phone.post(
         report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, follow=True
     )
+    yes = {**form_fields(body(second), "confirm-box ask-box"), "winner": alice.pk}
+    third = phone.post(report_url(playing, 1), yes, follow=True)
 
-    assert DOUBLE_TAP in body(second)
-    assert Game.objects.count() == 1
+    assert ASKED.format(name=alice.name) in body(second)
+    assert f"Game 2 recorded: {alice.name} won." in body(third)
+    assert Game.objects.filter(winner=alice).count() == 2
 
 
-def test_the_same_name_on_the_next_game_five_seconds_later_is_a_new_game(client, playing):
+def test_the_same_name_on_the_next_game_after_the_retap_window_is_a_new_game(client, playing):
     alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
-    GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=5))
+    GameReport.objects.update(received_at=F("received_at") - reporting.RETAP_WINDOW)
 
     second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
 
     assert f"Game 2 recorded: {alice.name} won." in body(second)
     assert Game.objects.filter(winner=alice).count() == 2
+
+
+def test_a_phones_own_report_whose_answer_was_lost_is_not_shown_as_another_phones(playing):
+    """The answer (and its cookie) never reached the phone: its next page still knows the
+    report by the phone's id, and never asks it to confirm its own game."""
+    phone = Client()
+    alice = seated_players(playing, 1)[0]
+    fields = form_fields(body(phone.get(page_url(playing, 1))))
+    phone.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX)
+    phone.cookies.pop(f"ft-mine-{table(playing, 1).pk}")  # as if the answer was lost
+
+    page = body(phone.get(page_url(playing, 1)))
+
+    assert "Game 2: who won?" in page
+    assert "Another phone says" not in page
+    assert "Another phone says" in body(Client().get(page_url(playing, 1)))
 
 
 def test_another_name_on_the_next_game_right_away_is_a_new_game(client, playing):
@@ -511,14 +548,15 @@ def test_another_phone_naming_the_same_winner_after_the_window_is_a_new_game(pla
 
 
 def test_the_same_phone_naming_its_own_winner_again_never_confirms_itself(client, playing):
-    """Past the double-tap window but inside the confirmation window: a new game."""
+    """Told "another game" is meant, inside the confirmation window: a new game."""
     alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
     GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=10))
     Game.objects.update(reported_at=F("reported_at") - timedelta(seconds=10))
+    again = {**form_fields(first), "winner": alice.pk, "retap_checked": "on"}
 
-    second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
+    second = client.post(report_url(playing, 1), again, **HTMX)
 
     assert f"Game 2 recorded: {alice.name} won." in body(second)
     assert Game.objects.get(number=1).status == GameStatus.UNCONFIRMED
@@ -891,9 +929,14 @@ def test_the_page_costs_the_same_at_any_event_size(
     factories.report(event, 1, seated_players(event, 1)[0])
     page, live = page_url(event, 1), live_url(event, 1)
 
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(4):  # a phone seen for the first time
         assert client.get(page).status_code == 200
-    with django_assert_max_num_queries(5):  # one more: the version for the ETag
+    # One more, for a phone with its id, while the latest game waits for a confirmation:
+    # whether this phone reported it (never asked to confirm its own report); one more
+    # for the poll: the version for the ETag.
+    with django_assert_max_num_queries(5):
+        assert client.get(page).status_code == 200
+    with django_assert_max_num_queries(6):
         assert client.get(live, **HTMX).status_code == 200
 
 
@@ -1087,15 +1130,14 @@ def test_a_phone_without_the_id_gets_one_with_its_report(playing):
 
 
 def test_the_same_phone_confirming_its_own_game_is_told_another_phone_must(client, playing):
-    """A second report of game 1 from the phone that reported it (its my-games cookie lost,
-    a second tab): nothing stored, the game stays reported once."""
+    """A second report of game 1 from the phone that reported it (a second tab still showing
+    the first report's question): nothing stored, the game stays reported once."""
     alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX)
-    client.cookies.pop(f"ft-mine-{table(playing, 1).pk}")
-    again = form_fields(body(client.get(page_url(playing, 1))), "confirm-box")
+    again = {**fields, "client_key": "a-second-tab-key", "winner": alice.pk}
 
-    response = client.post(report_url(playing, 1), {**again, "winner": alice.pk}, **HTMX)
+    response = client.post(report_url(playing, 1), again, **HTMX)
 
     assert (
         "This phone already reported game 1. A second report from the same phone does not "

@@ -13,7 +13,7 @@ from django.db.models import F
 from tables.models import Game, GameReport, GameStatus, ReportState
 from tables.writes import reporting
 from tables.writes.corrections import accept_late_report
-from tables.writes.reporting import Outcome, report_game
+from tables.writes.reporting import Outcome, RetapQuestion, report_game
 from tests import factories
 from tests.factories import report, seated_players, table
 from tournament.common.errors import Refused
@@ -195,38 +195,78 @@ def test_game_number_below_one_is_refused(playing):
         report(playing, 1, seated_players(playing, 1)[0], game_number=0)
 
 
-# --- a double tap on the next game's form ------------------------------------------------
+# --- a quick retap: the same name for the next game, a moment later ---------------------
 
 
-def test_the_same_name_for_the_next_game_a_moment_later_is_refused_and_stores_nothing(playing):
+def test_the_same_name_for_the_next_game_a_moment_later_is_asked_about_and_stores_nothing(
+    playing,
+):
     alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="tap-1", game_number=1)
     moment_later = first.report.received_at + timedelta(milliseconds=300)
 
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(RetapQuestion) as asked:
         report(
             playing, 1, alice, key="tap-2", game_number=2, previous_key="tap-1", now=moment_later
         )
 
-    assert refused.value.message == (
-        "You reported game 1 a moment ago — if another game has really ended, "
-        "tap again in a few seconds."
+    assert asked.value.message == (
+        f"Another game for {alice.name}? This phone reported game 1 a moment ago."
     )
+    assert (asked.value.winner, asked.value.number) == (alice, 2)
     assert GameReport.objects.count() == 1
     assert Game.objects.count() == 1
 
 
-def test_the_same_name_for_the_next_game_five_seconds_later_is_a_new_game(playing):
+def test_the_phone_id_finds_a_quick_retap_whose_first_answer_was_lost(playing):
+    """The first answer never reached the phone, so its cookie does not know the report
+    (no previous_key): the report stored with its phone id does."""
     alice = seated_players(playing, 1)[0]
-    first = report(playing, 1, alice, key="tap-1", game_number=1)
-    later = first.report.received_at + reporting.DOUBLE_TAP_WINDOW
+    first = report(playing, 1, alice, key="tap-1", game_number=1, phone="phone-a")
 
-    result = report(playing, 1, alice, key="tap-2", game_number=2, previous_key="tap-1", now=later)
+    with pytest.raises(RetapQuestion):
+        report(
+            playing,
+            1,
+            alice,
+            key="tap-2",
+            game_number=2,
+            phone="phone-a",
+            now=first.report.received_at + timedelta(seconds=8),
+        )
+
+    assert Game.objects.count() == 1
+
+
+def test_a_quick_retap_the_player_said_yes_to_is_a_new_game(playing):
+    alice = seated_players(playing, 1)[0]
+    first = report(playing, 1, alice, key="tap-1", game_number=1, phone="phone-a")
+
+    result = report(
+        playing,
+        1,
+        alice,
+        key="tap-2",
+        game_number=2,
+        phone="phone-a",
+        retap_checked=True,
+        now=first.report.received_at + timedelta(seconds=1),
+    )
 
     assert (result.outcome, result.game.number, result.game.winner) == (Outcome.RECORDED, 2, alice)
 
 
-def test_confirming_another_phones_next_game_right_away_is_not_a_double_tap(playing):
+def test_the_same_name_for_the_next_game_after_the_retap_window_is_a_new_game(playing):
+    alice = seated_players(playing, 1)[0]
+    first = report(playing, 1, alice, key="tap-1", game_number=1, phone="phone-a")
+    later = first.report.received_at + reporting.RETAP_WINDOW
+
+    result = report(playing, 1, alice, key="tap-2", game_number=2, phone="phone-a", now=later)
+
+    assert (result.outcome, result.game.number, result.game.winner) == (Outcome.RECORDED, 2, alice)
+
+
+def test_confirming_another_phones_next_game_right_away_is_not_a_quick_retap(playing):
     alice = seated_players(playing, 1)[0]
     report(playing, 1, alice, key="b-1", game_number=1)
     report(playing, 1, alice, key="b-2", game_number=2)
@@ -263,7 +303,7 @@ def test_other_reports_right_after_a_report_are_accepted(playing, second_report)
     assert result.outcome in (Outcome.RECORDED, Outcome.CONFIRMED, Outcome.REPEATED)
 
 
-def test_a_double_tap_at_another_table_is_not_checked_against_this_ones(playing):
+def test_a_quick_retap_at_another_table_is_not_checked_against_this_ones(playing):
     here, there = seated_players(playing, 1)[0], seated_players(playing, 2)[0]
     first = report(playing, 1, here, key="tap-1", game_number=1)
     report(playing, 2, there, key="there-1", game_number=1)
@@ -344,7 +384,7 @@ def test_after_the_confirmation_window_the_same_winner_is_a_new_game(playing):
 
 
 def test_a_phone_never_confirms_its_own_report(playing):
-    """The same phone past the double-tap window, still inside the confirmation window."""
+    """The same phone, told "another game" is meant, inside the confirmation window."""
     jamal = seated_players(playing, 1)[0]
     report(playing, 1, jamal, key="phone-a-1", game_number=1)
 
@@ -354,18 +394,19 @@ def test_a_phone_never_confirms_its_own_report(playing):
         key="phone-a-2",
         game_number=2,
         previous_key="phone-a-1",
-        after=reporting.DOUBLE_TAP_WINDOW + timedelta(seconds=1),
+        retap_checked=True,
+        after=timedelta(seconds=1),
     )
 
     assert (result.outcome, result.game.number) == (Outcome.RECORDED, 2)
     assert Game.objects.get(number=1).status == GameStatus.UNCONFIRMED
 
 
-def test_the_same_phone_tapping_twice_is_still_refused_as_a_double_tap(playing):
+def test_the_same_phone_tapping_twice_is_asked_about_not_read_as_a_confirmation(playing):
     jamal = seated_players(playing, 1)[0]
     report(playing, 1, jamal, key="phone-a-1", game_number=1)
 
-    with pytest.raises(Refused, match="You reported game 1 a moment ago"):
+    with pytest.raises(RetapQuestion, match=f"Another game for {jamal.name}"):
         _tapped(
             playing,
             jamal,
@@ -658,12 +699,14 @@ def test_a_retry_of_a_duplicate_is_still_the_same_answer(playing):
 
 def test_a_tap_from_the_phone_that_reported_the_latest_game_is_never_its_confirmation(playing):
     """Without the my-games cookie (previous_key), the phone id alone keeps a phone from
-    confirming its own game by the phantom-game rule."""
+    confirming its own game by the phantom-game rule (once asked, "another game" it is)."""
     alice = seated_players(playing, 1)[0]
     report(playing, 1, alice, key="k1", game_number=1, phone="phone-a")
     GameReport.objects.update(received_at=F("received_at") - timedelta(seconds=10))
 
-    result = report(playing, 1, alice, key="k2", game_number=2, tapped=True, phone="phone-a")
+    result = report(
+        playing, 1, alice, key="k2", game_number=2, tapped=True, phone="phone-a", retap_checked=True
+    )
 
     assert result.outcome == Outcome.RECORDED
     assert result.game.number == 2
