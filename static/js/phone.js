@@ -10,7 +10,11 @@
   var RETRY_MAX_MS = 10000;
   var SENT_SHOWN_MS = 10000;
   var KEEP_MS = 24 * 60 * 60 * 1000;
+  // tables.writes.reporting.RETAP_WINDOW (a test keeps them equal): the same name for the
+  // next game this soon after the last report's answer is asked about before it counts.
+  var RETAP_MS = 30000;
   var STORE = "ft-outbox";
+  var RECENT = "ft-recent"; // per table: the last report this phone saw stored
   var lockedUntil = 0;
   var lastFocus = { id: null, inLive: false };
   var phaseBefore = null;
@@ -103,6 +107,8 @@
   function afterSettle(event) {
     var live = event.target;
     if (!live || live.id !== "live") return;
+    if (outbox) render();
+    if (asking) disableReports(true);
     var answerNotice = live.querySelector("[data-answer-notice]");
     if (answerNotice) {
       announce(words(answerNotice));
@@ -154,9 +160,30 @@
   function forget(key) {
     store(load().filter(function (entry) { return entry.key !== key; }));
   }
-  function update(key, change) {
-    store(load().map(function (entry) { return entry.key === key ? change(entry) : entry; }));
+  function recent() {
+    try { return JSON.parse(localStorage.getItem(RECENT) || "{}") || {}; } catch (e) { return {}; }
   }
+  function noteStored(entry) {
+    var all = recent();
+    all[entry.url] = { round: entry.round, game: entry.game,
+      winner: field(entry.fields, "winner"), at: Date.now() };
+    try { localStorage.setItem(RECENT, JSON.stringify(all)); } catch (error) { /* none */ }
+  }
+  // A quick retap (tables.writes.reporting): the same name for the game after this phone's
+  // last report here, while that one waits or within RETAP_MS of its answer.
+  function quickRetap(entry) {
+    var winner = field(entry.fields, "winner");
+    var last = recent()[entry.url];
+    if (last && last.round !== entry.round) last = null;
+    waiting().forEach(function (e) {
+      if (e.url === entry.url && e.round === entry.round && (!last || +e.game >= +last.game)) {
+        last = { game: e.game, winner: field(e.fields, "winner"), at: e.at };
+      }
+    });
+    return Boolean(last && winner && last.winner === winner && +entry.game === +last.game + 1
+      && Date.now() - last.at < RETAP_MS);
+  }
+
   // This table's reports, oldest first: a page sends only those.
   function waiting() {
     var prefix = outbox.getAttribute("data-table-url");
@@ -189,7 +216,7 @@
 
   function render() {
     var list = outbox.querySelector(".outbox-list");
-    var shown = waiting().filter(function (entry) { return entry.shown; });
+    var pending = waiting();
     list.textContent = "";
     function line(kind, sentence) {
       var item = document.createElement("li");
@@ -197,11 +224,45 @@
       item.textContent = sentence;
       list.appendChild(item);
     }
-    shown.forEach(function (entry) { line("warning", text("waiting", { report: entry.label })); });
+    // On its way until its first try fails; then waiting, sent again by itself.
+    pending.forEach(function (entry) {
+      line(entry.shown ? "warning" : "good", text(entry.shown ? "waiting" : "sending",
+        { report: entry.label }));
+    });
     refusedNotes.forEach(function (note) { line("error", note); });
     sent.forEach(function (label) { line("good", text("sent", { report: label })); });
-    outbox.querySelector(".outbox-how").hidden = shown.length === 0;
+    outbox.querySelector(".outbox-how").hidden = !pending.some(function (e) { return e.shown; });
     outbox.hidden = list.children.length === 0;
+    advance();
+  }
+
+  // The reports this phone made at this table are ahead of the page it shows (waiting to
+  // be sent, or sent with no answer yet): the form asks about the game after them, with a
+  // new key, and a confirm box for one of them goes (that report confirms or disputes it).
+  function advance() {
+    var live = document.getElementById("live");
+    var form = live && live.querySelector("form.report");
+    if (!form) return;
+    var round = form.querySelector("[name=round_number]").value;
+    var games = waiting().filter(function (e) { return e.round === round; })
+      .map(function (e) { return +e.game; });
+    var box = live.querySelector(".confirm-box[data-confirm-game]");
+    if (box && games.some(function (n) { return round + "." + n === box.getAttribute("data-confirm-game"); })) {
+      box.hidden = true;
+    }
+    var top = Math.max.apply(null, [0].concat(games));
+    var game = form.querySelector("[name=game_number]");
+    // A game chosen to contest keeps its number ("Back to game k" is then shown).
+    if (live.querySelector("#back-to-next") || +game.value > top) return;
+    game.value = top + 1;
+    form.querySelector("[name=client_key]").value = newKey();
+    form.querySelector(".game-question").textContent = text("question", { number: top + 1 });
+    live.setAttribute("data-asked", round + "." + (top + 1));
+  }
+  function newKey() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16)); // 128 bits, as the server's
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
   function say(words) {
     render();
@@ -259,7 +320,7 @@
     return true;
   }
   function release(entry) {
-    if (entry.key !== ownKey) return;
+    if (entry && entry.key !== ownKey) return;
     document.querySelectorAll("form[data-report] fieldset, form[data-report] button").forEach(
       function (el) { el.disabled = false; });
   }
@@ -267,8 +328,9 @@
   function answered(entry, answer) {
     sending = null;
     if (answer.kind === "fault") {
-      update(entry.key, function (kept) { kept.shown = true; return kept; });
-      release(entry);
+      // Every report behind it waits too; the buttons take the next game meanwhile.
+      store(load().map(function (kept) { kept.shown = true; return kept; }));
+      release();
       var wait = retryDelay;
       retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
       nextTryAt = Date.now() + wait;
@@ -279,6 +341,7 @@
       return;
     }
     forget(entry.key);
+    if (answer.kind === "stored") noteStored(entry);
     retryDelay = RETRY_FIRST_MS;
     if (answer.kind === "refused" && answer.reload) {
       location.reload(); // the link changed: the 404 page says what to do
@@ -319,14 +382,87 @@
     flush(true);
   }
 
+  // A report joins the outbox, never replacing one there: the same report again (a
+  // retap of the same game and result) is that report; anything else queues behind it.
+  function queue(entry, form) {
+    var list = load();
+    var result = JSON.stringify(entry.fields.filter(function (pair) {
+      return pair[0] !== "client_key" && pair[0] !== "retap_checked";
+    }));
+    var same = list.filter(function (kept) {
+      return kept.url === entry.url && kept.result === result;
+    })[0];
+    entry.result = result;
+    if (!same) list.push(entry);
+    store(list);
+    ownKey = (same || entry).key;
+    refusedNotes = [];
+    sent = [];
+    say(text("sending", { report: entry.label }));
+    form.querySelectorAll("fieldset, button").forEach(function (el) { el.disabled = true; });
+    retryNow();
+  }
+
+  var asking = null; // a quick retap waiting for the player's answer: { entry, form }
+  function ask(entry, form) {
+    asking = { entry: entry, form: form };
+    var box = document.getElementById("retap-ask") || document.createElement("div");
+    box.id = "retap-ask";
+    box.className = "confirm-box ask-box";
+    box.setAttribute("role", "group");
+    box.setAttribute("tabindex", "-1");
+    box.textContent = "";
+    var says = document.createElement("p");
+    says.textContent = text("ask", { name: entry.name, earlier: +entry.game - 1 });
+    box.appendChild(says);
+    [["ask-yes", "good", true], ["ask-no", "secondary", false]].forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = b[1];
+      button.textContent = text(b[0], { number: entry.game });
+      button.addEventListener("click", function () { answerAsk(b[2]); });
+      box.appendChild(button);
+    });
+    var live = document.getElementById("live");
+    live.parentNode.insertBefore(box, live);
+    box.scrollIntoView({ block: "nearest" });
+    box.focus();
+    announce(says.textContent);
+    disableReports(true);
+  }
+  function disableReports(on) {
+    document.querySelectorAll("#live form[data-report] fieldset").forEach(function (set) {
+      set.disabled = on;
+    });
+  }
+  function answerAsk(yes) {
+    var pending = asking;
+    asking = null;
+    var box = document.getElementById("retap-ask");
+    if (box) box.remove();
+    disableReports(false);
+    if (!pending) return;
+    if (yes) {
+      pending.entry.fields.push(["retap_checked", "on"]);
+      queue(pending.entry, pending.form);
+    } else {
+      announce(text("refused", { report: pending.entry.label }));
+    }
+    var question = document.querySelector("#live .game-question");
+    if (question) question.setAttribute("tabindex", "-1");
+    if (question && !yes) question.focus();
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!outbox || !form.matches || !form.matches("form[data-report]")) return;
     event.preventDefault();
+    if (asking) return;
     var submitter = event.submitter || null;
     var fields = [];
     new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
     if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
+    var checked = field(fields, "retap_checked");
     var entry = {
       key: field(fields, "client_key"),
       url: form.getAttribute("action"),
@@ -334,28 +470,19 @@
       round: field(fields, "round_number"),
       game: field(fields, "game_number"),
       label: describe(form, submitter, fields),
+      name: submitter && submitter.getAttribute("data-name"),
       at: Date.now(),
       shown: false,
     };
-    // A waiting report of the same game: replaced, under its key (stored once).
-    var list = load().filter(function (kept) {
-      var same = kept.url === entry.url && kept.round === entry.round && kept.game === entry.game;
-      if (same && kept !== sending && !(sending && sending.key === kept.key)) {
-        entry.key = kept.key;
-        entry.shown = kept.shown;
-        fields.forEach(function (pair) { if (pair[0] === "client_key") pair[1] = kept.key; });
-        return false;
-      }
-      return true;
-    });
-    list.push(entry);
-    store(list);
-    ownKey = entry.key;
-    refusedNotes = [];
-    sent = [];
-    render();
-    form.querySelectorAll("fieldset, button").forEach(function (el) { el.disabled = true; });
-    retryNow();
+    // Only the next game's form: a confirmation or a contested game is no retap.
+    var next = form.matches(".report") && !document.getElementById("back-to-next");
+    if (!checked && next && quickRetap(entry)) {
+      ask(entry, form);
+      return;
+    }
+    // Asked here, or no retap: the server need not ask again (tables.writes.reporting).
+    if (!checked) fields.push(["retap_checked", "on"]);
+    queue(entry, form);
   });
 
   if (outbox) {
@@ -380,7 +507,7 @@
   document.addEventListener("htmx:load", lockAfterReport);
   document.addEventListener("htmx:beforeRequest", function (event) {
     var polling = event.detail.elt.id === "live";
-    if (polling && (sending || performance.now() < lockedUntil)) {
+    if (polling && (sending || asking || performance.now() < lockedUntil)) {
       event.preventDefault(); // it would take the notice or the report away
       return;
     }
