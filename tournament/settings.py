@@ -303,15 +303,16 @@ USE_TZ = True
 STATIC_URL = "static/"
 if INSTALLED_PACKAGE:
     # Collected when the package was built, with hashed names that WhiteNoise serves with a
-    # ten-year cache (a changed file gets a new name); the server never collects again.
+    # ten-year cache (a changed file gets a new name); the server never collects again. Our
+    # own scripts and style sheets were minified first (tournament.staticfiles).
     STATICFILES_DIRS = []
     STATIC_ROOT = SITE_DIR / "staticfiles"
-    _STATIC_STORAGE = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    _STATIC_STORAGE = "tournament.staticfiles.MinifiedManifestStaticFilesStorage"
     WHITENOISE_USE_FINDERS = False
 else:
     STATICFILES_DIRS = [BASE_DIR / "static"]
     STATIC_ROOT = BASE_DIR / "staticfiles"
-    _STATIC_STORAGE = "whitenoise.storage.CompressedStaticFilesStorage"
+    _STATIC_STORAGE = "tournament.staticfiles.MinifiedStaticFilesStorage"
     WHITENOISE_USE_FINDERS = True
 # collectstatic makes STATIC_ROOT (serve runs it first in a checkout); until then WhiteNoise
 # finds the files in STATICFILES_DIRS and need not warn that the folder is missing.
