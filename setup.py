@@ -3,8 +3,9 @@
 Terms:
     site folder  tournament/site/ inside the built package: copies of the checkout's
                  top-level templates/ and locale/ (with the compiled .mo catalogues), and
-                 staticfiles/, the static files collected with hashed names and a manifest
-                 (WhiteNoise's CompressedManifestStaticFilesStorage). tournament.settings
+                 staticfiles/, the static files collected with hashed names and a manifest,
+                 our own scripts and style sheets minified first (tournament.staticfiles,
+                 on WhiteNoise's CompressedManifestStaticFilesStorage). tournament.settings
                  reads it when no manage.py sits beside the apps, so an installed package
                  never collects, or writes anything, into its own folder.
 
@@ -15,6 +16,7 @@ The repository keeps its layout; only the build maps the folders in. An editable
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -40,6 +42,10 @@ def collect_static(target: Path) -> None:
     from django.conf import settings
     from django.core.management import call_command
 
+    # The storage is ours (tournament.staticfiles); the build's process may not have the
+    # checkout on its path.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     settings.configure(
         INSTALLED_APPS=APPS_WITH_STATIC,
         STATIC_URL="static/",
@@ -47,7 +53,7 @@ def collect_static(target: Path) -> None:
         STATIC_ROOT=target,
         STORAGES={
             "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+            "staticfiles": {"BACKEND": "tournament.staticfiles.MinifiedManifestStaticFilesStorage"},
         },
     )
     django.setup()

@@ -37,6 +37,10 @@ Environment variables (all optional):
     FIVETRICKS_SERVER_PID `manage.py serve` sets it for its workers: its own process, which
                           the console's "Stop the server" button stops on a laptop (never
                           on a hosted server; tournament.common.server_stop)
+    FIVETRICKS_STATIC_COLLECTED
+                          `manage.py serve` sets it to "1" for its workers in a checkout,
+                          once it has collected the static files: they then serve the
+                          collected, minified and gzipped copies in STATIC_ROOT
     FIVETRICKS_BENCH      "1" adds a bare view at /bench/hello/ for `make bench`
     FIVETRICKS_TIME_ZONE  the zone times are shown in, e.g. Europe/Paris (default: the
                           zone TZ names, when it names one; else UTC)
@@ -303,16 +307,21 @@ USE_TZ = True
 STATIC_URL = "static/"
 if INSTALLED_PACKAGE:
     # Collected when the package was built, with hashed names that WhiteNoise serves with a
-    # ten-year cache (a changed file gets a new name); the server never collects again.
+    # ten-year cache (a changed file gets a new name); the server never collects again. Our
+    # own scripts and style sheets were minified first (tournament.staticfiles).
     STATICFILES_DIRS = []
     STATIC_ROOT = SITE_DIR / "staticfiles"
-    _STATIC_STORAGE = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    _STATIC_STORAGE = "tournament.staticfiles.MinifiedManifestStaticFilesStorage"
     WHITENOISE_USE_FINDERS = False
 else:
     STATICFILES_DIRS = [BASE_DIR / "static"]
     STATIC_ROOT = BASE_DIR / "staticfiles"
-    _STATIC_STORAGE = "whitenoise.storage.CompressedStaticFilesStorage"
-    WHITENOISE_USE_FINDERS = True
+    _STATIC_STORAGE = "tournament.staticfiles.MinifiedStaticFilesStorage"
+    # With finders, WhiteNoise serves the sources in static/ as they are (no .gz beside
+    # them, so uncompressed), ahead of STATIC_ROOT: right for tests, runserver and
+    # DJANGO_DEBUG's autorefresh, which show an edit at once. The workers of
+    # `manage.py serve` serve what it has just collected, minified and gzipped.
+    WHITENOISE_USE_FINDERS = DEBUG or not _env_flag("FIVETRICKS_STATIC_COLLECTED")
 # collectstatic makes STATIC_ROOT (serve runs it first in a checkout); until then WhiteNoise
 # finds the files in STATICFILES_DIRS and need not warn that the folder is missing.
 warnings.filterwarnings("ignore", message=f"No directory at: {re.escape(str(STATIC_ROOT))}")

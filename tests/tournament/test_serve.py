@@ -4,6 +4,7 @@ phones' address, then serves with granian workers."""
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import io
 import os
@@ -21,6 +22,7 @@ from tournament.common import network
 from tournament.common.product import VERSION
 from tournament.common.server_stop import SERVER_PID_VARIABLE
 from tournament.management.commands import serve
+from tournament.staticfiles import minify
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -202,6 +204,19 @@ def _get(port: int, path: str) -> int:
         connection.close()
 
 
+def _get_body(port: int, path: str, headers: dict[str, str]) -> bytes:
+    """The body of a 200 answer, as sent (still gzipped when the server gzipped it)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        assert response.status == 200, path
+        assert response.getheader("Content-Encoding") == "gzip", path
+        return response.read()
+    finally:
+        connection.close()
+
+
 def test_the_real_server_answers_pages_and_static_files_and_stops_on_request(tmp_path):
     environment = _environment(tmp_path / "data", tmp_path / "static")
     port = _free_port()
@@ -222,6 +237,10 @@ def test_the_real_server_answers_pages_and_static_files_and_stops_on_request(tmp
                 time.sleep(0.2)
         assert status == 200
         assert _get(port, "/static/js/poll.js") == 200
+        # The workers send what serve collected: our script minified, then gzipped.
+        script = _get_body(port, "/static/js/phone.js", {"Accept-Encoding": "gzip"})
+        source = (REPO / "static" / "js" / "phone.js").read_text(encoding="utf-8")
+        assert gzip.decompress(script).decode() == minify("js/phone.js", source)
         assert _get(port, "/bench/hello/") == 404  # the bench's view is off outside the bench
     finally:
         server.terminate()

@@ -52,6 +52,8 @@ from tournament.writes.signin import ensure_organizer, sign_in_path
 WSGI_TARGET = "tournament.wsgi:application"
 THREADS_PER_WORKER = 4
 RULE = "=" * 78
+# Tells the settings of the workers that STATIC_ROOT holds fresh, minified copies.
+STATIC_COLLECTED_VARIABLE = "FIVETRICKS_STATIC_COLLECTED"
 CLI_COMMANDS = ("serve", "signin_link")  # the ones `fivetricks` names itself (tournament.cli)
 
 
@@ -221,6 +223,8 @@ class Command(BaseCommand):
         if not settings.INSTALLED_PACKAGE:  # an installed package was collected at its build
             self.stdout.write(_("Collecting static files…"))
             call_command("collectstatic", interactive=False, verbosity=0)
+            # The workers, which import the settings afresh, serve those collected files.
+            os.environ[STATIC_COLLECTED_VARIABLE] = "1"
         user, created = ensure_organizer()
         if created:
             self.stdout.write(self.style.SUCCESS(_("Created the organizer account 'organizer'.")))
