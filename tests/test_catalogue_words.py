@@ -47,6 +47,10 @@ REFUSED = [
     # German: over-trumping is not playing higher; a Spielanleitung is the game's rules,
     # which are taken away; melden is reporting games; a sentence needs its subject.
     ("de", "Überstechzwang", "it means over-trumping"),
+    # "A trump played after another must beat it": only whoever plays a trump must beat one;
+    # "liegt schon ein Trumpf im Stich, musst du ..." forced everyone to trump.
+    ("de", "musst du ihn überstechen", "it makes over-trumping compulsory"),
+    ("de", "Trumpf im Stich, musst du", "it makes over-trumping compulsory"),
     ("de", "Spielanleitung", "the players' guide states no rules of play"),
     ("de", "Anwesend melden", "melden is the word for reporting games"),
     ("de", "sofern jemand keine andere Sprache", "reads 'unless someone picks no other'"),
