@@ -51,6 +51,10 @@ REFUSED = [
     # "liegt schon ein Trumpf im Stich, musst du ..." forced everyone to trump.
     ("de", "musst du ihn überstechen", "it makes over-trumping compulsory"),
     ("de", "Trumpf im Stich, musst du", "it makes over-trumping compulsory"),
+    # The clause's name has no direction: at an ace-low table the best card is the lowest.
+    ("de", "Höherspielpflicht", "an ace-low table plays lower"),
+    ("fr", "obligation de monter", "an ace-low table plays lower"),
+    ("es", "obligación de montar", "an ace-low table plays lower"),
     ("de", "Spielanleitung", "the players' guide states no rules of play"),
     ("de", "Anwesend melden", "melden is the word for reporting games"),
     ("de", "sofern jemand keine andere Sprache", "reads 'unless someone picks no other'"),
