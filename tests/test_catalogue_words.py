@@ -6,6 +6,7 @@ Terms: see tests/test_catalogues.py (catalogue, message).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -55,6 +56,8 @@ REFUSED = [
     ("de", "Höherspielpflicht", "an ace-low table plays lower"),
     ("fr", "obligation de monter", "an ace-low table plays lower"),
     ("es", "obligación de montar", "an ace-low table plays lower"),
+    # du throughout (see also test_the_catalogue_says_du_and_tu_never_sie_or_usted).
+    ("de", "Ihre Antwort", "the phone says du: deine Antwort"),
     ("de", "Spielanleitung", "the players' guide states no rules of play"),
     ("de", "Anwesend melden", "melden is the word for reporting games"),
     ("de", "sofern jemand keine andere Sprache", "reads 'unless someone picks no other'"),
@@ -65,6 +68,22 @@ REFUSED = [
 def test_a_refused_wording_is_not_in_the_catalogue(language, wording, why):
     found = [msgid for msgid, text in translations(language) if wording in text]
     assert not found, f"{language}: {wording!r} ({why}) in the translation of {found}"
+
+
+# The catalogues speak to everyone as du and tú. In German a capital Sie or Ihr- inside a
+# sentence (or "versuchen Sie") is the formal you: the pronoun "they" is lowercase there.
+GERMAN_FORMAL_YOU = re.compile(
+    r"(?<![.:;!?–—„“(]\s)(?<!^)\b(?:Sie|Ihnen|Ihre?[mnrs]?)\b|\b\w+en Sie\b"
+)
+SPANISH_USTED = re.compile(
+    r"\bustedes?\b|\ble esperan?\b|\b(?:Vuelva|Libere|Compruebe|Mueva|Avise|Recargue)\b"
+)
+
+
+@pytest.mark.parametrize(("language", "formal"), [("de", GERMAN_FORMAL_YOU), ("es", SPANISH_USTED)])
+def test_the_catalogue_says_du_and_tu_never_sie_or_usted(language, formal):
+    found = [text for _msgid, text in translations(language) if formal.search(text)]
+    assert not found, f"{language}: formal address in {found[:5]}"
 
 
 def test_german_sentences_about_a_joining_player_have_a_subject():
