@@ -98,3 +98,10 @@ def test_french_writes_a_space_before_a_percent_sign_and_a_colon():
             assert "%(percent)s %%" in text or "%(percent)s\xa0%%" in text, text
         if msgid.endswith("%(game)s:"):
             assert text.endswith((" :", "\xa0:")), text
+
+
+def test_french_double_punctuation_and_guillemets_hold_with_a_non_breaking_space():
+    # A plain space lets a line break leave ":" or "»" alone at the start of the next line.
+    plain = re.compile(r" [:;?!»]|« ")
+    found = [text for _msgid, text in translations("fr") if plain.search(text)]
+    assert not found, f"fr: plain space before : ; ? ! » or after « in {found[:5]}"
