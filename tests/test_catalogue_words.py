@@ -6,6 +6,7 @@ Terms: see tests/test_catalogues.py (catalogue, message).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -47,6 +48,37 @@ REFUSED = [
     # German: over-trumping is not playing higher; a Spielanleitung is the game's rules,
     # which are taken away; melden is reporting games; a sentence needs its subject.
     ("de", "Überstechzwang", "it means over-trumping"),
+    # "A trump played after another must beat it": only whoever plays a trump must beat one;
+    # "liegt schon ein Trumpf im Stich, musst du ..." forced everyone to trump.
+    ("de", "musst du ihn überstechen", "it makes over-trumping compulsory"),
+    ("de", "Trumpf im Stich, musst du", "it makes over-trumping compulsory"),
+    # The clause's name has no direction: at an ace-low table the best card is the lowest.
+    ("de", "Höherspielpflicht", "an ace-low table plays lower"),
+    ("fr", "obligation de monter", "an ace-low table plays lower"),
+    ("es", "obligación de montar", "an ace-low table plays lower"),
+    # du throughout (see also test_the_catalogue_says_du_and_tu_never_sie_or_usted).
+    ("de", "Ihre Antwort", "the phone says du: deine Antwort"),
+    # The review of 2026-11-28: the catalogue's own terms, and plain slips.
+    ("fr", "liens des téléphones", "a table's links are pour téléphones"),
+    ("fr", "frustré·e", "no other entry uses an inclusive form"),
+    ("es", "empatan con menos bazas", "they tie on the number of tricks"),
+    ("es", "Quien organiza", "the catalogue's term is el organizador"),
+    ("es", "enlaces de los teléfonos", "the catalogue's term is enlaces de mesa"),
+    ("es", "en el último minuto", "reads 'at the last minute'"),
+    ("es", "y este es %(new)s más", "reads 'and this one is N more'"),
+    ("de", "Abwesend melden", "melden is the word for reporting games"),
+    ("de", "als anwesend gemeldet", "melden is the word for reporting games"),
+    ("de", "Melde zuerst", "melden is the word for reporting games"),
+    ("de", "ist anwesend: kommt", "a sentence needs its subject"),
+    ("de", "Organisation", "the catalogue's term is die Spielleitung"),
+    ("de", "Projektors", "the catalogue's term is der Beamer"),
+    ("de", "Dieses Telefon", "the catalogue's term is das Handy"),
+    ("de", "Abschluss rückgängig", "the console's button is Schließen"),
+    ("de", "Handy-Links", "the catalogue's term is Tisch-Links"),
+    ("de", "Haben mehrere gleich viele Stiche,", "a tie for the most tricks, not any tie"),
+    ("de", "Der Beamer ist weitergegangen", "a projector does not walk"),
+    ("de", "dann den Turnierleitfaden", "a nominative in a list of pages"),
+    ("de", "(öffnet in einem neuen Tab)", "öffnen needs sich here"),
     ("de", "Spielanleitung", "the players' guide states no rules of play"),
     ("de", "Anwesend melden", "melden is the word for reporting games"),
     ("de", "sofern jemand keine andere Sprache", "reads 'unless someone picks no other'"),
@@ -57,6 +89,22 @@ REFUSED = [
 def test_a_refused_wording_is_not_in_the_catalogue(language, wording, why):
     found = [msgid for msgid, text in translations(language) if wording in text]
     assert not found, f"{language}: {wording!r} ({why}) in the translation of {found}"
+
+
+# The catalogues speak to everyone as du and tú. In German a capital Sie or Ihr- inside a
+# sentence (or "versuchen Sie") is the formal you: the pronoun "they" is lowercase there.
+GERMAN_FORMAL_YOU = re.compile(
+    r"(?<![.:;!?–—„“(]\s)(?<!^)\b(?:Sie|Ihnen|Ihre?[mnrs]?)\b|\b\w+en Sie\b"
+)
+SPANISH_USTED = re.compile(
+    r"\bustedes?\b|\ble esperan?\b|\b(?:Vuelva|Libere|Compruebe|Mueva|Avise|Recargue)\b"
+)
+
+
+@pytest.mark.parametrize(("language", "formal"), [("de", GERMAN_FORMAL_YOU), ("es", SPANISH_USTED)])
+def test_the_catalogue_says_du_and_tu_never_sie_or_usted(language, formal):
+    found = [text for _msgid, text in translations(language) if formal.search(text)]
+    assert not found, f"{language}: formal address in {found[:5]}"
 
 
 def test_german_sentences_about_a_joining_player_have_a_subject():
@@ -71,3 +119,10 @@ def test_french_writes_a_space_before_a_percent_sign_and_a_colon():
             assert "%(percent)s %%" in text or "%(percent)s\xa0%%" in text, text
         if msgid.endswith("%(game)s:"):
             assert text.endswith((" :", "\xa0:")), text
+
+
+def test_french_double_punctuation_and_guillemets_hold_with_a_non_breaking_space():
+    # A plain space lets a line break leave ":" or "»" alone at the start of the next line.
+    plain = re.compile(r" [:;?!»]|« ")
+    found = [text for _msgid, text in translations("fr") if plain.search(text)]
+    assert not found, f"fr: plain space before : ; ? ! » or after « in {found[:5]}"

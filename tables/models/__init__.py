@@ -5,7 +5,7 @@ Terms:
               link carries a secret token, which the organizer can rotate.
     variant   the table's hidden rules: ace high or low, trump suit, whether a trump
               may be played at any time, and the newer clauses (no trump, trumps
-              broken, must play higher, fewest tricks wins; see tables.rules.variants).
+              broken, must beat the best card, fewest tricks wins; see tables.rules.variants).
     game      one hand played at a table in a round, numbered 1, 2, ... in the order
               reported. Its winner is the player with most tricks (tables.rules.scoring).
     report    one phone's (or the organizer's) statement of a game's result. The first
@@ -139,7 +139,7 @@ class Table(models.Model):
     # is a placeholder.
     no_trump = models.BooleanField(_("no trump"), default=False)
     trumps_broken = models.BooleanField(_("trumps led only once broken"), default=False)
-    must_overtake = models.BooleanField(_("must play higher"), default=False)
+    must_overtake = models.BooleanField(_("must beat the best card"), default=False)
     fewest_wins = models.BooleanField(_("fewest tricks wins"), default=False)
     variant_set_by_hand = models.BooleanField(default=False)
     # A mixed room prints some tables' sheets in another language; blank follows the event.

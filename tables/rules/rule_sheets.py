@@ -25,7 +25,7 @@ Terms:
                 first name comes first in the alphabet, accents and capitals ignored
                 (tournament.rules.ordering.rank_players, as for every tie).
     variant     the hidden rules a table plays: direction, trump, and its clauses (trump-
-                anytime, no trump, trumps broken, must play higher, fewest wins; see
+                anytime, no trump, trumps broken, must beat the best card, fewest wins; see
                 tables.rules.variants, which also draws them). Each clause changes the sections it
                 touches and nothing else, and the sheet states it as the plain rule, never as
                 a twist: a fewest-wins sheet says "the player with the fewest tricks wins".

@@ -94,8 +94,8 @@ class EventForm(forms.ModelForm):
         help_texts = {
             "difference_set": gettext_lazy("Used by the next draw of the variants."),
             "disruptive_share": gettext_lazy(
-                "Fewest tricks wins and must play higher go to at most this share of the "
-                "tables, e.g. 0.2 for one in five."
+                "“Fewest tricks wins” and “must beat the best card” go to at most this share "
+                "of the tables, e.g. 0.2 for one in five."
             ),
         }
 

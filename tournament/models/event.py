@@ -128,7 +128,7 @@ class DifferenceSetChoice(models.TextChoices):
     GENTLE = DifferenceSet.GENTLE.value, _("Classic + gentle: no trump, trumps led once broken")
     DISRUPTIVE = (
         DifferenceSet.DISRUPTIVE.value,
-        _("Classic + disruptive: fewest tricks wins, must play higher"),
+        _("Classic + disruptive: fewest tricks wins, must beat the best card"),
     )
     CUSTOM = DifferenceSet.CUSTOM.value, _("Custom: choose the clauses")
 
@@ -187,7 +187,9 @@ class Event(models.Model):
         _("share of tables with a disruptive clause"),
         default=DEFAULT_DISRUPTIVE_SHARE,
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
-        help_text=_("Fewest tricks wins, must play higher: at most this share of the tables."),
+        help_text=_(
+            "Fewest tricks wins, must beat the best card: at most this share of the tables."
+        ),
     )
     # What the room shares is in this language: projector, kit, rule sheets and, unless a
     # player picks another, the phones. The console follows its own browser.

@@ -14,7 +14,7 @@ Terms:
                  together: they disagree about which card wins every trick), else
                  ``trump`` (one direction, but the trump suit, no trump, trump-any-time or
                  trumps-broken differed: they disagree only around trumps), else ``play``
-                 (only must-play-higher differed), else ``none`` (everyone studied the
+                 (only must-beat-the-best-card differed), else ``none`` (everyone studied the
                  same rules). An event without the new clauses only ever has the classic
                  three kinds.
     differences  every way the home rules at a table-round differ, not only the biggest
@@ -75,7 +75,7 @@ def clash_kind(home_rules: Iterable[Variant]) -> ClashKind:
     trump_rules = {(v.trump_key, v.trump_anytime, v.trumps_broken) for v in rules}
     if len(trump_rules) > 1:
         return ClashKind.TRUMP
-    if len(rules) > 1:  # one direction and trump rules, so must-play-higher differs
+    if len(rules) > 1:  # one direction and trump rules, so must-beat-the-best-card differs
         return ClashKind.PLAY
     return ClashKind.NONE
 
@@ -95,7 +95,7 @@ _DIFFERENCE_NAMES: dict[Difference, str] = {
     Difference.TRUMP: gettext_noop("trump suit"),
     Difference.ANYTIME: gettext_noop("trump any time"),
     Difference.BROKEN: gettext_noop("trumps led once broken"),
-    Difference.OVERTAKE: gettext_noop("must play higher"),
+    Difference.OVERTAKE: gettext_noop("must beat the best card"),
 }
 
 
@@ -149,7 +149,7 @@ _NOTHING_PLAYED = gettext_noop("No round was played, so no rules met.")
 # Said after the sentence when it helps: the disputes where everyone had the same rules.
 # The new kinds, said before the classic sentence (the winning clash is the biggest).
 _PLAY_MET = gettext_noop(
-    "Where only the must-play-higher rule differed: disputes at %(disputed)s of %(total)s."
+    "Where only “must beat the best card” differed: disputes at %(disputed)s of %(total)s."
 )
 _SAME_RULES = gettext_noop("Where everyone had studied the same rules: %(disputed)s of %(total)s.")
 
@@ -158,7 +158,7 @@ def _new_kinds_sentence(
     winning: ClashCount, play: ClashCount, translate: Translate, ngettext: TranslatePlural
 ) -> str:
     """What the clash sentence says first: the new kinds that met (most against fewest
-    tricks, must-play-higher alone), or "" when neither did."""
+    tricks, must-beat-the-best-card alone), or "" when neither did."""
     parts = []
     if winning.total:
         parts.append(

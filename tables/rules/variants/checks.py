@@ -216,18 +216,18 @@ def _disruptive_problems(
     # As above: over a limit of one or more, two tables at least are listed.
     if disruptive_limit == 0:
         message = ngettext(
-            "No table of this event should play fewest-tricks-wins or must-play-higher "
+            "No table of this event should play “fewest tricks wins” or “must beat the best card” "
             "(%(percent)s%% of its tables rounds down to none), but table %(tables)s does.",
-            "No table of this event should play fewest-tricks-wins or must-play-higher "
+            "No table of this event should play “fewest tricks wins” or “must beat the best card” "
             "(%(percent)s%% of its tables rounds down to none), but tables %(tables)s do.",
             len(disruptive_tables),
         )
     else:
         message = ngettext(
-            "At most %(limit)s table of %(count)s should play fewest-tricks-wins or "
-            "must-play-higher (%(percent)s%% of the tables), but tables %(tables)s do.",
-            "At most %(limit)s tables of %(count)s should play fewest-tricks-wins or "
-            "must-play-higher (%(percent)s%% of the tables), but tables %(tables)s do.",
+            "At most %(limit)s table of %(count)s should play “fewest tricks wins” or "
+            "“must beat the best card” (%(percent)s%% of the tables), but tables %(tables)s do.",
+            "At most %(limit)s tables of %(count)s should play “fewest tricks wins” or "
+            "“must beat the best card” (%(percent)s%% of the tables), but tables %(tables)s do.",
             disruptive_limit,
         )
     return [message % values]

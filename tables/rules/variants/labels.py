@@ -48,16 +48,15 @@ _CLAUSE_NAMES: dict[Clause, str] = {
     Clause.TRUMP_ANYTIME: gettext_noop("trump any time"),
     Clause.NO_TRUMP: gettext_noop("no trump"),
     Clause.TRUMPS_BROKEN: gettext_noop("trumps led only once broken"),
-    Clause.MUST_OVERTAKE: gettext_noop("must play higher"),
+    Clause.MUST_OVERTAKE: gettext_noop("must beat the best card"),
     Clause.FEWEST_WINS: gettext_noop("fewest tricks wins"),
 }
 _CLAUSE_MEANINGS: dict[Clause, str] = {
     Clause.TRUMP_ANYTIME: gettext_noop("Trumps may be played at any time"),
     Clause.NO_TRUMP: gettext_noop("No trump: only the suit that was led can win a trick"),
     Clause.TRUMPS_BROKEN: gettext_noop("Trumps may not be led until someone has trumped a trick"),
-    Clause.MUST_OVERTAKE: gettext_noop(
-        "Must play higher: beat the best card of the suit so far if you can"
-    ),
+    # No direction: at an ace-low table the best card is the lowest.
+    Clause.MUST_OVERTAKE: gettext_noop("Must beat the best card of the suit so far, if you can"),
     Clause.FEWEST_WINS: gettext_noop("Fewest tricks wins the game"),
 }
 

@@ -101,12 +101,14 @@ def test_codes_never_produced_are_refused(code):
 
 def test_labels_and_reveal_lines_name_every_clause():
     variant = Variant.from_code("low-notrump-overtake-fewest")
-    assert variant_label(variant) == "Ace low · no trump · must play higher · fewest tricks wins"
+    assert variant_label(variant) == (
+        "Ace low · no trump · must beat the best card · fewest tricks wins"
+    )
     assert rule_lines(variant) == [
         "Ace low: the lowest card wins (the ace beats the 2)",
         "Trump: none",
         "No trump: only the suit that was led can win a trick",
-        "Must play higher: beat the best card of the suit so far if you can",
+        "Must beat the best card of the suit so far, if you can",
         "Fewest tricks wins the game",
     ]
     broken = Variant.from_code("high-spades-broken")
@@ -225,7 +227,7 @@ def test_clause_summary_names_the_tables_and_the_quota():
     ]
     assert clause_summary(plan, ["fewest", "overtake", "notrump"], 0.2) == [
         "No trump: only the suit that was led can win a trick: table 3.",
-        "Must play higher: beat the best card of the suit so far if you can: no table yet.",
+        "Must beat the best card of the suit so far, if you can: no table yet.",
         "Fewest tricks wins the game: table 1.",
         "Disruptive clauses at 1 table of 5; at most 1 may have one (20% of the tables). "
         "Gentle ones at one table in four, never at two neighbours.",

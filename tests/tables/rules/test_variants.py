@@ -687,13 +687,13 @@ def test_too_many_disruptive_tables_are_counted_with_their_plurals():
     # Five tables at 20 %: one may; two do.
     plan = [fewest[0], plain[1], fewest[2], plain[3], v("high-diamonds")]
     assert check_variants(plan, 0, disruptive_share=0.2) == [
-        "At most 1 table of 5 should play fewest-tricks-wins or must-play-higher (20% of the "
-        "tables), but tables 1, 3 do."
+        "At most 1 table of 5 should play “fewest tricks wins” or “must beat the best card” "
+        "(20% of the tables), but tables 1, 3 do."
     ]
     # Two tables at 20 %: none may; one does.
     assert check_variants([fewest[0], plain[1]], 0, disruptive_share=0.2) == [
-        "No table of this event should play fewest-tricks-wins or must-play-higher (20% of "
-        "its tables rounds down to none), but table 1 does."
+        "No table of this event should play “fewest tricks wins” or “must beat the best card” (20% "
+        "of its tables rounds down to none), but table 1 does."
     ]
     # The plural form comes from ngettext, with the count it is given.
     seen = []

@@ -175,7 +175,7 @@ def test_no_trump_and_trumps_broken_are_trump_clashes():
     assert clash_kind([HIGH_HEARTS, BROKEN]) == ClashKind.TRUMP
 
 
-def test_must_play_higher_alone_is_a_play_clash():
+def test_must_beat_the_best_card_alone_is_a_play_clash():
     assert clash_kind([HIGH_HEARTS, OVERTAKE]) == ClashKind.PLAY
     assert clash_kind([LOW_HEARTS, OVERTAKE]) == ClashKind.DIRECTION
 
@@ -209,7 +209,7 @@ def test_the_sentence_speaks_of_the_new_kinds_first():
         "ace-high and ace-low players met."
     )
     assert clash_sentence([cell(ClashKind.PLAY, 0)]) == (
-        "Where only the must-play-higher rule differed: disputes at 0 of 1."
+        "Where only “must beat the best card” differed: disputes at 0 of 1."
     )
     assert clash_sentence([cell(ClashKind.WINNING, 1)]) == (
         "Where players who win with the most tricks met players who win with the fewest, "

@@ -315,7 +315,7 @@ def test_the_reveal_of_a_mixed_event_gives_each_clause_its_one_line_meaning(clie
         "Fewest tricks wins the game",
         "No trump: only the suit that was led can win a trick",
         "Trumps may not be led until someone has trumped a trick",
-        "Must play higher: beat the best card of the suit so far if you can",
+        "Must beat the best card of the suit so far, if you can",
     ):
         assert line in page
     assert "is-no-trump" in page

@@ -43,7 +43,7 @@ class RuleCard:
     @property
     def extras(self) -> tuple[str, ...]:
         """The lines after direction and trump: one per clause (trump any time, trumps
-        broken, must play higher, fewest tricks wins)."""
+        broken, must beat the best card, fewest tricks wins)."""
         return self.lines[2:]
 
 

@@ -80,7 +80,7 @@ CLASH_TITLES = {
     ClashKind.TRUMP: gettext_noop("only the trump rules differed"),
     ClashKind.NONE: gettext_noop("everyone had studied the same rules"),
     ClashKind.WINNING: gettext_noop("most-tricks and fewest-tricks players met"),
-    ClashKind.PLAY: gettext_noop("only must-play-higher differed"),
+    ClashKind.PLAY: gettext_noop("only “must beat the best card” differed"),
 }
 DIFFERED_TITLE = gettext_noop("differed: %(differences)s")
 
