@@ -77,10 +77,11 @@ stop_server() {
   echo "ok: stopped, port $port free"
 }
 
-# wait_for URL LOGFILE PID: until the URL answers, the process dies, or 120 s pass.
+# wait_for URL LOGFILE PID: until the URL answers and the banner is printed (it comes once
+# /healthz answers), the process dies, or 120 s pass.
 wait_for() {
   local deadline=$((SECONDS + 120))
-  until curl -fsS -o /dev/null "$1" 2>/dev/null; do
+  until curl -fsS -o /dev/null "$1" 2>/dev/null && grep -q "Five Tricks is running" "$2"; do
     if ! kill -0 "$3" 2>/dev/null; then
       echo "The server stopped:"; cat "$2"; return 1
     fi
