@@ -239,7 +239,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--browser",
             action="store_true",
-            help="Once serving, open the default browser on the console, signed in.",
+            help="Once ready, open the default browser on a one-time sign-in link to the console.",
         )
         parser.add_argument(
             "--setup-only",
@@ -259,11 +259,11 @@ class Command(BaseCommand):
         self.folder_lock = one_server.hold_data_folder(settings.DATA_DIR)
         if self.folder_lock is None:
             raise CommandError(folder_refusal())
-        if refusal := database_refusal():
-            raise CommandError(refusal)
-        if not options["setup_only"]:
-            one_server.record_server(settings.DATA_DIR, host=host, port=port)
         try:
+            if refusal := database_refusal():
+                raise CommandError(refusal)
+            if not options["setup_only"]:
+                one_server.record_server(settings.DATA_DIR, host=host, port=port)
             self.set_up_and_serve(user_options=options, host=host, port=port, workers=workers)
         finally:
             if not options["setup_only"]:
