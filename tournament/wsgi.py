@@ -2,7 +2,8 @@
 
 Each worker imports it once: the app is made, then warmed up before the first request
 (tournament.common.warm_up: templates compiled, catalogues read, the collector told to
-leave what the worker now holds alone).
+leave what the worker now holds alone). A worker also watches its main process, and stops
+when that one ends, even killed (tournament.common.parent_watch).
 """
 
 import os
@@ -16,3 +17,8 @@ application = get_wsgi_application()
 from tournament.common.warm_up import warm_up  # noqa: E402  (needs the app set up)
 
 warm_up()
+
+from tournament.common.parent_watch import exit_with_parent  # noqa: E402
+
+# A worker whose main process was killed stops serving (tournament.common.parent_watch).
+exit_with_parent()

@@ -122,11 +122,17 @@ def test_the_home_page_names_the_product_for_a_second_start(client):
 
 
 @pytest.mark.django_db
-def test_pages_name_the_commands_of_the_installation(client, settings):
+def test_pages_name_the_commands_of_the_installation(client, settings, monkeypatch):
     html = client.get("/console/sign-in/").content.decode()
     assert "<code>make run</code>" in html
     assert "<code>python manage.py signin_link</code>" in html
     settings.INSTALLED_PACKAGE = True
     html = client.get("/console/sign-in/").content.decode()
     assert "<code>fivetricks</code>" in html
-    assert "<code>fivetricks manage signin_link</code>" in html
+    assert "<code>fivetricks signin-link</code>" in html
+    # The double-click bundle puts no `fivetricks` on the PATH: its users run the app itself.
+    monkeypatch.setattr(serve.sys, "frozen", True, raising=False)
+    monkeypatch.setattr(serve.sys, "executable", "/Apps/Five Tricks/fivetricks")
+    html = client.get("/console/sign-in/").content.decode()
+    assert "<code>&#x27;/Apps/Five Tricks/fivetricks&#x27; signin-link</code>" in html
+    assert "fivetricks manage" not in html.replace("Tricks/fivetricks", "")

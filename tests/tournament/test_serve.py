@@ -4,21 +4,25 @@ phones' address, then serves with granian workers."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import http.client
 import io
 import os
+import queue
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.common import network
+from tournament.common import network, one_server
 from tournament.common.product import VERSION
 from tournament.common.server_stop import SERVER_PID_VARIABLE
 from tournament.management.commands import serve
@@ -89,8 +93,11 @@ def test_setup_only_migrates_collects_static_ensures_the_organizer_and_prints_li
 
 
 @pytest.mark.django_db
-def test_the_banner_says_loudly_when_phones_cannot_reach_this_laptop(settings, monkeypatch):
+def test_the_banner_says_loudly_when_phones_cannot_reach_this_laptop(
+    settings, monkeypatch, tmp_path
+):
     settings.PUBLIC_URL = ""
+    settings.DATA_DIR = tmp_path
     monkeypatch.setattr(network, "lan_addresses", list)
     monkeypatch.setattr(serve.Command, "set_up", lambda self, rehearsal: _organizer())
     out = io.StringIO()
@@ -124,14 +131,19 @@ class FakeGranian:
         self.port_seen_by_workers = os.environ.get("FIVETRICKS_PORT")
         self.pid_seen_by_workers = os.environ.get(SERVER_PID_VARIABLE)
         for hook in self.hooks:
-            hook()
+            announcer = hook()
+            announcer.join(timeout=10)  # the banner waits for the server to be ready
 
 
 @pytest.mark.django_db
 def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
-    settings, monkeypatch
+    settings, monkeypatch, tmp_path
 ):
     settings.PUBLIC_URL = ""
+    settings.DATA_DIR = tmp_path
+    monkeypatch.setattr(one_server, "port_in_use", lambda host, port: False)
+    ready = []
+    monkeypatch.setattr(serve, "health_answers", lambda host, port: ready.append(port) or True)
     monkeypatch.setattr(network, "lan_addresses", lambda: ["192.168.1.20"])
     monkeypatch.setattr(serve.Command, "set_up", lambda self, rehearsal: _organizer())
     monkeypatch.setattr(serve, "Granian", FakeGranian)
@@ -159,7 +171,8 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     # The process the console's "Stop the server" signals is this one, granian's main.
     assert server.pid_seen_by_workers == str(os.getpid())
     assert start_methods == ["spawn"]
-    # The banner comes once the port is bound: from granian's start-up hook.
+    # The banner comes once the port is bound (granian's start-up hook) and /healthz answers.
+    assert ready == [8123]
     assert "http://192.168.1.20:8123/" in out.getvalue()
     assert "Five Tricks is running" in out.getvalue()
     assert "Or press Stop the server at the foot of the console" in out.getvalue()
@@ -217,25 +230,54 @@ def _get_body(port: int, path: str, headers: dict[str, str]) -> bytes:
         connection.close()
 
 
+class _Server:
+    """A real `manage.py serve` on 127.0.0.1, its output read line by line as it comes."""
+
+    def __init__(self, environment: dict[str, str], port: int, *, workers: int = 1) -> None:
+        self.port = port
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--workers", str(workers), "--threads", "2", "--no-rehearsal"],
+            cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True,
+        )  # fmt: skip
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def wait_for_line(self, text: str, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.output):
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {text!r} in:\n{''.join(self.output)}"
+            with contextlib.suppress(queue.Empty):
+                self.output.append(self.lines.get(timeout=min(left, 1)))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+def _answers(port: int) -> bool:
+    try:
+        _get(port, "/healthz")
+    except OSError:
+        return False
+    return True
+
+
 def test_the_real_server_answers_pages_and_static_files_and_stops_on_request(tmp_path):
     environment = _environment(tmp_path / "data", tmp_path / "static")
     port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--workers", "2", "--no-rehearsal"],
-        cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    server = _Server(environment, port, workers=2)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                status = _get(port, "/")
-                break
-            except OSError:
-                assert server.poll() is None, server.stdout.read()
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
-        assert status == 200
+        server.wait_for_line("Five Tricks is running (granian, 2 workers)")
+        assert _get(port, "/") == 200
         assert _get(port, "/static/js/poll.js") == 200
         # The workers send what serve collected: our script minified, then gzipped.
         script = _get_body(port, "/static/js/phone.js", {"Accept-Encoding": "gzip"})
@@ -243,10 +285,10 @@ def test_the_real_server_answers_pages_and_static_files_and_stops_on_request(tmp
         assert gzip.decompress(script).decode() == minify("js/phone.js", source)
         assert _get(port, "/bench/hello/") == 404  # the bench's view is off outside the bench
     finally:
-        server.terminate()
-        output, _ = server.communicate(timeout=30)
-    assert server.returncode == 0, output
-    assert "Five Tricks is running (granian, 2 workers)" in output
+        server.stop()
+    assert server.process.returncode == 0, "".join(server.output)
+    # Stopped, it gives its port back.
+    assert not one_server.port_in_use("127.0.0.1", port)
 
 
 # --- a database that cannot be served -----------------------------------------------------
@@ -303,6 +345,7 @@ def test_a_database_that_fails_quick_check_is_refused_with_the_newest_sound_back
 
     settings.BACKUP_DIR = tmp_path / "backups"
     settings.BACKUP_DIR.mkdir()
+    settings.DATA_DIR = tmp_path
     live = malformed_database(tmp_path / "fivetricks.sqlite3")
     monkeypatch.setattr(serve, "connections", {"default": _Connection(live)})
     older = "event-3-round-01-20261122T120000.000000Z-closed.sqlite3"
@@ -327,3 +370,75 @@ def test_a_database_that_fails_quick_check_is_refused_with_the_newest_sound_back
     for name in (older, newest):
         (settings.BACKUP_DIR / name).unlink()
     assert "There is no sound backup in" in serve.database_refusal()
+
+
+# --- one server per room; ready means ready -----------------------------------------------
+
+
+def test_a_second_server_on_its_port_or_its_data_folder_is_refused_before_any_set_up(tmp_path):
+    environment = _environment(tmp_path / "data", tmp_path / "static")
+    port = _free_port()
+    first = _Server(environment, port)
+    try:
+        first.wait_for_line("Five Tricks is running")
+        # Ready means ready: the banner comes once /healthz answers, not before.
+        assert _get(port, "/healthz") == 200
+        assert "Starting the server on port" in "".join(first.output)
+
+        # The same data folder, another port.
+        same_folder = _manage(environment, "serve", "--port", str(_free_port()), "--no-rehearsal")
+        assert same_folder.returncode == 1
+        assert "Five Tricks is already running on this data folder" in same_folder.stderr
+        assert f"http://127.0.0.1:{port}" in same_folder.stderr
+        assert "Preparing the database" not in same_folder.stdout
+
+        # Another data folder, the same port: nothing set up there either.
+        other = _environment(tmp_path / "other", tmp_path / "other-static")
+        same_port = _manage(other, "serve", "--host", "127.0.0.1", "--port", str(port))
+        assert same_port.returncode == 1
+        assert f"Port {port} is already in use on this computer" in same_port.stderr
+        assert f"manage.py serve --port {port + 1}" in same_port.stderr
+        assert not (tmp_path / "other" / "fivetricks.sqlite3").exists()
+
+        # A sign-in link names the port the server runs on, not the default one.
+        link = _manage(environment, "signin_link")
+        assert link.returncode == 0, link.stderr
+        assert f":{port}/console/sign-in/" in link.stdout
+    finally:
+        first.stop()
+    # Stopped, it no longer claims the folder: the link falls back to --port.
+    fallback = _manage(environment, "signin_link", "--port", str(port + 7))
+    assert f":{port + 7}/console/sign-in/" in fallback.stdout
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux), to end any a failing test would leave."""
+    with contextlib.suppress(OSError):
+        return [
+            int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ]
+    return []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SIGKILL, /proc")
+def test_killing_the_main_process_leaves_nothing_answering_on_its_port(tmp_path):
+    environment = _environment(tmp_path / "data", tmp_path / "static")
+    port = _free_port()
+    server = _Server(environment, port)
+    workers: list[int] = []
+    try:
+        server.wait_for_line("Five Tricks is running")
+        assert _answers(port)
+        workers = _children(server.process.pid)
+
+        server.process.send_signal(signal.SIGKILL)  # the main process only, not its workers
+        server.process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while _answers(port):
+            assert time.monotonic() < deadline, "a worker still answers 10 s after its parent died"
+            time.sleep(0.2)
+    finally:
+        server.stop()
+        for pid in workers:  # only if the test failed: a worker left serving
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

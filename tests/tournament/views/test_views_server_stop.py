@@ -131,6 +131,8 @@ def test_stopping_says_where_the_data_is_then_signals_the_main_process_once(
 def test_an_installed_package_says_to_run_fivetricks(signed_in, stops):
     page = signed_in.post(STOP).content.decode()
     assert "<code>fivetricks</code>" in page
+    assert "a page with a Sign in button: press it to reach the console" in page
+    assert "signed in" not in page
     assert stops == [MAIN]
 
 
@@ -139,6 +141,9 @@ def test_the_double_click_app_says_to_double_click_it(signed_in, stops, monkeypa
     monkeypatch.setattr("sys.frozen", True, raising=False)
     page = signed_in.post(STOP).content.decode()
     assert "Double-click the Five Tricks app" in page
+    # What a double click really opens: a page with a Sign in button, not the console.
+    assert "a page with a Sign in button: press it to reach the console" in page
+    assert "signed in" not in page
 
 
 @laptop

@@ -5,11 +5,17 @@ Terms:
     set-up   what every start does before serving: apply migrations, collect static files
              (in a checkout; an installed package was collected when it was built),
              ensure the organizer account and, on an empty database, a rehearsal event.
-    banner   what every start prints once the port is bound: a one-time sign-in link and
-             the address phones use, or a loud warning when phones could not reach it.
+    one server  a start refuses, before any set-up, a port in use or a data folder another
+             server holds (tournament.common.one_server), naming the running one; the
+             server then holds its data folder's lock and records its address there
+             (signin_link reads it) until it stops.
+    ready    /healthz answers 200 on this laptop: a worker has loaded the app and reached
+             the database. Until then a progress line every PROGRESS_SECONDS.
+    banner   what every start prints once ready: a one-time sign-in link and the address
+             phones use, or a loud warning when phones could not reach it.
     browser  with --browser (what `fivetricks` and a double click pass), the laptop's
-             default browser opens on the console through a one-time sign-in link once the
-             port is bound; never on a Linux machine without a display.
+             default browser opens, once ready, on a one-time sign-in link whose page has
+             a Sign in button to the console; never on a Linux machine without a display.
     worker   a granian process running the Django app (WSGI). One per core, except on
              Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
@@ -22,11 +28,13 @@ Terms:
 
 from __future__ import annotations
 
+import http.client
 import multiprocessing
 import os
-import shlex
 import sys
 import textwrap
+import threading
+import time
 import webbrowser
 from pathlib import Path
 from typing import TextIO
@@ -42,8 +50,9 @@ from granian import Granian
 from granian.constants import Interfaces
 from granian.log import LogLevels
 
-from tournament.common import network, server_stop
+from tournament.common import network, one_server, product, server_stop
 from tournament.common.product import made_by
+from tournament.middleware import HEALTH_PATH
 from tournament.models import Event
 from tournament.reads import room
 from tournament.writes.backups import Backup, backup_dir, integrity_problems, list_backups
@@ -51,10 +60,11 @@ from tournament.writes.signin import ensure_organizer, sign_in_path
 
 WSGI_TARGET = "tournament.wsgi:application"
 THREADS_PER_WORKER = 4
+PROGRESS_SECONDS = 5.0
+READY_POLL_SECONDS = 0.2
 RULE = "=" * 78
 # Tells the settings of the workers that STATIC_ROOT holds fresh, minified copies.
 STATIC_COLLECTED_VARIABLE = "FIVETRICKS_STATIC_COLLECTED"
-CLI_COMMANDS = ("serve", "signin_link")  # the ones `fivetricks` names itself (tournament.cli)
 
 
 def default_workers() -> int:
@@ -65,32 +75,16 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def _quoted(path: Path) -> str:
-    """A path as the user's shell takes it, relative to the current folder when inside it."""
-    try:
-        shown = str(path.relative_to(Path.cwd()))
-    except ValueError:
-        shown = str(path)
-    return f'"{shown}"' if sys.platform == "win32" and " " in shown else shlex.quote(shown)
-
-
 def python_command() -> str:
     """How to call this Python from the project folder, e.g. `.venv/bin/python`."""
-    return _quoted(Path(sys.executable))
+    return product.quoted(Path(sys.executable))
 
 
 def own_command(name: str, *arguments: str) -> str:
-    """The command line that runs one of our commands, as this start was made: in a checkout
-    `.venv/bin/python manage.py signin_link --port 8000`; installed, `fivetricks signin-link
-    --port 8000` (`fivetricks manage restore_backup NAME` for a command it does not name
-    itself); in the double-click bundle, the app's own path instead of `fivetricks`.
-    ``name`` is the management command's name (signin_link, serve)."""
-    if not settings.INSTALLED_PACKAGE:
-        return " ".join([python_command(), "manage.py", name, *arguments])
-    program = _quoted(Path(sys.executable)) if getattr(sys, "frozen", False) else "fivetricks"
-    if name not in CLI_COMMANDS:  # any other is run through `fivetricks manage`
-        return " ".join([program, "manage", name, *arguments])
-    return " ".join([program, name.replace("_", "-"), *arguments])
+    """The command line that runs one of our commands, as this start was made (see
+    tournament.common.product, Terms: own command): in a checkout `.venv/bin/python
+    manage.py signin_link --port 8000`."""
+    return product.own_command(name, *arguments, python=python_command())
 
 
 def can_open_a_browser() -> bool:
@@ -112,6 +106,66 @@ def open_console(user: object, *, port: int, browser: bool, out: TextIO) -> None
     out.write(_("Phones on the same Wi-Fi reach this laptop at:") + "\n")
     out.write(f"    {network.phone_base_url(port)}/\n")
     out.flush()
+
+
+def health_answers(host: str, port: int) -> bool:
+    """Whether the server on ``host``:``port`` is ready (see Terms)."""
+    connection = http.client.HTTPConnection(host, port, timeout=2)
+    try:
+        connection.request("GET", HEALTH_PATH)
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+def wait_until_ready(host: str, port: int, *, out: TextIO) -> None:
+    """Return once the server answers (see Terms: ready), saying every PROGRESS_SECONDS
+    that it is still starting."""
+    started = said = time.monotonic()
+    while not health_answers(host, port):
+        time.sleep(READY_POLL_SECONDS)
+        if time.monotonic() - said >= PROGRESS_SECONDS:
+            said = time.monotonic()
+            waited = round(said - started)
+            out.write(_("Still starting (%(seconds)s s)…") % {"seconds": waited} + "\n")
+            out.flush()
+
+
+def start_refusal(host: str, port: int | None) -> str | None:
+    """Why this start must not go on: a server already serves this data folder, or
+    ``port`` is in use (None: no port to probe, a --setup-only); None when neither (see
+    Terms: one server)."""
+    if running := one_server.running_server(settings.DATA_DIR):
+        return " ".join(
+            [
+                _(
+                    "Five Tricks is already running on this data folder (%(folder)s), at "
+                    "%(url)s (process %(pid)s)."
+                )
+                % {"folder": settings.DATA_DIR, "url": running["url"], "pid": running["pid"]},
+                _(
+                    "Use that one, or stop it first: Ctrl+C in its terminal, or Stop the server "
+                    "at the foot of its console. A new sign-in link for it: %(command)s"
+                )
+                % {"command": own_command("signin_link")},
+            ]
+        )
+    if port is not None and one_server.port_in_use(host, port):
+        return _(
+            "Port %(port)s is already in use on this computer, by another Five Tricks or "
+            "another program. Stop that one first, or serve on another port: %(command)s"
+        ) % {"port": port, "command": own_command("serve", "--port", str(port + 1))}
+    return None
+
+
+def folder_refusal() -> str:
+    """The refusal when another start took the data folder's lock meanwhile."""
+    return _(
+        "Another Five Tricks is starting on this data folder (%(folder)s). Use that one, "
+        "or stop it first."
+    ) % {"folder": settings.DATA_DIR}
 
 
 def newest_sound_backup() -> Backup | None:
@@ -187,7 +241,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--browser",
             action="store_true",
-            help="Once serving, open the default browser on the console, signed in.",
+            help="Once ready, open the default browser on a one-time sign-in link to the console.",
         )
         parser.add_argument(
             "--setup-only",
@@ -196,25 +250,42 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **options: object) -> None:
-        port = options["port"] or settings.PORT
+        port, host = options["port"] or settings.PORT, options["host"]
         workers = max(1, options["workers"] or default_workers())
         if sys.platform == "win32":
             workers = 1  # granian would fall back to one anyway; the banner must say so
-        if refusal := database_refusal():
+        # Before any set-up: a second server must change nothing (see Terms: one server).
+        if refusal := start_refusal(host, None if options["setup_only"] else port):
             raise CommandError(refusal)
-        user = self.set_up(rehearsal=not options["no_rehearsal"])
+        # Kept open (held) until this process ends; the workers never inherit it.
+        self.folder_lock = one_server.hold_data_folder(settings.DATA_DIR)
+        if self.folder_lock is None:
+            raise CommandError(folder_refusal())
+        try:
+            if refusal := database_refusal():
+                raise CommandError(refusal)
+            if not options["setup_only"]:
+                one_server.record_server(settings.DATA_DIR, host=host, port=port)
+            self.set_up_and_serve(user_options=options, host=host, port=port, workers=workers)
+        finally:
+            if not options["setup_only"]:
+                one_server.forget_server(settings.DATA_DIR)
+            self.folder_lock.close()
+
+    def set_up_and_serve(self, *, user_options: dict, host: str, port: int, workers: int) -> None:
+        user = self.set_up(rehearsal=not user_options["no_rehearsal"])
         # Read now: serving closes this process's database connections before the banner.
         self.room_settings = room.room_settings()
-        if options["setup_only"]:
+        if user_options["setup_only"]:
             self.print_banner(user, port=port, serving=False)
             return
         self.serve(
             user,
-            host=options["host"],
+            host=host,
             port=port,
             workers=workers,
-            threads=options["threads"],
-            browser=options["browser"],
+            threads=user_options["threads"],
+            browser=user_options["browser"],
         )
 
     def set_up(self, *, rehearsal: bool) -> object:
@@ -257,12 +328,34 @@ class Command(BaseCommand):
             # the banner says where to go instead. Its warnings and errors still show.
             log_level=LogLevels.warning,
         )
-        # After the port is bound, so the banner never announces a server that failed.
-        server.on_startup(lambda: self.started(user, port=port, workers=workers, browser=browser))
+        # Once the port is bound, granian's start-up hook; then workers load the app, and
+        # only a worker's answer says the server is ready (see Terms: ready).
+        server.on_startup(
+            lambda: self.announce_when_ready(
+                user, host=host, port=port, workers=workers, browser=browser
+            )
+        )
         server.serve()
 
+    def announce_when_ready(
+        self, user: object, *, host: str, port: int, workers: int, browser: bool
+    ) -> threading.Thread:
+        """Say the server is starting; in a thread (granian starts its workers after this
+        hook), wait until it is ready, then print the banner and open the browser."""
+        self.stdout.write(_("Starting the server on port %(port)s…") % {"port": port})
+        self.stdout.flush()
+
+        def announce() -> None:
+            wait_until_ready(one_server.local_host(host), port, out=self.stdout)
+            self.started(user, port=port, workers=workers, browser=browser)
+
+        # A daemon: a server that stops before it is ready takes it along.
+        self.announcer = threading.Thread(target=announce, name="ready-banner", daemon=True)
+        self.announcer.start()
+        return self.announcer
+
     def started(self, user: object, *, port: int, workers: int, browser: bool) -> None:
-        """Once the port is bound: the banner, then the browser on the console if asked."""
+        """Once ready: the banner, then the browser on the console if asked."""
         self.print_banner(user, port=port, workers=workers)
         if browser and can_open_a_browser():
             webbrowser.open(f"http://127.0.0.1:{port}{sign_in_path(user)}")

@@ -1,10 +1,24 @@
-"""Print a fresh one-time sign-in link for an organizer (creating the account if needed)."""
+"""Print a fresh one-time sign-in link for an organizer (creating the account if needed).
+
+Terms:
+    port   the running server's, as `serve` recorded it in the data folder
+           (tournament.common.one_server, Terms: server file); with no server running,
+           --port, else FIVETRICKS_PORT or 8000.
+"""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from tournament.common import one_server
 from tournament.reads.room import phone_base_url
 from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
+
+
+def link_port(given: int | None) -> int:
+    """The port the link names (see Terms)."""
+    if running := one_server.running_server(settings.DATA_DIR):
+        return running["port"]
+    return given or settings.PORT
 
 
 class Command(BaseCommand):
@@ -15,8 +29,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--port",
             type=int,
-            default=settings.PORT,
-            help="The port the server listens on (default: FIVETRICKS_PORT or 8000).",
+            default=None,
+            help="The port the server will listen on, when none is running (default: "
+            "FIVETRICKS_PORT or 8000). A running server's own port always wins.",
         )
         parser.add_argument(
             "--superuser",
@@ -26,4 +41,5 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         user, _ = ensure_organizer(options["username"], superuser=options["superuser"] or None)
-        self.stdout.write(f"{phone_base_url(options['port'])}{sign_in_path(user)}")
+        port = link_port(options["port"])
+        self.stdout.write(f"{phone_base_url(port)}{sign_in_path(user)}")

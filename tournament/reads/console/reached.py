@@ -6,6 +6,13 @@ Terms:
                batches by tables.writes.sightings) is at most REACHED_WINDOW old.
     before play the phases in which the console shows the counts (setup, study, practice):
                once rounds are played, reports tell the same story.
+    refresh    before play the console's poll counts again every REACHED_REFRESH_SECONDS
+               (its ETag follows the clock: tournament.views.organizer.console), as no
+               write to the event says that a phone came.
+    settle     a phone that opens its table's page is on the console within
+               REACHED_SETTLE_SECONDS, which the console says: its server process writes
+               the sighting at most FLUSH_SECONDS (15) later, plus one poll, then the
+               console's next refresh and its next poll. Until then the count is low.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from tables.models import PhoneSighting
 from tournament.models import Event, Phase
 
 REACHED_WINDOW = timedelta(seconds=60)
+REACHED_REFRESH_SECONDS = 2
+REACHED_SETTLE_SECONDS = 20
 BEFORE_PLAY = (Phase.SETUP, Phase.STUDY, Phase.PRACTICE)
 
 

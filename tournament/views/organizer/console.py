@@ -33,7 +33,11 @@ from tournament.forms.room import HotspotForm
 from tournament.models import Event, Phase
 from tournament.reads.console import Console, build_console, optional_url
 from tournament.reads.console.page import TableCard
-from tournament.reads.console.reached import BEFORE_PLAY
+from tournament.reads.console.reached import (
+    BEFORE_PLAY,
+    REACHED_REFRESH_SECONDS,
+    REACHED_SETTLE_SECONDS,
+)
 from tournament.reads.debrief import table_timelines
 from tournament.reads.room import address_picker, room_settings
 from tournament.rules.table_plan import BEST_TABLE_SIZE, MAX_TABLE_SIZE, MIN_TABLE_SIZE
@@ -133,6 +137,7 @@ def live_context(request: HttpRequest, event: Event, console: Console) -> dict:
         "kit_url": optional_url("kit:event_kit", event.pk),
         "min_table_size": MIN_TABLE_SIZE,
         "max_table_size": MAX_TABLE_SIZE,
+        "reached_settle_seconds": REACHED_SETTLE_SECONDS,
     }
 
 
@@ -166,6 +171,7 @@ def console_context(
         "best_table_size": BEST_TABLE_SIZE,
         "min_table_size": MIN_TABLE_SIZE,
         "max_table_size": MAX_TABLE_SIZE,
+        "reached_settle_seconds": REACHED_SETTLE_SECONDS,
         "roster_form": forms.get("roster_form") or RosterForm(event=event, players=console.players),
         "plan_form": TablePlanForm(
             options=console.plan_options, initial={"table_count": initial_count}
@@ -210,8 +216,8 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 # Before play the cards count the phones that reached each table in the last minute, which
-# changes without any write to the event: the poll's ETag then changes this often too.
-REACHED_REFRESH_SECONDS = 10
+# changes without any write to the event: the poll's ETag then changes every
+# REACHED_REFRESH_SECONDS too (tournament.reads.console.reached, Terms: refresh).
 
 
 def console_version(request: HttpRequest, pk: int, *args, **kwargs) -> str | None:
