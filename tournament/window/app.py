@@ -45,6 +45,20 @@ def _set_up_django(port: int) -> str:
     return str(settings.DATA_DIR)
 
 
+def hide_own_console() -> None:
+    """On Windows, hide the console window a double click made for the app (the window
+    stands in for it); one the app shares with a terminal stays. The console itself stays:
+    the Ctrl+C that stops the server travels through it (server.py: stop)."""
+    if sys.platform != "win32":
+        return
+    import ctypes
+
+    kernel32 = ctypes.windll.kernel32
+    processes = (ctypes.c_uint32 * 2)()
+    if kernel32.GetConsoleProcessList(processes, 2) == 1:  # this process alone: a double click
+        ctypes.windll.user32.ShowWindow(kernel32.GetConsoleWindow(), 0)  # SW_HIDE
+
+
 class Controller:
     """Runs the window: ticks, buttons, closing and signals (see Terms)."""
 
@@ -169,6 +183,7 @@ def serve_in_window(*, port: int, arguments: Sequence[str], browser: bool = True
         on_stop=controller.stop,
         on_close=controller.close,
     )
+    hide_own_console()
     signal.signal(signal.SIGINT, controller.signalled)
     signal.signal(signal.SIGTERM, controller.signalled)
     server.start()
