@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test check lint format install chromium poppler wrk screenshots bench crash-test \
+.PHONY: run test check lint format install chromium poppler window wrk screenshots bench crash-test \
 	signin clean test-postgres postgresql messages gettext coverage package smoke-package \
 	bundle smoke-bundle
 
@@ -27,13 +27,13 @@ run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
 
 # Everything: ruff, then the whole suite, real-browser tests included.
-test: $(INSTALLED) chromium poppler gettext lint
+test: $(INSTALLED) chromium poppler window gettext lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=20
 
 # The quick loop while changing code (about 3 minutes on 2 cores): ruff, and every test but
 # the browser ones, each Hypothesis property with a few examples (the "check" profile in
 # tests/conftest.py). `make test` runs all of it, with every example, before a commit.
-check: $(INSTALLED) gettext lint
+check: $(INSTALLED) window gettext lint
 	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q
 
 # What can differ on PostgreSQL: every test that touches the database, the races between
@@ -100,6 +100,22 @@ gettext:
 # Browser tests drive Debian's Chromium; never `playwright install` (no downloads here).
 chromium:
 	$(call apt_install,$(CHROMIUM),chromium,for the browser tests,browser tests will be skipped)
+
+# The app's window on a virtual display (tests/tournament/window/test_window.py): Xvfb, xwd
+# (x11-apps) for its pictures, xwininfo (x11-utils) to find it, and Tk. Debian's python3-tk
+# gives Tk to Debian's Python (a venv made from it included); another Python brings its own.
+window:
+	$(call apt_install,Xvfb,xvfb,for the window's test,that test will be skipped)
+	$(call apt_install,xwd,x11-apps,for the window's pictures,the window's test will be skipped)
+	$(call apt_install,xwininfo,x11-utils,to find the window,the window's test will be skipped)
+	@if ! $(BIN)/python -c 'import tkinter' 2>/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's python3-tk for the app's window…"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-tk >/dev/null; \
+	  fi; \
+	  $(BIN)/python -c 'import tkinter' 2>/dev/null || echo "No Tk for $(BIN)/python: the window's \
+	test will be skipped (Debian's Python: sudo apt-get install -y python3-tk)."; \
+	fi
 
 # pdftotext reads the words of the printed debrief report (tests/browser/test_debrief_report.py).
 poppler:

@@ -47,6 +47,7 @@ LAYER_OF_FOLDER = {
     "urls": WIRING,
     "sqlite3": WIRING,  # the database backend (settings.DATABASES names it)
     "formats": WIRING,  # FORMAT_MODULE_PATH
+    "window": WIRING,  # the app's own window: starts, shows and stops the server
 }
 
 

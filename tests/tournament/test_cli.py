@@ -20,6 +20,7 @@ def handed(monkeypatch):
     calls = {"django": [], "running": []}
     monkeypatch.setattr(cli, "_django", calls["django"].append)
     monkeypatch.setattr(cli, "running_here", lambda port: False)
+    monkeypatch.setattr(cli, "serve_in_window", lambda port, rest: None)  # as with no display
     monkeypatch.setattr(
         cli, "open_running", lambda port, browser: calls["running"].append((port, browser))
     )
