@@ -6,7 +6,7 @@ sign-in. The player URLs come first so that "me" is never read as a table token.
 
 from django.urls import path
 
-from tables.views import answers, phone, player
+from tables.views import answers, phone, player, tricks
 
 app_name = "phone"
 
@@ -23,5 +23,5 @@ urlpatterns = [
     path("<str:token>/language/", phone.choose_language, name="language"),
     path("<str:token>/live/", phone.table_live, name="table_live"),
     path("<str:token>/report/", phone.report_winner, name="report"),
-    path("<str:token>/tricks/", phone.report_tricks, name="tricks"),
+    path("<str:token>/tricks/", tricks.report_tricks, name="tricks"),
 ]

@@ -11,21 +11,8 @@ Terms:
                  organizer accepts it (it then counts as the game it names) or drops it.
     game number  the "Game k" a phone offered. Phones at one table that name the same k
                  speak of the same game, which is how a second phone confirms the first.
-    quick retap  a phone that reported game k, then reports the same winner for game k+1
-                 within RETAP_WINDOW of it: maybe a real game, maybe a second tap on a name
-                 that the next game's form put under the finger, or a retap after an
-                 answer that never came back. It is asked about before it counts ("Another
-                 game for Ivo?"), never silently refused or counted. A phone's script
-                 (static/js/phone.js) asks itself, at the tap, on what its screen showed
-                 and when it saw its last report answered, and then sends the report with
-                 ``retap_checked``; only a report without it (a page without JavaScript)
-                 is asked about here (RetapQuestion). "This phone" is the phone id (or,
-                 without it, the key of its last report, ``previous_key``).
-    phantom game a one-tap report from another phone that names the winner of the latest
-                 game, still unconfirmed, as the game after it, within CONFIRMATION_WINDOW
-                 of that game's first report: the player meant "Yes, confirm game k" and
-                 tapped the name in the big list below it. It confirms game k instead;
-                 game k+1, which nobody played, is never created.
+    quick retap, phantom game
+                 a second tap that may not be a new game: see tables.writes.second_taps.
     phone        the random id a phone keeps in its ``ft_phone`` cookie for weeks, stored
                  on each of its reports (tables.models.GameReport.phone). A phone without
                  the cookie (or paper, or the organizer) has none, and is judged as before.
@@ -67,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -77,7 +64,6 @@ from django.utils.translation import gettext as _
 from tables.models import (
     Game,
     GameReport,
-    GameStatus,
     ReportSource,
     ReportState,
     Table,
@@ -86,29 +72,14 @@ from tables.reads import prepared
 from tables.rules.scoring import check_tricks, game_winner
 from tables.rules.variants import DECK_SIZE
 from tables.writes.recording import Outcome, record_reports
+from tables.writes.second_taps import (
+    RetapQuestion,
+    is_quick_retap,
+    just_reported_elsewhere,
+    previous_report,
+)
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
-
-# As long as the phantom game's window below: no real game follows another that fast.
-RETAP_WINDOW = timedelta(seconds=30)
-# Long enough for the other phones to poll (twice a second), show "Another phone says..." and
-# for a player to read it and tap; far too short for a real game to follow: shuffling,
-# dealing and playing up to seven tricks in silence takes minutes, not 30 seconds.
-CONFIRMATION_WINDOW = timedelta(seconds=30)
-
-
-class RetapQuestion(Refused):
-    """A quick retap (see Terms) from a page without JavaScript: the page asks whether
-    another game was really played, and a "yes" sends the same report with
-    ``retap_checked``. Nothing was stored."""
-
-    def __init__(self, *, winner: Player, number: int) -> None:
-        super().__init__(
-            _("Another game for %(name)s? This phone reported game %(earlier)s a moment ago.")
-            % {"name": winner.name, "earlier": number - 1}
-        )
-        self.winner = winner
-        self.number = number
 
 
 @dataclass(frozen=True)
@@ -312,7 +283,7 @@ def _report_game(
             and tricks is None
             and number == next_number
             and round_.status == RoundStatus.OPEN
-            and _just_reported_elsewhere(
+            and just_reported_elsewhere(
                 latest, winner=winner, previous_key=previous_key, mine=mine, now=now
             )
         )
@@ -321,8 +292,8 @@ def _report_game(
         # Only a report that would create a new game can be a quick retap; one for a game
         # that exists already is a confirmation (or a dispute) of another phone's report.
         elif not retap_checked and number == next_number:
-            previous = _previous_report(mine, previous_key, round_=round_, table=table)
-            if _is_quick_retap(previous, number=number, winner=winner, now=now):
+            previous = previous_report(mine, previous_key, round_=round_, table=table)
+            if is_quick_retap(previous, number=number, winner=winner, now=now):
                 raise RetapQuestion(winner=winner, number=number)
         own = _own_report(mine, table=table, number=number, winner=winner)
         if own is not None:
@@ -453,56 +424,6 @@ def _other_table(mine: list[GameReport], *, table: Table) -> int | None:
     )
     elsewhere = [earlier.table.number for earlier in mine if earlier.table_id != table.pk]
     return None if vouched or not elsewhere else elsewhere[-1]
-
-
-def _just_reported_elsewhere(
-    latest: Game | None,
-    *,
-    winner: Player,
-    previous_key: str | None,
-    mine: list[GameReport],
-    now: datetime,
-) -> bool:
-    """Whether a report of ``winner`` for the game after ``latest`` is a phantom game."""
-    if (
-        latest is None
-        or latest.status != GameStatus.UNCONFIRMED
-        or latest.winner_id != winner.pk
-        or now - latest.reported_at >= CONFIRMATION_WINDOW
-    ):
-        return False
-    # This phone's own report: a phone never confirms itself.
-    if any(earlier.game_id == latest.pk for earlier in mine):
-        return False
-    return not (previous_key and latest.reports.filter(client_key=previous_key).exists())
-
-
-def _previous_report(
-    mine: list[GameReport], previous_key: str | None, *, round_: Round, table: Table
-) -> GameReport | None:
-    """This phone's latest counted report at this table in the round: by its phone id,
-    else by the key of its last report (a phone without the id's cookie)."""
-    here = [r for r in mine if r.table_id == table.pk and r.state == ReportState.COUNTED]
-    if here:
-        return here[-1]
-    if not previous_key:
-        return None
-    return (
-        GameReport.objects.filter(client_key=previous_key, round=round_, table=table)
-        .only("game_number", "winner_id", "received_at")
-        .first()
-    )
-
-
-def _is_quick_retap(
-    previous: GameReport | None, *, number: int, winner: Player, now: datetime
-) -> bool:
-    return (
-        previous is not None
-        and number == previous.game_number + 1
-        and winner.pk == previous.winner_id
-        and now - previous.received_at < RETAP_WINDOW
-    )
 
 
 def existing_game(round_: Round, table: Table, number: int) -> Game | None:

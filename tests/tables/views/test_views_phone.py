@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from tables.models import Game, GameReport, GameStatus, ReportState
 from tables.rules.rule_sheets import rule_sheet
-from tables.writes import reporting
-from tables.writes.reporting import CONFIRMATION_WINDOW
+from tables.writes import second_taps
+from tables.writes.second_taps import CONFIRMATION_WINDOW
 from tests import factories
 from tests.factories import seated_players, table
 from tournament.models import Event, Player, Seat
@@ -461,7 +461,7 @@ def test_the_same_name_on_the_next_game_after_the_retap_window_is_a_new_game(cli
     alice = seated_players(playing, 1)[0]
     fields = form_fields(body(client.get(page_url(playing, 1))))
     first = body(client.post(report_url(playing, 1), {**fields, "winner": alice.pk}, **HTMX))
-    GameReport.objects.update(received_at=F("received_at") - reporting.RETAP_WINDOW)
+    GameReport.objects.update(received_at=F("received_at") - second_taps.RETAP_WINDOW)
 
     second = client.post(report_url(playing, 1), {**form_fields(first), "winner": alice.pk}, **HTMX)
 

@@ -12,9 +12,10 @@ from django.db import IntegrityError
 from django.db.models import F
 
 from tables.models import Game, GameReport, GameStatus, ReportState
-from tables.writes import reporting
+from tables.writes import reporting, second_taps
 from tables.writes.corrections import accept_late_report
-from tables.writes.reporting import Outcome, RetapQuestion, report_game
+from tables.writes.reporting import Outcome, report_game
+from tables.writes.second_taps import RetapQuestion
 from tests import factories
 from tests.factories import report, seated_players, table
 from tournament.common.errors import Refused
@@ -260,7 +261,7 @@ def test_a_quick_retap_the_player_said_yes_to_is_a_new_game(playing):
 def test_the_same_name_for_the_next_game_after_the_retap_window_is_a_new_game(playing):
     alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="tap-1", game_number=1, phone="phone-a")
-    later = first.report.received_at + reporting.RETAP_WINDOW
+    later = first.report.received_at + second_taps.RETAP_WINDOW
 
     result = report(playing, 1, alice, key="tap-2", game_number=2, phone="phone-a", now=later)
 
@@ -374,7 +375,7 @@ def test_after_the_confirmation_window_the_same_winner_is_a_new_game(playing):
     report(playing, 1, jamal, key="phone-a", game_number=1)
 
     result = _tapped(
-        playing, jamal, key="phone-b", game_number=2, after=reporting.CONFIRMATION_WINDOW
+        playing, jamal, key="phone-b", game_number=2, after=second_taps.CONFIRMATION_WINDOW
     )
 
     assert (result.outcome, result.game.number, result.read_as_confirmation) == (
@@ -790,4 +791,4 @@ def test_the_phones_script_asks_about_a_quick_retap_within_the_same_window():
 
     asks_for_ms = int(re.search(r"var RETAP_MS = (\d+);", script)[1])
 
-    assert asks_for_ms == reporting.RETAP_WINDOW.total_seconds() * 1000
+    assert asks_for_ms == second_taps.RETAP_WINDOW.total_seconds() * 1000
