@@ -57,6 +57,14 @@ def until(page: Page, condition, timeout_ms: int = 10_000) -> None:
     raise AssertionError(f"still not true after {timeout_ms} ms: {condition}")
 
 
+def hold_answers(phone: Page) -> list:
+    """From now on the server stores each report, and its answer is held back: the list
+    gets (route, answer), for the test to let the answer through, or never."""
+    held: list = []
+    phone.route(REPORT, lambda route: held.append((route, route.fetch())))
+    return held
+
+
 def nothing_waits(phone: Page) -> None:
     assert phone.evaluate("JSON.parse(localStorage.getItem('ft-outbox') || '[]')") == []
 
@@ -110,12 +118,7 @@ def test_a_slow_answer_then_a_retap_as_soon_as_the_buttons_wake(live_server, new
     _, table, names = playing_table()
     phone = open_phone(new_context, live_server, table)
     expect(shown(phone).get_by_text("Game 1: who won?")).to_be_visible()
-    held: list[tuple[Route, object]] = []
-
-    def hold(route: Route) -> None:
-        held.append((route, route.fetch()))  # stored; its answer kept back
-
-    phone.route(REPORT, hold)
+    held = hold_answers(phone)
     winner_button(phone, names[1]).click()
     # At once, and for as long as the answer takes: what is on its way.
     expect(outbox(phone).get_by_text(f"Sending: {names[1]} won game 1…")).to_be_visible()
@@ -145,13 +148,7 @@ def test_a_reload_while_the_answer_is_on_its_way_then_a_retap(live_server, new_c
     _, table, names = playing_table()
     phone = open_phone(new_context, live_server, table)
     expect(shown(phone).get_by_text("Game 1: who won?")).to_be_visible()
-    held: list[Route] = []
-
-    def hold(route: Route) -> None:
-        route.fetch()
-        held.append(route)  # stored; the answer never comes back to this page
-
-    phone.route(REPORT, hold)
+    held = hold_answers(phone)  # the answer never comes back to this page
     winner_button(phone, names[2]).click()
     expect(outbox(phone).get_by_text(f"Sending: {names[2]} won game 1…")).to_be_visible()
     phone.unroute(REPORT)
