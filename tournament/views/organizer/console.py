@@ -65,7 +65,9 @@ def live_keys(console: Console) -> dict[str, str]:
     Event.version alone (tables.writes.debrief_answers), so there it follows that too.
     Late reports also change with their count and newest id, the frame of the tables
     section (heading, reprint warning, which tables there are) with shared_version and the
-    reprints, and each table card with its own Table.version. The round panel is not
+    reprints, its heading also with the phones reached in all (re-sent only then: a poll
+    that swapped it every refresh moved the reprint link from under a click), and each
+    table card with its own Table.version. The round panel is not
     keyed: it is small and follows every report, so each changed poll sends it.
     """
     event = console.event
@@ -75,6 +77,9 @@ def live_keys(console: Console) -> dict[str, str]:
         "phase": f"{shared}.{event.version}" if event.phase == Phase.DEBRIEF else str(shared),
         "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
         "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
+        # The tables' heading: the frame's, and before play the phones reached in all.
+        "head": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}"
+        f".{console.phones_reached_total}",
         "cards": ".".join(card_key(card) for card in console.cards),
         "notes": notes_key(console),
     }
@@ -112,6 +117,7 @@ def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) 
         "late": held["late"] != keys["late"],
         "notes": held["notes"] != keys["notes"],
         "tables": whole_tables,
+        "head": held["head"] != keys["head"],
         "cards": []
         if whole_tables
         else [
