@@ -101,6 +101,15 @@
     };
   }
 
+  // What a form says beyond its action: its hidden fields (the CSRF token aside). Forms
+  // that post to one URL (each player's "won a game") differ only there.
+  function hiddenFields(form) {
+    if (!form) return "";
+    return Array.prototype.filter.call(form.querySelectorAll("input[type=hidden]"), function (input) {
+      return input.name !== "csrfmiddlewaretoken";
+    }).map(function (input) { return input.name + "=" + input.value; }).join("&");
+  }
+
   function describe(element) {
     if (!element || element === document.body) return null;
     var form = element.form || (element.closest && element.closest("form"));
@@ -108,6 +117,7 @@
     return {
       id: element.id || "",
       action: form ? form.getAttribute("action") : "",
+      fields: hiddenFields(form),
       text: element.textContent.trim(),
       kind: element.className,
       holder: where.holder,
@@ -138,10 +148,16 @@
     var element = wanted.id && document.getElementById(wanted.id);
     if (visible(reachable(element))) return reachable(element);
     if (!wanted.action) return null;
-    // The same form's button: same words, else the same kind ("Next: …" moves on).
+    // The same form's button: same words, else the same kind ("Next: …" moves on). Among
+    // forms posting to one URL, the one sending the same hidden fields, when there is one:
+    // the first of them would be another player's button (the words hold the count won).
+    var forms = Array.prototype.filter.call(document.querySelectorAll("form"), function (form) {
+      return form.getAttribute("action") === wanted.action;
+    });
+    var sameFields = forms.filter(function (form) { return hiddenFields(form) === wanted.fields; });
+    if (sameFields.length) forms = sameFields;
     var buttons = [];
-    document.querySelectorAll("form").forEach(function (form) {
-      if (form.getAttribute("action") !== wanted.action) return;
+    forms.forEach(function (form) {
       form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (button) {
         if (visible(reachable(button))) buttons.push(button);
       });
