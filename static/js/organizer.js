@@ -3,7 +3,10 @@
    - roster filter: typing in [data-filter] hides roster rows that do not match
      (accents and case ignored); the filter survives the console's htmx swaps.
    - details.confirm-inline (organizer/_confirm.html): an action that asks first, in the
-     page; its "Cancel" button closes the question and gives the focus back to its opener.
+     page; its "Cancel" button, or Escape pressed inside it, closes the question and gives
+     the focus back to its opener.
+   - a message's close button (x) gives the focus to the next message, else the one
+     before, else the page's main content (where its skip link leads), never to <body>.
    - focus and announcements: after a form posted in the background (hx-boost), the focus
      stays on the control that was pressed (the same form, found again in the new page);
      when that control is gone (Pause became Resume), it goes to the message instead. The
@@ -47,13 +50,46 @@
     });
   }
 
+  // Where the focus goes when a message it was in is dismissed (never to <body>): the next
+  // message, else the one before, else the page's main content (the skip link's target).
+  function dismiss(message) {
+    var had = message.contains(document.activeElement);
+    var others = messages();
+    var at = others.indexOf(message);
+    var target = others[at + 1] || others[at - 1] || mainContent();
+    message.remove();
+    if (!had || !target) return;
+    if (!target.matches(FOCUSABLE)) target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "nearest" });
+  }
+
+  function mainContent() {
+    var skip = document.querySelector("a.skip-link[href^='#']");
+    var target = skip && document.getElementById(skip.getAttribute("href").slice(1));
+    return target || document.querySelector("main");
+  }
+
+  // Escape closes the question it is pressed in, as its "Cancel" does.
+  function closeQuestion(details) {
+    details.open = false;
+    details.querySelector("summary").focus();
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    var details = event.target.closest && event.target.closest("details.confirm-inline[open]");
+    if (!details) return;
+    event.preventDefault();
+    closeQuestion(details);
+  });
+
   function setup() {
     document.querySelectorAll("[data-confirm-cancel]").forEach(function (button) { button.hidden = false; });
     document.querySelectorAll(".flash .message").forEach(function (message) {
       var button = message.querySelector(".dismiss");
       if (button && button.hidden) {
         button.hidden = false;
-        button.addEventListener("click", function () { message.remove(); });
+        button.addEventListener("click", function () { dismiss(message); });
       }
       var lasting = message.classList.contains("message-error") ||
         message.classList.contains("message-warning");
@@ -61,7 +97,7 @@
         message.dataset.fading = "1";
         setTimeout(function fade() {
           // A message that has the focus stays until it loses it.
-          if (message === document.activeElement) setTimeout(fade, 10000);
+          if (message.contains(document.activeElement)) setTimeout(fade, 10000);
           else message.remove();
         }, 10000);
       }
@@ -297,9 +333,7 @@
   document.addEventListener("click", function (event) {
     var cancel = event.target.closest && event.target.closest("[data-confirm-cancel]");
     if (!cancel) return;
-    var details = cancel.closest("details");
-    details.open = false;
-    details.querySelector("summary").focus();
+    closeQuestion(cancel.closest("details"));
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
