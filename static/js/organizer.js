@@ -13,7 +13,8 @@
      message is read out once from #announce, a live region outside the swapped part that
      is never replaced. A poll never moves the focus: when its swap took away the focused
      element, the same element (by id, else by its place in the nearest element with an
-     id) gets it back, and the questions that were open stay open.
+     id) gets it back, and the questions that were open stay open. What a poll brings
+     news of (results, disputes: the poller's data-news) is read out once from #announce.
    - form[data-submit-once]: a second press is ignored (a one-time sign-in link would be
      spent by the first and refused by the second).
    - an answer that lacks the element it should replace (the sign-in page after the
@@ -313,7 +314,18 @@
     restoreFields(unsent);
     if (kept) restoreAfterPoll(kept);
   });
+  // The poller swapped in by a poll says once what arrived since the last one; the next
+  // poll replaces it, and a page rendered whole carries no news.
+  function announceNews() {
+    var poller = document.getElementById("live-poll");
+    var news = poller && poller.getAttribute("data-news");
+    if (!news) return;
+    poller.removeAttribute("data-news");
+    announce([news]);
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
+    announceNews();
     // A poll may settle between the press and its answer (polls run every half second):
     // only the answer to the form sent in the background (never a GET) carries its message.
     var config = event.detail.requestConfig;
