@@ -105,7 +105,12 @@ OVERFLOW_REPORT = """(selector) => {
     }
     const box = el.getBoundingClientRect();
     // A word too long for a fixed-width box spills out of it onto its neighbours.
-    const parent = el.parentElement.getBoundingClientRect();
+    // Its box is its nearest ancestor's that has one: a display: contents parent has none.
+    let holder = el.parentElement;
+    while (holder.parentElement && getComputedStyle(holder).display === 'contents') {
+      holder = holder.parentElement;
+    }
+    const parent = holder.getBoundingClientRect();
     if (getComputedStyle(el).position !== 'absolute' &&
         (box.right > parent.right + 1 || box.left < parent.left - 1)) {
       problems.push(`spills out of its box (${Math.round(box.width)}px in ` +
