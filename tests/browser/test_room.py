@@ -87,11 +87,11 @@ def test_the_welcome_screen_with_the_wifi_code_fits_in_german(
     """The longest step titles (German) wrap above codes that stay level and on screen."""
     settings.PUBLIC_URL = ""
     monkeypatch.setattr(network, "lan_addresses", lambda: [WIFI])
-    save_hotspot(name="Werkstatt-Hotspot", password="karten-2026", security="WPA")
     organizer, _ = ensure_organizer()
     event = factories.seated_event(
         owner=organizer, players=8, tables=2, name="Freitagswerkstatt", language="de"
     )
+    save_hotspot(event=event, name="Werkstatt-Hotspot", password="karten-2026", security="WPA")
     projector = new_context(viewport=PROJECTOR).new_page()
     projector.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
 

@@ -2,6 +2,12 @@
 address picker, and the hotspot's Wi-Fi QR code.
 
 Terms:
+    event's room    the room settings an event's pages show: its own row, else its
+                    organizer's latest (tournament.models.room: carried over), else the
+                    defaults; never another organizer's.
+    serving room    what pages of no event show (serve's banner, the window, a sign-in
+                    link): the given organizer's latest room settings, or with none given
+                    the installation's latest (a laptop has one organizer).
     phone base URL  tournament.common.network's public base URL, with the organizer's
                     chosen address (tournament.models.RoomSettings) passed in: one query.
     address picker  the console's list of this machine's LAN addresses, each with its
@@ -19,21 +25,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Case, Value, When
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from tournament.common import network
 from tournament.common.qr import qr_svg, wifi_payload
-from tournament.models import RoomSettings, WifiSecurity
+from tournament.models import Event, RoomSettings, WifiSecurity
+
+# What an event carries over from its organizer's latest room settings.
+ROOM_FIELDS = ("phone_address", "wifi_name", "wifi_password", "wifi_security")
 
 
-def room_settings() -> RoomSettings:
-    return RoomSettings.objects.current()
+def room_settings(event: Event | None = None, *, organizer: object = None) -> RoomSettings:
+    """The event's room (see Terms), or with no event the serving room, in one query. A
+    carried-over or default one is unsaved, with its event set."""
+    rows = RoomSettings.objects.latest_first()
+    if event is None:
+        if organizer is not None:
+            rows = rows.filter(event__owner=organizer)
+        return rows.first() or RoomSettings()
+    own = Case(When(event_id=event.pk, then=Value(0)), default=Value(1))
+    found = rows.filter(event__owner_id=event.owner_id).order_by(own, "-updated_at").first()
+    if found is not None and found.event_id == event.pk:
+        return found
+    carried = RoomSettings(event=event)
+    if found is not None:
+        for field in ROOM_FIELDS:
+            setattr(carried, field, getattr(found, field))
+    return carried
 
 
 def phone_base_url(port: int | None = None, room: RoomSettings | None = None) -> str:
     """The base URL of every link phones open (QR codes, the kit, the banner): one query
-    for the organizer's choice unless ``room`` is given."""
+    for the serving room's choice unless ``room`` (an event's, as a rule) is given."""
     room = room or room_settings()
     return network.phone_base_url(port, room.phone_address or "")
 
@@ -59,9 +84,8 @@ class AddressPicker:
         return "" if self.lost_choice else self.chosen
 
 
-def address_picker(room: RoomSettings | None = None) -> AddressPicker:
-    """The console's address picker (see Terms), in one query."""
-    room = room or room_settings()
+def address_picker(room: RoomSettings) -> AddressPicker:
+    """The console's address picker (see Terms) for the event's ``room``."""
     chosen = room.phone_address or ""
     addresses = network.lan_addresses()
     names = network.interface_names()
@@ -86,9 +110,8 @@ class WifiJoin:
     qr: SafeString
 
 
-def wifi_join(room: RoomSettings | None = None) -> WifiJoin | None:
+def wifi_join(room: RoomSettings) -> WifiJoin | None:
     """The hotspot's Wi-Fi QR code and what it says, or None when no hotspot is set."""
-    room = room or room_settings()
     if not room.has_hotspot:
         return None
     password = "" if room.wifi_security == WifiSecurity.OPEN else room.wifi_password

@@ -69,7 +69,7 @@ def _players_page(event: Event, room: RoomSettings) -> tuple[str, str]:
 def _answer_page(event: Event) -> tuple[str, str]:
     """The answer page any phone can open (tables.views.answers), and its QR code: a
     paper-only event's room answers there."""
-    url = phone_base_url(room=room_settings()) + reverse(
+    url = phone_base_url(room=room_settings(event)) + reverse(
         "phone:answer_page", args=[event.players_token]
     )
     return url, qr_svg(url, label=_("QR code of the page where phones answer"))
@@ -77,7 +77,7 @@ def _answer_page(event: Event) -> tuple[str, str]:
 
 def _welcome(event: Event) -> dict:
     """The welcome screen's ways in: the players' page, and the hotspot's Wi-Fi code."""
-    room = room_settings()
+    room = room_settings(event)
     return {"players_page": _players_page(event, room), "wifi": wifi_join(room)}
 
 

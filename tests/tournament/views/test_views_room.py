@@ -10,7 +10,7 @@ import re
 
 import pytest
 from django.core.management import call_command
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from tests import factories
@@ -19,6 +19,7 @@ from tests.tournament.writes.test_cofacilitators import join
 from tournament.common import network
 from tournament.common.qr import wifi_payload
 from tournament.models import CoRole, Event, RoomSettings
+from tournament.reads.room import room_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -177,18 +178,19 @@ def test_removing_the_hotspot_removes_the_code(signed_in, event):
 
 
 @override_settings(PUBLIC_URL="")
-def test_the_banner_and_the_signin_link_use_the_chosen_address(organizer, capsys):
+def test_the_banner_and_the_signin_link_use_the_chosen_address(organizer, event, capsys):
+    """Both read the organizer's latest event's room (tournament.reads.room: serving room)."""
     from tournament.management.commands import serve
     from tournament.writes.room import choose_phone_address
 
-    choose_phone_address(address=VPN)
+    choose_phone_address(event=event, address=VPN)
     command = serve.Command(stdout=io.StringIO())
     command.print_banner(organizer, port=8123, serving=False)
     banner = command.stdout._out.getvalue()
     assert f"http://{VPN}:8123/" in banner
     assert f"http://{WIFI}:8123" not in banner
 
-    call_command("signin_link", port=8123)
+    call_command("signin_link", username=organizer.username, port=8123)
     assert capsys.readouterr().out.startswith(f"http://{VPN}:8123/")
 
 
@@ -198,3 +200,59 @@ def test_a_finished_events_console_leaves_the_room_out(signed_in, event):
     assert 'id="room"' not in console(signed_in, event)
     signed_in.post(url("room_address", event), {"address": VPN})
     assert not RoomSettings.objects.exists()
+
+
+# --- fenced between organizers ----------------------------------------------------------
+
+
+def _hotspot(client, event, name, password):
+    client.post(
+        url("room_hotspot", event),
+        {"wifi_name": name, "wifi_password": password, "wifi_security": "WPA"},
+    )
+
+
+@override_settings(PUBLIC_URL="", PORT=8000)
+def test_another_organizers_room_settings_never_show_on_my_pages(
+    signed_in, organizer, django_user_model
+):
+    mine = factories.seated_event(owner=organizer, players=8, tables=2)
+    _hotspot(signed_in, mine, "Ada's room", "cards4ever")
+    signed_in.post(url("room_address", mine), {"address": WIFI})
+    bob = factories.make_organizer(django_user_model, "bob")
+    bobs_browser = Client()
+    bobs_browser.force_login(bob)
+    theirs = factories.seated_event(owner=bob, players=8, tables=2)
+    _hotspot(bobs_browser, theirs, "Evil-Twin", "gotcha123")
+    bobs_browser.post(url("room_address", theirs), {"address": VPN})
+
+    pages = {
+        "console": console(signed_in, mine),
+        "projector": signed_in.get(reverse("projector:screen", args=[mine.projector_token])),
+        "kit": signed_in.get(reverse("kit:event_kit", args=[mine.pk])),
+    }
+    for name, page in pages.items():
+        text = page if isinstance(page, str) else html.unescape(page.content.decode())
+        assert "Evil-Twin" not in text, name
+        assert "gotcha123" not in text, name
+        assert f"http://{VPN}:8000" not in text, name  # Bob's address; the picker lists VPN
+        assert f"http://{WIFI}:8000" in text, name
+    assert "Ada's room" in pages["console"]
+    bobs_console = console(bobs_browser, theirs)
+    assert "Evil-Twin" in bobs_console
+    assert "Ada's room" not in bobs_console
+
+
+def test_a_new_event_starts_from_the_organizers_last_room_settings(
+    signed_in, organizer, django_user_model
+):
+    first = factories.make_event(owner=organizer)
+    _hotspot(signed_in, first, "Club room", "cards4ever")
+    second = factories.make_event(owner=organizer)
+    assert 'value="Club room"' in console(signed_in, second)
+
+    _hotspot(signed_in, second, "Garden", "cards4ever")
+    assert 'value="Club room"' in console(signed_in, first)  # the first keeps its own
+    assert RoomSettings.objects.count() == 2
+    stranger = factories.make_event(owner=factories.make_organizer(django_user_model, "bob"))
+    assert room_settings(stranger).wifi_name == ""

@@ -275,7 +275,8 @@ class Command(BaseCommand):
     def set_up_and_serve(self, *, user_options: dict, host: str, port: int, workers: int) -> None:
         user = self.set_up(rehearsal=not user_options["no_rehearsal"])
         # Read now: serving closes this process's database connections before the banner.
-        self.room_settings = room.room_settings()
+        # The account serve signs in: its latest event's room (reads.room: serving room).
+        self.room_settings = room.room_settings(organizer=user)
         if user_options["setup_only"]:
             self.print_banner(user, port=port, serving=False)
             return

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.common import one_server
-from tournament.reads.room import phone_base_url
+from tournament.reads.room import phone_base_url, room_settings
 from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
 
 
@@ -42,4 +42,5 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         user, _ = ensure_organizer(options["username"], superuser=options["superuser"] or None)
         port = link_port(options["port"])
-        self.stdout.write(f"{phone_base_url(port)}{sign_in_path(user)}")
+        room = room_settings(organizer=user)
+        self.stdout.write(f"{phone_base_url(port, room)}{sign_in_path(user)}")

@@ -229,7 +229,7 @@ def console_context(
         # Lazy: only the full page shows the Records section, so a live poll never reads
         # the backup folder.
         "records": SimpleLazyObject(partial(records_panel, event)),
-        **(room_context(forms.get("hotspot_form")) if _organizes(event) else {}),
+        **(room_context(event, forms.get("hotspot_form")) if _organizes(event) else {}),
     }
 
 
@@ -238,9 +238,10 @@ def _organizes(event: Event) -> bool:
     return access is None or access.organize
 
 
-def room_context(hotspot_form: HotspotForm | None = None) -> dict:
-    """The Room section (tournament.views.organizer.room): one query for the settings."""
-    room = room_settings()
+def room_context(event: Event, hotspot_form: HotspotForm | None = None) -> dict:
+    """The event's Room section (tournament.views.organizer.room): one query for its
+    settings."""
+    room = room_settings(event)
     return {
         "room": room,
         "picker": address_picker(room),

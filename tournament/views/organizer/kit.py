@@ -66,7 +66,7 @@ def event_kit(request: HttpRequest, event: Event) -> HttpResponse:
     paper = PAPERS.get(request.GET.get("paper", ""), PAPERS[DEFAULT_PAPER])
     only = positive_int(request.GET.get("table"))
     reprint = only is None and request.GET.get("reprint") == "1"
-    room = room_settings()
+    room = room_settings(event)
     base_url = phone_base_url(room=room)
     tables = list(event.tables.order_by("number"))
     stale = [table for table in tables if table.needs_reprint]
@@ -130,7 +130,7 @@ def tally_sheets(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, _("Nobody is seated yet: make the table plan first."))
         return HttpResponseRedirect(reverse("organizer:event", args=[event.pk]))
     only = positive_int(request.GET.get("table"))
-    base_url = phone_base_url()
+    base_url = phone_base_url(room=room_settings(event))
     selection = f"&round={round_.number}" + (f"&table={only}" if only else "")
     # Each sheet goes to its table, in that table's language (tally_sheets_for); the
     # page around them is the organizer's.

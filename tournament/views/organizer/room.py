@@ -1,5 +1,5 @@
 """The console's Room section: the address the QR codes and phone links use, and the
-hotspot's Wi-Fi, set by the organizer for the whole installation.
+hotspot's Wi-Fi, set by the organizer for this event.
 
 Terms:
     room section  #room on the console (templates/organizer/event.html, partial room):
@@ -11,10 +11,9 @@ Terms:
                   (tournament.views.access: organizer only): the address decides where
                   every phone in the room goes.
 
-They sit under an event's URL because the console is an event's page; what they change
-is the room's, shared by every event of the installation. A finished event's console,
-read-only, leaves them out (and refuses them, as any change): another event's console
-has them.
+They change this event's room settings only (tournament.models.room): another
+organizer's events never show them, and the organizer's next event starts from them. A
+finished event's console, read-only, leaves them out (and refuses them, as any change).
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from tournament.forms.room import HotspotForm, PhoneAddressForm
 from tournament.models import Event
-from tournament.reads.room import address_picker, phone_base_url
+from tournament.reads.room import address_picker, phone_base_url, room_settings
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, refused_form
 from tournament.views.organizer.console import console_context
@@ -40,7 +39,7 @@ def _back(event: Event) -> HttpResponse:
 @get_goes_to(lambda pk: console_url(pk, "room"))
 @event_view(organizer_only=True)
 def room_address(request: HttpRequest, event: Event) -> HttpResponse:
-    picker = address_picker()
+    picker = address_picker(room_settings(event))
     if picker.fixed_by_setting:
         messages.error(
             request, _("FIVETRICKS_PUBLIC_URL sets the address: it cannot be changed here.")
@@ -50,11 +49,11 @@ def room_address(request: HttpRequest, event: Event) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, " ".join(form.errors.get("address", [])))
         return _back(event)
-    choose_phone_address(address=form.cleaned_data["address"])
+    room = choose_phone_address(event=event, address=form.cleaned_data["address"])
     messages.success(
         request,
         _("QR codes and phone links now use %(url)s. Print the kit again if it is printed.")
-        % {"url": phone_base_url()},
+        % {"url": phone_base_url(room=room)},
     )
     return _back(event)
 
@@ -63,7 +62,7 @@ def room_address(request: HttpRequest, event: Event) -> HttpResponse:
 @event_view(organizer_only=True)
 def room_hotspot(request: HttpRequest, event: Event) -> HttpResponse:
     if request.POST.get("action") == "clear":
-        clear_hotspot()
+        clear_hotspot(event=event)
         messages.success(request, _("Wi-Fi removed: no Wi-Fi QR code any more."))
         return _back(event)
     form = HotspotForm(request.POST)
@@ -75,6 +74,7 @@ def room_hotspot(request: HttpRequest, event: Event) -> HttpResponse:
             page_url=console_url(event, "room"),
         )
     room = save_hotspot(
+        event=event,
         name=form.cleaned_data["wifi_name"],
         password=form.cleaned_data["wifi_password"],
         security=form.cleaned_data["wifi_security"],

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.common.errors import Refused
 from tournament.common.qr import qr_svg
 from tournament.models import CoFacilitator, CoRole, Event
-from tournament.reads.room import phone_base_url
+from tournament.reads.room import phone_base_url, room_settings
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, run_action
 from tournament.writes import cofacilitators
@@ -37,7 +37,7 @@ def team_page(request: HttpRequest, event: Event) -> HttpResponse:
     public address phones reach (as the tables' links do), never with the address this
     page happened to be opened at: a console opened at localhost would hand out links to
     the phone's own localhost."""
-    base_url = phone_base_url()
+    base_url = phone_base_url(room=room_settings(event))
     rows = []
     for invitation in event.cofacilitators.all():
         link = None
