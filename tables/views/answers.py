@@ -9,6 +9,9 @@ Terms:
                  table's token, so it can never lead to a table's rules.
     phone id     the ``ft_phone`` cookie of tables.views.phone: one answer per phone and
                  question. Answers are anonymous: the id only finds this phone's own answer.
+                 It must come from a page the server served (the cookie is signed): an
+                 answer without it, or with a made-up one, is refused and stored nowhere;
+                 the refusal hands out an id, so sending again from that page works.
 
 An answer posted with htmx gets the page's live part back, its notice marked
 data-answer-notice (phone.js reads it out through #announce and keeps the focus on the
@@ -69,9 +72,11 @@ def _answered(
     back: str,
 ) -> HttpResponse:
     """Store the posted answer, then answer with the live part (htmx) or a redirect."""
-    phone = _phone_id(request) or secrets.token_urlsafe(16)
+    phone = _phone_id(request)
     refused_now = False
     try:
+        if phone is None:
+            raise Refused(_no_phone_id_message())
         answer = answer_question(
             event=event,
             question_id=positive_int(request.POST.get("question")) or 0,
@@ -98,8 +103,15 @@ def _answered(
     else:
         (messages.error if refused_now else messages.success)(request, notice[1])
         response = HttpResponseRedirect(back)
-    _keep_phone_id(response, request, phone)
+    _keep_phone_id(response, request, phone or secrets.token_urlsafe(16))
     return response
+
+
+def _no_phone_id_message() -> str:
+    return _(
+        "Your answer is not stored: this phone did not get its id from the page. "
+        "Allow cookies for this site, then send your answer again."
+    )
 
 
 @csrf_exempt
@@ -168,4 +180,6 @@ def answer_page(request: HttpRequest, event: Event) -> HttpResponse:
     """The asked question for any phone (see Terms: answer page); it polls while the
     event is not finished, so the next question appears by itself."""
     template = f"{ANSWER_PAGE}#live" if request.htmx else ANSWER_PAGE
-    return render(request, template, _answer_context(request, event))
+    response = render(request, template, _answer_context(request, event))
+    _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+    return response

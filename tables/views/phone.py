@@ -24,7 +24,9 @@ Terms:
                  confirmation) and a phone that reported at another table this round (held
                  for the organizer). It grants nothing; a phone that refuses cookies gets a
                  new id with each report, and is judged as a phone seen once. Its polls
-                 tell the console how many phones reached each table (sightings).
+                 tell the console how many phones reached each table (sightings). The
+                 cookie holds the id signed (django.core.signing): an id the server did
+                 not hand out, or no cookie, is no id (debrief answers refuse it).
 
 Answers to a report say plainly what became of it, so a phone's script (static/js/phone.js)
 can tell them from anything else that may come back (a proxy's error page, a captive
@@ -51,6 +53,7 @@ import secrets
 from functools import cache
 
 from django.contrib import messages
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, HttpResponseServerError
 from django.shortcuts import render
 from django.urls import reverse
@@ -130,9 +133,21 @@ def _table_version(request: HttpRequest, token: str) -> str | None:
     return screen_version(shared_version, table_version)
 
 
+def _phone_signer() -> signing.Signer:
+    return signing.Signer(salt=PHONE_COOKIE)
+
+
+def signed_phone_id(phone: str) -> str:
+    """The cookie's value for ``phone`` (see the module's terms: phone id)."""
+    return _phone_signer().sign(phone)
+
+
 def _phone_id(request: HttpRequest) -> str | None:
     """The id this phone was given (see the module's terms), if it kept a valid one."""
-    value = request.COOKIES.get(PHONE_COOKIE, "")
+    try:
+        value = _phone_signer().unsign(request.COOKIES.get(PHONE_COOKIE, ""))
+    except signing.BadSignature:
+        return None
     return value if PHONE_ID_PATTERN.fullmatch(value) else None
 
 
@@ -140,7 +155,9 @@ def _keep_phone_id(response: HttpResponse, request: HttpRequest, phone: str) -> 
     """Give the phone its id, unless it already holds it: one Set-Cookie per new phone."""
     if _phone_id(request) == phone:
         return
-    set_phone_cookie(response, request, PHONE_COOKIE, phone, max_age=PHONE_COOKIE_AGE)
+    set_phone_cookie(
+        response, request, PHONE_COOKIE, signed_phone_id(phone), max_age=PHONE_COOKIE_AGE
+    )
 
 
 def _my_games_cookie(table: Table) -> str:

@@ -17,6 +17,8 @@ This page never shows rules: a player could pick anybody's name.
 
 from __future__ import annotations
 
+import secrets
+
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -29,7 +31,7 @@ from tables.forms import PickPlayerForm
 from tables.reads.debrief_answers import phone_question
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
-from tables.views.phone import _phone_id
+from tables.views.phone import _keep_phone_id, _phone_id
 from tournament.common.inputs import positive_int
 from tournament.common.languages import pick_phone_language
 from tournament.common.polling import (
@@ -165,7 +167,12 @@ def player_home(request: HttpRequest, event: Event) -> HttpResponse:
     if me is None:
         query = request.GET.get("q", "")[:40]
         return render(request, "phone/player_pick.html", _pick_context(event, query))
-    return render(request, "phone/player.html", _screen_context(player_screen(event, me), request))
+    response = render(
+        request, "phone/player.html", _screen_context(player_screen(event, me), request)
+    )
+    # The id its debrief answers need (tables.views.answers: phone id).
+    _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+    return response
 
 
 @require_GET

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tables.views.phone import signed_phone_id
 from tests import factories
 from tests.factories import table
 from tests.tables.views.test_views_player import pick
@@ -40,7 +41,7 @@ def debrief(organizer, kind=AnswerKind.WORDS, *, players=8, tables=2):
 
 def phone_client(phone: str = PHONE) -> Client:
     client = Client()
-    client.cookies["ft_phone"] = phone
+    client.cookies["ft_phone"] = signed_phone_id(phone)
     return client
 
 
@@ -88,10 +89,28 @@ def test_without_javascript_an_answer_redirects_to_the_page_with_its_notice(orga
     assert 'id="answer-4"' in page
 
 
-def test_a_phone_without_an_id_gets_one_with_its_answer(organizer):
+NO_ID = "Your answer is not stored: this phone did not get its id from the page."
+
+
+@pytest.mark.parametrize("cookie", [None, "made-up-phone-id-0001", "made-up-phone-id-0001:xyz"])
+def test_answers_without_an_id_from_the_page_are_refused_and_stored_nowhere(organizer, cookie):
     event, question = debrief(organizer)
-    response = table_answer(Client(), event, question, text="fine")
-    assert response.cookies["ft_phone"].value == DebriefAnswer.objects.get().phone
+    for _ in range(5):
+        client = Client()
+        if cookie:
+            client.cookies["ft_phone"] = cookie
+        assert NO_ID in body(table_answer(client, event, question, text="fine"))
+    assert not DebriefAnswer.objects.exists()
+
+
+def test_the_refusal_hands_out_an_id_and_sending_again_works(organizer):
+    event, question = debrief(organizer)
+    client = Client()
+    assert NO_ID in body(table_answer(client, event, question, text="fine"))
+    assert "Thank you: your answer is in (fine)" in body(
+        table_answer(client, event, question, text="fine")
+    )
+    assert DebriefAnswer.objects.count() == 1
 
 
 def test_a_closed_question_says_so_and_refuses_a_change(organizer):
@@ -109,7 +128,7 @@ def test_a_closed_question_says_so_and_refuses_a_change(organizer):
 def test_the_players_page_answers_too(client, organizer):
     event, question = debrief(organizer, AnswerKind.ROUNDS)
     pick(client, event, event.players.first())
-    client.cookies["ft_phone"] = PHONE
+    client.cookies["ft_phone"] = signed_phone_id(PHONE)
     home = body(client.get(reverse("phone:player_home", args=[event.players_token])))
     assert 'aria-label="Round 1"' in home
     response = client.post(

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import PhoneSighting
+from tables.views.phone import signed_phone_id
 from tables.writes import sightings
 from tests import factories
 from tournament.models import Phase
@@ -32,7 +33,7 @@ def phone(n: int) -> str:
 
 
 def poll(client, table, phone_id: str):
-    client.cookies["ft_phone"] = phone_id
+    client.cookies["ft_phone"] = signed_phone_id(phone_id)
     return client.get(reverse("phone:table_live", args=[table.token]), **HTMX)
 
 
