@@ -360,15 +360,19 @@ if PUBLIC_URL.startswith("https:"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A forged Host header is one warning line, not a 14-line traceback
+    # (tournament.common.logs: Terms: forged host).
+    "filters": {"one_line": {"()": "tournament.common.logs.OneLineWarning"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.security.DisallowedHost": {"filters": ["one_line"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
 # --- Sign-in rate limits (tournament.writes.signin) -------------------------------------------
-# Failed password sign-ins count per account and per client address. Behind the trusted
-# HTTPS proxy above every request comes from the proxy's own address, so there the client
-# is the address that proxy appended to X-Forwarded-For (the last one); elsewhere it is
-# REMOTE_ADDR, and a client's X-Forwarded-For is ignored.
+# Failed password sign-ins count per account from one client address, and per address.
+# Behind the trusted HTTPS proxy above every request comes from the proxy's own address, so
+# there the client is the address that proxy appended to X-Forwarded-For (the last one);
+# elsewhere it is REMOTE_ADDR, and a client's X-Forwarded-For is ignored.
 SIGN_IN_ADDRESS_FROM_PROXY = PUBLIC_URL.startswith("https:") and _env_flag(
     "FIVETRICKS_BEHIND_PROXY"
 )

@@ -10,6 +10,9 @@ Terms:
                  and shows the new one.
     one answer   per phone id and question (a unique constraint): a second post changes
                  the first; the same answer again changes nothing.
+    words        a word answer, tidied (spaces trimmed, runs made one); one holding a control
+                 character (tournament.rules.roster: Terms: control) is refused, as a
+                 player's name is: NUL, ESC or BEL would reach the downloads raw.
 
 The answer bumps Event.version only: the projector and the console show it, while the
 phones, which follow shared_version, keep answering 304. A finished event takes none
@@ -26,6 +29,7 @@ from tables.reads.debrief_answers import choice_numbers
 from tournament.common.errors import Refused
 from tournament.models import DebriefAnswer, DebriefQuestion, Event, Phase
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH, AnswerKind, tidy_answer
+from tournament.rules.roster import code_point, control_characters
 
 
 @transaction.atomic
@@ -49,14 +53,7 @@ def answer_question(
         raise Refused(_("The organizer has closed this question: answers can no longer change."))
     kind = question.kind
     if kind == AnswerKind.WORDS:
-        text, number = tidy_answer(text), None
-        if not text:
-            raise Refused(_("Write a word or a few before you send."))
-        if len(text) > ANSWER_MAX_LENGTH:
-            raise Refused(
-                _("An answer can be at most %(limit)s characters long.")
-                % {"limit": ANSWER_MAX_LENGTH}
-            )
+        text, number = _checked_words(text), None
     else:
         text = ""
         if number is None or number not in choice_numbers(event, kind):
@@ -72,3 +69,23 @@ def answer_question(
     if created or changed:
         Event.objects.filter(pk=event.pk).update(version=F("version") + 1)
     return answer
+
+
+def _checked_words(typed: str) -> str:
+    """A word answer ready to store (see Terms: words), or its refusal."""
+    text = tidy_answer(typed)
+    if not text:
+        raise Refused(_("Write a word or a few before you send."))
+    if len(text) > ANSWER_MAX_LENGTH:
+        raise Refused(
+            _("An answer can be at most %(limit)s characters long.") % {"limit": ANSWER_MAX_LENGTH}
+        )
+    if controls := control_characters(text):
+        raise Refused(
+            _(
+                "That answer holds a control character (%(character)s), which cannot be part "
+                "of an answer. Retype the answer."
+            )
+            % {"character": code_point(controls[0])}
+        )
+    return text

@@ -4,7 +4,7 @@ Terms:
     attempt  a password sign-in under way or failed (``SignInAttempt``), with the account
              it named and the client address it came from.
     window   the recent span over which tournament.writes.signin counts attempts per
-             account and per address; older rows are pruned.
+             account from one address, and per address; older rows are pruned.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ class SignInAttemptQuerySet(models.QuerySet["SignInAttempt"]):
         return self.filter(attempted_at__gte=moment)
 
     def counts(self, *, username: str, address: str, since: datetime) -> tuple[int, int]:
-        """How many attempts in the window named this account, and came from this address,
-        in one query. An empty username (a cleared account's rows) counts for no account."""
+        """How many attempts in the window named this account from this address, and came
+        from this address, in one query. An empty username (a cleared account's rows)
+        counts for no account."""
         totals = self.since(since).aggregate(
-            account=Count("pk", filter=Q(username=username) & ~Q(username="")),
+            account=Count("pk", filter=Q(username=username, address=address) & ~Q(username="")),
             address=Count("pk", filter=Q(address=address)),
         )
         return totals["account"], totals["address"]
@@ -36,11 +37,11 @@ class SignInAttemptQuerySet(models.QuerySet["SignInAttempt"]):
 class SignInAttempt(models.Model):
     """A password sign-in that has not succeeded: under way, or failed.
 
-    tournament.writes.signin writes one before it checks a password and counts them per account
-    and per client address over a window, in the database so that every server worker
-    (process) sees the same counts. A success deletes its own row and blanks the
-    account's name on the others, which then count for their address only; rows older
-    than the window are pruned on the next attempt.
+    tournament.writes.signin writes one before it checks a password and counts them per
+    account from one client address, and per client address, over a window, in the
+    database so that every server worker (process) sees the same counts. A success
+    deletes its own row and blanks the account's name on the others, which then count
+    for their address only; rows older than the window are pruned on the next attempt.
     """
 
     # As typed at the sign-in form, casefolded; blank once the account has signed in.

@@ -8,6 +8,8 @@ Terms:
                starts (the debrief talks about what was written).
     chosen     the organizer picked the note for the projector; an unchosen note is never
                shown there, and no note is shown on the phones.
+    text       a note's text holds no control character (tournament.rules.roster: Terms:
+               control): it is refused, as a player's name is, not silently changed.
 
 A note changes what the console shows, not what the phones or the projector show during
 play: it bumps the event's version (the console and projector polls) but not the shared
@@ -22,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from tournament.common.errors import Refused
 from tournament.models import NOTE_TEXT_MAX_LENGTH, Event, NoteTag, ObserverNote, Phase
+from tournament.rules.roster import code_point, control_characters
 
 
 def _bump(event_id: int) -> None:
@@ -41,6 +44,14 @@ def _clean(tag: str, text: str) -> tuple[str, str]:
         raise Refused(
             _("Keep the note under %(count)s characters; it was not saved.")
             % {"count": NOTE_TEXT_MAX_LENGTH}
+        )
+    if controls := control_characters(text):
+        raise Refused(
+            _(
+                "That note holds a control character (%(character)s), which cannot be part "
+                "of a note. Retype the note; it was not saved."
+            )
+            % {"character": code_point(controls[0])}
         )
     return tag, text
 

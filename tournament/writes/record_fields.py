@@ -9,6 +9,9 @@ Terms:
               organizer can find it in the file.
     kind      what a field holds (tournament.reads.record_format.Kind); each method here
               reads one kind and refuses anything else.
+    text      a text field holds no control character (tournament.rules.roster: Terms:
+              control), as a typed name, note or answer does not: NUL, ESC or BEL would
+              reach the downloads raw, and PostgreSQL refuses NUL.
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ from django.utils.translation import gettext as _
 from tournament.common.errors import Refused
 from tournament.reads.record_format import SMALL_INT_MAX
 from tournament.rules.cards import NEW_CLAUSES
+from tournament.rules.roster import code_point, control_characters, shown
+
+# How much of a refused text its message quotes: enough to find it in the file.
+QUOTED_LENGTH = 40
 
 
 class RecordProblem(Refused):
@@ -73,6 +80,15 @@ class RecordObject:
                 self.at(key),
                 _("at most %(max)s characters, this has %(length)s.")
                 % {"max": max_length, "length": len(value)},
+            )
+        if controls := control_characters(value):
+            quoted = shown(value)
+            if len(quoted) > QUOTED_LENGTH:
+                quoted = quoted[: QUOTED_LENGTH - 1] + "…"
+            raise problem(
+                self.at(key),
+                _("“%(text)s” holds a control character (%(character)s), which cannot be imported.")
+                % {"text": quoted, "character": code_point(controls[0])},
             )
         return value
 

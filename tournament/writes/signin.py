@@ -12,10 +12,12 @@ Terms:
     attempt        a password sign-in (console or admin) that has not succeeded: written
                    before the password is checked (SignInAttempt), so that concurrent
                    guesses in several server processes count too, and kept if it fails.
-    lockout        too many attempts in the last LOCK_WINDOW, for one account (whatever
-                   address they came from) or from one client address (whatever account
-                   they named): the password is not even checked, and the message says
-                   when to try again. A successful sign-in clears the account's count.
+    lockout        too many attempts in the last LOCK_WINDOW, for one account from one
+                   client address, or from one client address (whatever account they
+                   named): the password is not even checked, and the message says when to
+                   try again. An account is locked only for the addresses that failed, so
+                   a guesser on the Wi-Fi cannot lock the organizer out from elsewhere. A
+                   successful sign-in clears the account's count.
     client address REMOTE_ADDR, or behind the trusted proxy, the address it appended to
                    X-Forwarded-For (settings.SIGN_IN_ADDRESS_FROM_PROXY).
 """
@@ -45,7 +47,7 @@ from tournament.models import SignInAttempt
 
 DEFAULT_ORGANIZER = "organizer"
 
-ACCOUNT_LIMIT = 5  # failed passwords per account per window
+ACCOUNT_LIMIT = 5  # failed passwords per account, from one address, per window
 ADDRESS_LIMIT = 20  # failed passwords per client address per window, any accounts
 LOCK_WINDOW = timedelta(minutes=15)
 UNKNOWN_ADDRESS = "unknown"
@@ -191,7 +193,9 @@ def start_password_attempt(
     # The count includes this attempt: the limit is reached once `limit` others are in
     # the window, and lifts when the limit-th newest of them leaves it.
     if per_account > ACCOUNT_LIMIT:
-        counted = others.filter(username=attempt.username).newest_times(ACCOUNT_LIMIT)
+        counted = others.filter(username=attempt.username, address=address).newest_times(
+            ACCOUNT_LIMIT
+        )
         lockouts.append(Lockout(LockScope.ACCOUNT, _lifts_at(counted, now)))
     if per_address > ADDRESS_LIMIT:
         counted = others.filter(address=address).newest_times(ADDRESS_LIMIT)

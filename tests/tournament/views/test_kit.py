@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import Table
 from tables.rules.players_guide import players_guide
@@ -20,6 +21,7 @@ from tables.rules.rule_sheets import rule_sheet
 from tests import factories
 from tests.factories import table
 from tests.tournament.common.test_qr import dark_modules, expected_modules
+from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -291,6 +293,22 @@ def test_opening_the_kit_marks_the_tables_it_shows_as_printed(signed_in, event):
 
     signed_in.get(kit_url(event))
     assert Table.objects.filter(event=event, printed_at__isnull=True).count() == 0
+
+
+def test_the_kit_of_a_finished_event_writes_nothing(signed_in, event):
+    signed_in.get(kit_url(event, table=1))
+    table(event, 1).rotate_token()
+    Event.objects.filter(pk=event.pk).update(finished_at=timezone.now())
+    before = list(Table.objects.filter(event=event).order_by("number").values())
+    version = Event.objects.values_list("version", flat=True).get(pk=event.pk)
+    for query in ({}, {"table": 2}, {"reprint": 1}):
+        with CaptureQueriesContext(connection) as queries:
+            response = signed_in.get(kit_url(event, **query))
+        assert response.status_code == 200
+        writes = [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+        assert writes == []
+    assert list(Table.objects.filter(event=event).order_by("number").values()) == before
+    assert Event.objects.values_list("version", flat=True).get(pk=event.pk) == version
 
 
 def test_a_table_printed_before_its_redraw_is_named_on_the_console(signed_in, event):

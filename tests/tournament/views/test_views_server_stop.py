@@ -1,6 +1,7 @@
-"""The console's "Stop the server" button: only the organizer, at the laptop, on a server
-that `serve` started and that is not hosted, sees it and may use it; confirming renders the
-"stopped" page, then signals the main process once."""
+"""The console's "Stop the server" button: only the account `serve` signs in (or a
+superuser), at the laptop, on a server that `serve` started and that is not hosted, sees
+it and may use it; confirming renders the "stopped" page, then signals the main process
+once."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from tests import factories
 from tests.tournament.writes.test_cofacilitators import join
 from tournament.common import server_stop
 from tournament.models import CoRole
+from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +25,12 @@ LAN = "192.168.1.30"
 CONFIRM = reverse("organizer:server_stop_confirm")
 STOP = reverse("organizer:server_stop")
 laptop = override_settings(STOPPABLE_SERVER_PID=MAIN)
+
+
+@pytest.fixture
+def organizer():
+    """The account `serve` signs in: the laptop's own organizer."""
+    return ensure_organizer()[0]
 
 
 @pytest.fixture
@@ -62,6 +71,27 @@ def test_not_for_a_co_facilitator_even_at_the_laptop(event, role, stops):
     assert browser.post(CONFIRM).status_code == 404
     assert browser.post(STOP).status_code == 404
     assert stops == []
+
+
+@laptop
+def test_not_for_another_organizer_account_even_at_the_laptop(client, django_user_model, stops):
+    other = factories.make_organizer(django_user_model, "bea")
+    client.force_login(other)
+    own = factories.make_event(owner=other)
+    assert not shows_button(client, reverse("organizer:events"))
+    assert not shows_button(client, reverse("organizer:event", args=[own.pk]))
+    assert client.post(CONFIRM).status_code == 404
+    assert client.post(STOP).status_code == 404
+    assert stops == []
+
+
+@laptop
+def test_a_superuser_may_stop_it(client, django_user_model, stops):
+    admin = django_user_model.objects.create_superuser("root", password="x" * 12)
+    client.force_login(admin)
+    assert shows_button(client, reverse("organizer:events"))
+    assert client.post(STOP).status_code == 200
+    assert stops == [MAIN]
 
 
 @laptop

@@ -87,6 +87,18 @@ def test_an_answer_that_does_not_fit_its_kind_is_refused(organizer, kind, given,
     assert not DebriefAnswer.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("char", "code"), [("\x00", "U+0000"), ("\x1b", "U+001B"), ("\x07", "U+0007")]
+)
+def test_an_answer_with_a_control_character_is_refused(organizer, char, code):
+    event, question = at_debrief(organizer)
+    says = f"That answer holds a control character ({code}), which cannot be part of an answer."
+    with pytest.raises(Refused) as refused:
+        answer(event, question, text=f"lost{char}found")
+    assert says in refused.value.message
+    assert not DebriefAnswer.objects.exists()
+
+
 def test_rounds_offer_the_rounds_played_and_the_scale_five_points(organizer):
     event, question = at_debrief(organizer, AnswerKind.ROUNDS)
     answer(event, question, number=2)

@@ -80,6 +80,27 @@ def test_a_bad_note_is_refused_and_nothing_is_saved(playing, organizer, table, t
     assert not ObserverNote.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("char", "code"), [("\x00", "U+0000"), ("\x1b", "U+001B"), ("\x07", "U+0007")]
+)
+def test_a_note_with_a_control_character_is_refused_from_the_phone(playing, char, code):
+    browser, _user = observer(playing)
+    add = url("note_add", playing.pk)
+    response = browser.post(
+        add, {"table": "2", "tag": "gestures", "text": f"a{char}b"}, follow=True
+    )
+    page = html.unescape(response.content.decode())
+    assert f"That note holds a control character ({code}), which cannot be part of a note." in page
+    assert char not in page
+    assert not ObserverNote.objects.exists()
+
+    note = add_note(event=playing, author=_user, author_name="Sam", table_number=1, tag="laughter")
+    with pytest.raises(Refused, match=re.escape(code)):
+        edit_note(note=note, author=_user, tag="laughter", text=f"a{char}b")
+    note.refresh_from_db()
+    assert note.text == ""
+
+
 def test_only_the_author_changes_a_note_and_only_until_the_debrief(playing, organizer):
     browser, user = observer(playing)
     note = add_note(event=playing, author=user, author_name="Sam", table_number=1, tag="confusion")

@@ -42,6 +42,23 @@ def test_a_name_with_a_control_character_is_refused_and_nothing_written(organize
     assert row_counts() == before
 
 
+@pytest.mark.parametrize(
+    ("char", "code"), [("\x00", "U+0000"), ("\x1b", "U+001B"), ("\x07", "U+0007")]
+)
+def test_an_event_name_with_a_control_character_is_refused_and_nothing_written(
+    organizer, char, code
+):
+    record = valid_record()
+    record["event"]["name"] = f"Spring{char}cup"
+    before = row_counts()
+    with pytest.raises(RecordProblem) as refused:
+        import_event(record=record, owner=organizer)
+    says = f"event.name: “Spring\ufffdcup” holds a control character ({code}), which cannot be"
+    assert says in refused.value.message
+    assert char not in refused.value.message
+    assert row_counts() == before
+
+
 def test_the_migration_strips_stored_bidi_controls_and_keys_names_again(organizer):
     event = factories.make_event(owner=organizer)
     alice, spoof, lookalike = factories.add_players(event, ["Alice", "Bob", "Cy"])

@@ -10,6 +10,7 @@ Terms:
     printed     opening the kit counts as printing the tables it shows: each one records
                 the variant and link on its paper (Table.mark_printed), in one UPDATE after
                 the page is drawn. A GET that writes, on purpose: the page exists to print.
+                A finished event is read-only, so its kit prints and records nothing.
     reprint     ?reprint=1 prints only the tables whose variant or link changed since they
                 were printed (Table.needs_reprint), the ones the console warns about.
     paper only  an event without phones (Event.paper_only): its tent cards carry no QR code
@@ -104,8 +105,10 @@ def event_kit(request: HttpRequest, event: Event) -> HttpResponse:
             "table_numbers": [table.number for table in tables],
         },
     )
-    # Marked once the page is drawn: a page that failed to render printed nothing.
-    Table.objects.mark_printed(chosen)
+    # Marked once the page is drawn: a page that failed to render printed nothing. A
+    # finished event is read-only (Event.finished_refusal): its GET writes nothing.
+    if not event.is_finished:
+        Table.objects.mark_printed(chosen)
     return response
 
 

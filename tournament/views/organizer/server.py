@@ -4,10 +4,12 @@ the end of the event without a terminal.
 Terms:
     may stop     the server is stoppable (settings.STOPPABLE_SERVER_PID: started by `serve`
                  on a laptop, not hosted; tournament.common.server_stop), the request comes
-                 from the laptop itself (loopback), and the signed-in user is an organizer,
-                 not a co-facilitator's account. Only then the console's footer shows the
-                 button; any other request to these URLs answers 404, as a page that does
-                 not exist.
+                 from the laptop itself (loopback), and the signed-in user is the account
+                 `serve` signs in (signin.DEFAULT_ORGANIZER, made by ensure_organizer) or a
+                 superuser: another organizer account on the same laptop, or a
+                 co-facilitator's, may not stop the room. Only then the console's footer
+                 shows the button; any other request to these URLs answers 404, as a page
+                 that does not exist.
     confirm      the button's POST answers a page that asks once more and says what
                  stopping does (phones and the projector stop updating; the data is kept),
                  with a second button, and a way back. Plain forms, no JavaScript dialog.
@@ -31,6 +33,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.common import server_stop
 from tournament.writes.cofacilitators import invitation_of
+from tournament.writes.signin import DEFAULT_ORGANIZER
 
 
 def may_stop_server(request: HttpRequest) -> bool:
@@ -40,8 +43,14 @@ def may_stop_server(request: HttpRequest) -> bool:
         settings.STOPPABLE_SERVER_PID is not None
         and server_stop.is_loopback(request.META.get("REMOTE_ADDR", ""))
         and request.user.is_authenticated
+        and _is_the_servers_account(request.user)
         and invitation_of(request.user) is None
     )
+
+
+def _is_the_servers_account(user) -> bool:
+    # `serve` and the app's window always sign in ensure_organizer()'s account.
+    return user.is_superuser or user.get_username() == DEFAULT_ORGANIZER
 
 
 def stop_context(request: HttpRequest) -> dict:
