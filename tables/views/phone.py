@@ -80,6 +80,7 @@ from tournament.common.polling import (
     quoted_etag,
     stop_polling,
 )
+from tournament.common.requests import HtmxRequest
 from tournament.models import Event, Phase, Player, looks_like_token
 
 LIVE_PARTIAL = "phone/table.html#live"
@@ -314,7 +315,7 @@ def table_live(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def _reported(
-    request: HttpRequest, table: Table, result: ReportResult, phone: str, client_key: str
+    request: HtmxRequest, table: Table, result: ReportResult, phone: str, client_key: str
 ) -> HttpResponse:
     kind, message = outcome_notice(result)
     if request.htmx:
@@ -346,7 +347,7 @@ def _reported(
     return response
 
 
-def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+def _refused(request: HtmxRequest, table: Table, message: str) -> HttpResponse:
     """The page with the reason a report cannot be taken; marked, so no phone retries it."""
     if request.htmx:
         table.refresh_from_db(fields=["version"])
@@ -361,7 +362,7 @@ def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
 
 
 def _ask_about_retap(
-    request: HttpRequest, table: Table, question: RetapQuestion, form: WinnerForm
+    request: HtmxRequest, table: Table, question: RetapQuestion, form: WinnerForm
 ) -> HttpResponse:
     """A quick retap, not stored: the page asks "Another game for Ivo?", whose "yes" sends
     the same report again (same key: a yes tapped twice counts once) with retap_checked.
@@ -390,7 +391,7 @@ def _fault() -> HttpResponse:
 @csrf_exempt
 @require_POST
 @table_from_link
-def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
+def report_winner(request: HtmxRequest, table: Table) -> HttpResponse:
     if report_should_fail():
         return _fault()
     form = WinnerForm(request.POST)
