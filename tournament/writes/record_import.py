@@ -65,7 +65,7 @@ from tournament.writes.record_checks import Checked, Row, check_record
 from tournament.writes.record_fields import RecordProblem
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class ImportedEvent:
     unknown_users: list[str]
 
 
-def import_event(*, record: Any, owner: AbstractBaseUser) -> ImportedEvent:
+def import_event(*, record: Any, owner: User) -> ImportedEvent:
     """Create a new event from a record (see Terms: import), in one transaction.
 
     The whole record is checked before the first write; a problem raises RecordProblem
@@ -113,7 +113,7 @@ class _Builder:
     name, number or position becomes the row it names in the new event, once that row
     exists; a stamped time waits until its row is created (``restamp``)."""
 
-    def __init__(self, users: dict[str, AbstractBaseUser]) -> None:
+    def __init__(self, users: dict[str, User]) -> None:
         self.users = users
         self.players: dict[str, Player] = {}
         self.tables: dict[int, Table] = {}
@@ -164,7 +164,7 @@ class _Builder:
             model.objects.bulk_update([instance for instance, _times in rows], names)
 
 
-def _create(checked: Checked, owner: AbstractBaseUser) -> ImportedEvent:
+def _create(checked: Checked, owner: User) -> ImportedEvent:
     # By record name: a username, or a co-facilitator's name and role (accounts_named).
     usernames = accounts_named(checked.usernames)
     accounts = {

@@ -37,7 +37,7 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from django.conf import settings
 from django.core.management import call_command, get_commands
@@ -249,7 +249,7 @@ class Command(BaseCommand):
             help="Do the set-up and print the links, then stop instead of serving.",
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:  # argparse values
         port, host = options["port"] or settings.PORT, options["host"]
         workers = max(1, options["workers"] or default_workers())
         if sys.platform == "win32":
