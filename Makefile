@@ -28,7 +28,7 @@ run: $(INSTALLED)
 
 # Everything: ruff, then the whole suite, real-browser tests included.
 test: $(INSTALLED) chromium poppler window gettext lint typecheck
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=20
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=30
 
 # The quick loop while changing code (about 3 minutes on 2 cores): ruff, and every test but
 # the browser ones, each Hypothesis property with a few examples (the "check" profile in

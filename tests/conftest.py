@@ -12,6 +12,10 @@ Terms:
                     subprocesses on their own SQLite file, the other browser tests) cannot
                     differ on PostgreSQL.
 
+    slow test       a test outside tests/browser/ whose call took over SLOW_TEST_SECONDS:
+                    the run ends with a warning naming each one (the loop stays short
+                    only while every such test does; docs/PERFORMANCE.md, "The suite").
+
 Factories are imported inside the fixtures so the pure-core tests still run without
 Django (`pytest -p no:django tests/tournament/rules/test_movement.py`).
 """
@@ -50,6 +54,35 @@ DATABASE_FIXTURES = {
     "django_assert_max_num_queries",
     "django_capture_on_commit_callbacks",
 }
+
+
+SLOW_TEST_SECONDS = 20.0
+
+
+def slow_tests(reports: list) -> list[tuple[str, float]]:
+    """The slow tests (see Terms) among a run's reports, slowest first."""
+    slow = {
+        report.nodeid: report.duration
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        and report.duration > SLOW_TEST_SECONDS
+        and not report.nodeid.startswith("tests/browser/")
+    }
+    return sorted(slow.items(), key=lambda item: -item[1])
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    reports = [
+        report for kind in ("passed", "failed") for report in terminalreporter.stats.get(kind, [])
+    ]
+    if slow := slow_tests(reports):
+        terminalreporter.write_sep(
+            "=",
+            f"{len(slow)} tests outside the browser over {SLOW_TEST_SECONDS:.0f} s",
+            yellow=True,
+        )
+        for nodeid, seconds in slow:
+            terminalreporter.write_line(f"WARNING: {seconds:.1f} s {nodeid}")
 
 
 def is_browser_test(item: pytest.Item) -> bool:

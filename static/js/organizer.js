@@ -3,14 +3,18 @@
    - roster filter: typing in [data-filter] hides roster rows that do not match
      (accents and case ignored); the filter survives the console's htmx swaps.
    - details.confirm-inline (organizer/_confirm.html): an action that asks first, in the
-     page; its "Cancel" button closes the question and gives the focus back to its opener.
+     page; its "Cancel" button, or Escape pressed inside it, closes the question and gives
+     the focus back to its opener.
+   - a message's close button (x) gives the focus to the next message, else the one
+     before, else the page's main content (where its skip link leads), never to <body>.
    - focus and announcements: after a form posted in the background (hx-boost), the focus
      stays on the control that was pressed (the same form, found again in the new page);
      when that control is gone (Pause became Resume), it goes to the message instead. The
      message is read out once from #announce, a live region outside the swapped part that
      is never replaced. A poll never moves the focus: when its swap took away the focused
      element, the same element (by id, else by its place in the nearest element with an
-     id) gets it back, and the questions that were open stay open.
+     id) gets it back, and the questions that were open stay open. What a poll brings
+     news of (results, disputes: the poller's data-news) is read out once from #announce.
    - form[data-submit-once]: a second press is ignored (a one-time sign-in link would be
      spent by the first and refused by the second).
    - an answer that lacks the element it should replace (the sign-in page after the
@@ -47,13 +51,46 @@
     });
   }
 
+  // Where the focus goes when a message it was in is dismissed (never to <body>): the next
+  // message, else the one before, else the page's main content (the skip link's target).
+  function dismiss(message) {
+    var had = message.contains(document.activeElement);
+    var others = messages();
+    var at = others.indexOf(message);
+    var target = others[at + 1] || others[at - 1] || mainContent();
+    message.remove();
+    if (!had || !target) return;
+    if (!target.matches(FOCUSABLE)) target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "nearest" });
+  }
+
+  function mainContent() {
+    var skip = document.querySelector("a.skip-link[href^='#']");
+    var target = skip && document.getElementById(skip.getAttribute("href").slice(1));
+    return target || document.querySelector("main");
+  }
+
+  // Escape closes the question it is pressed in, as its "Cancel" does.
+  function closeQuestion(details) {
+    details.open = false;
+    details.querySelector("summary").focus();
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    var details = event.target.closest && event.target.closest("details.confirm-inline[open]");
+    if (!details) return;
+    event.preventDefault();
+    closeQuestion(details);
+  });
+
   function setup() {
     document.querySelectorAll("[data-confirm-cancel]").forEach(function (button) { button.hidden = false; });
     document.querySelectorAll(".flash .message").forEach(function (message) {
       var button = message.querySelector(".dismiss");
       if (button && button.hidden) {
         button.hidden = false;
-        button.addEventListener("click", function () { message.remove(); });
+        button.addEventListener("click", function () { dismiss(message); });
       }
       var lasting = message.classList.contains("message-error") ||
         message.classList.contains("message-warning");
@@ -61,7 +98,7 @@
         message.dataset.fading = "1";
         setTimeout(function fade() {
           // A message that has the focus stays until it loses it.
-          if (message === document.activeElement) setTimeout(fade, 10000);
+          if (message.contains(document.activeElement)) setTimeout(fade, 10000);
           else message.remove();
         }, 10000);
       }
@@ -101,6 +138,15 @@
     };
   }
 
+  // What a form says beyond its action: its hidden fields (the CSRF token aside). Forms
+  // that post to one URL (each player's "won a game") differ only there.
+  function hiddenFields(form) {
+    if (!form) return "";
+    return Array.prototype.filter.call(form.querySelectorAll("input[type=hidden]"), function (input) {
+      return input.name !== "csrfmiddlewaretoken";
+    }).map(function (input) { return input.name + "=" + input.value; }).join("&");
+  }
+
   function describe(element) {
     if (!element || element === document.body) return null;
     var form = element.form || (element.closest && element.closest("form"));
@@ -108,6 +154,7 @@
     return {
       id: element.id || "",
       action: form ? form.getAttribute("action") : "",
+      fields: hiddenFields(form),
       text: element.textContent.trim(),
       kind: element.className,
       holder: where.holder,
@@ -138,10 +185,16 @@
     var element = wanted.id && document.getElementById(wanted.id);
     if (visible(reachable(element))) return reachable(element);
     if (!wanted.action) return null;
-    // The same form's button: same words, else the same kind ("Next: …" moves on).
+    // The same form's button: same words, else the same kind ("Next: …" moves on). Among
+    // forms posting to one URL, the one sending the same hidden fields, when there is one:
+    // the first of them would be another player's button (the words hold the count won).
+    var forms = Array.prototype.filter.call(document.querySelectorAll("form"), function (form) {
+      return form.getAttribute("action") === wanted.action;
+    });
+    var sameFields = forms.filter(function (form) { return hiddenFields(form) === wanted.fields; });
+    if (sameFields.length) forms = sameFields;
     var buttons = [];
-    document.querySelectorAll("form").forEach(function (form) {
-      if (form.getAttribute("action") !== wanted.action) return;
+    forms.forEach(function (form) {
       form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (button) {
         if (visible(reachable(button))) buttons.push(button);
       });
@@ -261,7 +314,18 @@
     restoreFields(unsent);
     if (kept) restoreAfterPoll(kept);
   });
+  // The poller swapped in by a poll says once what arrived since the last one; the next
+  // poll replaces it, and a page rendered whole carries no news.
+  function announceNews() {
+    var poller = document.getElementById("live-poll");
+    var news = poller && poller.getAttribute("data-news");
+    if (!news) return;
+    poller.removeAttribute("data-news");
+    announce([news]);
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
+    announceNews();
     // A poll may settle between the press and its answer (polls run every half second):
     // only the answer to the form sent in the background (never a GET) carries its message.
     var config = event.detail.requestConfig;
@@ -281,9 +345,7 @@
   document.addEventListener("click", function (event) {
     var cancel = event.target.closest && event.target.closest("[data-confirm-cancel]");
     if (!cancel) return;
-    var details = cancel.closest("details");
-    details.open = false;
-    details.querySelector("summary").focus();
+    closeQuestion(cancel.closest("details"));
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {

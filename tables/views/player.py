@@ -8,6 +8,9 @@ Terms:
                   (no account, no session). "Not me" shows the names again.
     your table    where you sit in the round being played (your home table before that).
     next table    after a round closes: where you go next, and why.
+    search key    a name folded as name_key folds it (Latin letters, no case): each name
+                  button carries it, so static/js/pick.js narrows the list as the player
+                  types, the way the server's search would.
 
 This page never shows rules: a player could pick anybody's name.
 """
@@ -95,16 +98,20 @@ def _home_url(event: Event) -> str:
     return reverse("phone:player_home", args=[event.players_token])
 
 
-def _matching_names(event: Event, query: str) -> tuple[list[tuple[int, str]], int, bool]:
-    """(matches shown, roster size, whether a search is needed first). One query."""
-    roster = list(event.players.on_roster().values_list("pk", "name"))
-    roster.sort(key=lambda row: name_key(row[1]))
+def _matching_names(event: Event, query: str) -> tuple[list[tuple[int, str, str]], int, bool]:
+    """(matches shown as (id, name, search key), roster size, whether a search is needed
+    first). One query."""
+    roster = [
+        (pk, name, name_key(name)[0])
+        for pk, name in event.players.on_roster().values_list("pk", "name")
+    ]
+    roster.sort(key=lambda row: (row[2], row[1]))
     folded = name_key(query.strip())[0]
     if not folded:
         if len(roster) <= ALL_NAMES_UP_TO:
             return roster, len(roster), False
         return [], len(roster), True
-    matches = [row for row in roster if folded in name_key(row[1])[0]]
+    matches = [row for row in roster if folded in row[2]]
     return matches[:MATCHES_SHOWN], len(roster), False
 
 

@@ -1,4 +1,4 @@
-"""The console by keyboard alone: Tab, Enter and Space, nothing else (page.keyboard only).
+"""The console by keyboard alone: Tab, Enter, Space and Escape, nothing else (page.keyboard only).
 
 After each step the test reads document.activeElement: an action keeps the focus on the
 control that was pressed, or moves it to the message it produced; never to <body>. The
@@ -244,3 +244,83 @@ def test_the_debrief_controls_fit_the_width_at_200_percent_zoom(live_server, new
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert widths[0] <= widths[1], widths
+
+
+def test_escape_closes_a_question_and_gives_the_focus_back_to_its_opener(console):
+    page, event = console
+    question = page.locator("#confirm-time-up")
+    tab_to(page, "Time is up now")
+    page.keyboard.press("Enter")
+    expect(question).to_have_attribute("open", "")
+    tab_to(page, "Yes, end the time")
+    page.keyboard.press("Escape")
+    expect(question).not_to_have_attribute("open", "")
+    assert focus(page)["text"] == "Time is up now", focus(page)
+    # Escape on the opener itself, the question just opened, closes it too.
+    page.keyboard.press("Enter")
+    expect(question).to_have_attribute("open", "")
+    page.keyboard.press("Escape")
+    expect(question).not_to_have_attribute("open", "")
+    assert focus(page)["text"] == "Time is up now", focus(page)
+    event.refresh_from_db()
+    assert not event.time_is_up()
+
+
+def post_in_the_page_session(page: Page, url: str) -> None:
+    """POST as the page's own form would (its session and CSRF cookie), without showing the
+    answer: its message waits in the session for the next page."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        url, form={"csrfmiddlewaretoken": token}, headers={"Referer": url}, max_redirects=0
+    )
+    assert answer.status == 302, answer.status
+
+
+def test_closing_a_message_gives_the_focus_to_the_next_then_to_the_main_content(
+    console, live_server
+):
+    page, event = console
+    for action in ("pause", "no-such-action"):  # a success, then an error: two messages
+        post_in_the_page_session(
+            page, live_server.url + reverse("organizer:clock", args=[event.pk, action])
+        )
+    page.reload()
+    shown = page.locator("#flash .message")
+    expect(shown).to_have_count(2)
+    expect(shown.first).to_be_focused()  # a page that opens with messages starts on them
+    second = shown.nth(1).inner_text()
+
+    assert tab_to(page, "×")["in_flash"]
+    page.keyboard.press("Enter")
+    expect(shown).to_have_count(1)
+    expect(shown.first).to_be_focused()
+    assert focus(page)["text"] == second
+
+    assert tab_to(page, "×")["in_flash"]
+    page.keyboard.press("Space")
+    expect(shown).to_have_count(0)
+    expect(page.locator("#phase")).to_be_focused()  # where the skip link leads
+
+
+@pytest.mark.parametrize("where", ["events", "table", "close"])
+def test_every_console_page_starts_with_a_skip_link_to_its_main_content(
+    console, live_server, where
+):
+    page, event = console
+    url = {
+        "events": reverse("organizer:events"),
+        "table": reverse("organizer:table", args=[event.pk, 1]),
+        "close": reverse("organizer:close_round", args=[event.pk, 1]),
+    }[where]
+    page.goto(live_server.url + url)
+    expect(page.locator("h1")).to_be_visible()
+    page.keyboard.press("Tab")
+    link = page.locator(":focus")
+    expect(link).to_have_class("skip-link")
+    expect(link).to_be_in_viewport()  # shown while it has the focus
+    target = link.get_attribute("href")
+    page.keyboard.press("Enter")
+    expect(page.locator(target)).to_be_focused()
+    # The next Tab goes on from the main content, past the bar at the top.
+    page.keyboard.press("Tab")
+    assert not page.evaluate("!!document.activeElement.closest('.console-bar')")

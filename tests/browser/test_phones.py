@@ -395,7 +395,8 @@ def check_phone_screen(page: Page, what: str) -> None:
     )
     assert not small, f"{what}: targets under {MIN_TARGET_PX}px: {small}"
     tiny = page.evaluate(
-        """(min) => [...document.querySelectorAll('main p, main li, main button, main label')]
+        """(min) => [...document.querySelectorAll(
+             'main p, main li, main button, main label, .table-label')]
              .filter(el => el.offsetParent !== null && el.textContent.trim())
              .filter(el => parseFloat(getComputedStyle(el).fontSize) < min)
              .map(el => el.textContent.trim().slice(0, 30))""",

@@ -2,6 +2,8 @@
 through every phase, each screen measured in the browser.
 
 Terms:
+    time up      a study, practice or round screen whose clock ran out: its words on the
+                 red stage or band, measured like the rest.
     text node    a visible piece of text the room reads: not hidden, not the screen-reader
                  copy (.visually-hidden), not the corner controls (they are for whoever
                  sets the projector up, and leave in full screen), not the letters drawn
@@ -23,10 +25,12 @@ saved at 1080p and 720p under /tmp/shots-i24-projector/ to be looked at.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests import factories
 from tests.browser.conftest import PROJECTOR, clock_ticked
@@ -222,12 +226,25 @@ def test_every_projector_screen_reads_from_the_back_of_the_room(
             texts = small.evaluate(MEASURE)["texts"]
             smallest[name]["720p"] = min(text["px"] for text in texts)
 
+    def time_up(name: str) -> None:
+        """The same screen once its clock ran out: white words on the red stage."""
+        event.clock_ends_at = timezone.now() - timedelta(seconds=5)
+        event.save_and_bump(["clock_ends_at"])
+        look(name)
+        assert page.locator("#stage.is-time-up").count() == 1, f"{name}: time is not up"
+
     look("welcome")
     event = advance_phase(event=event)
     assert event.phase == Phase.STUDY
     look("study")
+    time_up("study-time-up")
+    event = advance_phase(event=event)
+    assert event.phase == Phase.PRACTICE
+    look("practice")
+    time_up("practice-time-up")
     event = play(factories.start_rounds(event))
     look("round-board")
+    time_up("round-time-up")
     event = factories.close_current_round(event, organizer)
     look("moves")
     event = advance_phase(event=event)
@@ -286,5 +303,37 @@ def test_the_debrief_charts_read_from_the_back_of_the_room_with_many_tables(
         if CHART_SHOTS:
             CHART_SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(CHART_SHOTS / f"{name}-1080p.png"))
+    print(smallest)
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_french_debrief_reads_from_the_back_of_the_room(live_server, new_context, organizer):
+    """French says most in the most words: the clashes' sentence runs to four lines, and
+    the chart below it must not shrink under 28 px for it."""
+    event = room(organizer, 24, 6, rounds_planned=2, language="fr")
+    # Every kind of clash met: the sentence says each, the legend names each.
+    event.tables.filter(number=1).update(fewest_wins=True)
+    event.tables.filter(number=2).update(trump_anytime=True, must_overtake=True, fewest_wins=True)
+    event.tables.filter(number=3).update(trumps_broken=True)
+    event = factories.close_current_round(play(factories.start_rounds(event)), organizer)
+    event = advance_phase(event=event)
+    event = factories.close_current_round(play(event), organizer)
+    event.refresh_from_db()
+    if event.phase != Phase.DEBRIEF:
+        event = start_debrief(event=event)
+    url = live_server.url + reverse("projector:screen", args=[event.projector_token])
+    page = new_context(viewport=PROJECTOR, reduced_motion="reduce").new_page()
+    smallest: dict[str, dict] = {}
+    problems: list[str] = []
+    for step in (DebriefStep.DISPUTES, DebriefStep.CLASHES, DebriefStep.PATHS, DebriefStep.FLOW):
+        event = step_debrief(event=event, to_step=step)
+        name = f"debrief-{step.name.lower()}-fr"
+        page.goto(url)
+        page.wait_for_selector("svg.chart")
+        assert page.locator("html").get_attribute("lang") == "fr"
+        smallest[name] = measure(page, name, problems)
+        if SHOTS:
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"{name}-1080p.png"))
     print(smallest)
     assert problems == [], "\n".join(problems)

@@ -201,20 +201,22 @@ def test_a_mixed_language_kit_and_console_cost_the_same_queries_at_any_size(
         signed_in.get(reverse("organizer:event", args=[event.pk]))
 
 
-def _own_select(html: str) -> str:
-    return html.split('id="phone-language"', 1)[1].split("</select>", 1)[0]
+def _own_picker(html: str) -> str:
+    """The phone's language picker: a button per choice, the one in force marked."""
+    return html.split('class="language-switch"', 1)[1].split("</form>", 1)[0]
 
 
 def test_a_phone_can_go_back_to_following_the_room(room):
     phone = Client()
     token = _table(room).token
-    fresh = _own_select(phone.get(reverse("phone:table", args=[token])).content.decode())
-    assert '<option value="" selected>Langue de la salle (Français)</option>' in fresh
-    assert 'value="fr" lang="fr" selected' not in fresh
+    fresh = _own_picker(phone.get(reverse("phone:table", args=[token])).content.decode())
+    room_choice = 'value="" class="secondary" aria-current="true">Langue de la salle (Français)<'
+    assert room_choice in fresh
+    assert 'value="fr" lang="fr" class="secondary" aria-current="true"' not in fresh
     phone.post(reverse("phone:language", args=[token]), {"language": "fr"})
-    picked = _own_select(phone.get(reverse("phone:table", args=[token])).content.decode())
-    assert '<option value="">' in picked
-    assert 'value="fr" lang="fr" selected' in picked
+    picked = _own_picker(phone.get(reverse("phone:table", args=[token])).content.decode())
+    assert 'value="" class="secondary">' in picked
+    assert 'value="fr" lang="fr" class="secondary" aria-current="true"' in picked
 
 
 def test_the_room_option_names_the_table_sheet_language(room):
@@ -222,7 +224,7 @@ def test_the_room_option_names_the_table_sheet_language(room):
     table.sheet_language = "de"
     table.save()
     html = Client().get(reverse("phone:table", args=[table.token])).content.decode()
-    assert "Sprache im Raum (Deutsch)" in _own_select(html)
+    assert "Sprache im Raum (Deutsch)" in _own_picker(html)
 
 
 def test_a_refused_pick_is_said_on_the_players_page_itself(room):

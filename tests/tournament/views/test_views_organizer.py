@@ -659,6 +659,23 @@ def test_the_settings_choose_a_difference_set_and_the_disruptive_share(signed_in
     assert event.draw_clauses == {"fewest", "overtake"}
 
 
+@pytest.mark.parametrize("page_name", ["event_new", "event_settings"])
+def test_every_help_text_is_linked_to_its_field_and_every_fieldset_named(
+    signed_in, organizer, page_name
+):
+    """A screen reader reads a field's help with the field (aria-describedby names an id
+    the page has), and a group of fields by its legend."""
+    args = [] if page_name == "event_new" else [factories.make_event(owner=organizer).pk]
+    page = signed_in.get(url(page_name, *args)).content.decode()
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    described = re.findall(r'aria-describedby="([^"]+)"', page)
+    assert any(name.endswith("_helptext") for name in described)  # help texts exist
+    for names in described:
+        assert set(names.split()) <= ids, f"aria-describedby points at nothing: {names}"
+    for fieldset in re.findall(r"<fieldset\b.*?</fieldset>", page, flags=re.S):
+        assert re.search(r"<legend\b", fieldset), f"a fieldset without a legend: {fieldset[:80]}"
+
+
 def test_a_custom_set_takes_its_checklist_and_needs_one_tick(signed_in, organizer):
     event = factories.make_event(owner=organizer)
     response = signed_in.post(

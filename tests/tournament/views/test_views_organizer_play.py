@@ -21,6 +21,7 @@ from tables.models import (
     GameStatus,
     ReportState,
 )
+from tables.writes.sightings import flush_sightings, note_phone_seen
 from tests import factories
 from tournament.models import (
     DebriefQuestion,
@@ -741,16 +742,16 @@ def test_a_report_at_one_table_re_renders_only_that_tables_card(signed_in, playi
     factories.report(playing, 2, at_table(playing, 2)[0])
     page = signed_in.get(held)
     assert page.status_code == 200
-    # The card, the tables' heading and the round panel's totals; not the phase, the late
-    # reports, the other tables, nor any section that does not poll (the roster).
-    assert swapped_ids(page) == {"table-2", "tables-head", "round-panel"}
+    # The card and the round panel's totals; not the phase, the late reports, the tables'
+    # heading (unchanged), the other tables, nor any section that does not poll (the roster).
+    assert swapped_ids(page) == {"table-2", "round-panel"}
     html = page.content.decode()
     assert "1 game" in html
     assert 'id="roster"' not in html
     assert 'id="table-1"' not in html
     # The next poll holds the new keys: with nothing new it is the same small answer.
     again = signed_in.get(poll_url(page))
-    assert swapped_ids(again) == {"tables-head", "round-panel"}
+    assert swapped_ids(again) == {"round-panel"}
 
 
 def test_a_change_to_the_whole_event_re_renders_the_phase_and_every_table(signed_in, playing):
@@ -761,12 +762,29 @@ def test_a_change_to_the_whole_event_re_renders_the_phase_and_every_table(signed
     assert 'id="table-3"' in page.content.decode()
 
 
+def test_a_phone_reaching_a_table_before_play_re_renders_its_card_and_the_heading(
+    signed_in, organizer
+):
+    """Before play the heading counts the phones in all; it is re-sent only when that
+    count changes, never on every refresh (a link in it would move from under a click)."""
+    event = factories.seated_event(owner=organizer, players=8, tables=2)
+    held = poll_url(signed_in.get(url("event", event.pk)))
+    assert swapped_ids(signed_in.get(held)) == {"round-panel"}
+
+    note_phone_seen(table_id=factories.table(event, 1).pk, phone="phone-a-0123456789abc")
+    flush_sightings()
+    page = signed_in.get(held)
+
+    assert swapped_ids(page) == {"tables-head", "table-1", "round-panel"}
+    assert "1 phone reached the server" in page.content.decode()
+
+
 def test_a_late_report_re_renders_the_late_reports_not_the_phase(signed_in, playing, organizer):
     factories.close_current_round(playing, organizer)
     held = poll_url(signed_in.get(url("event", playing.pk)))
     factories.report(playing, 1, at_table(playing, 1, 1)[0], round_number=1)
     page = signed_in.get(held)
-    assert swapped_ids(page) == {"late", "tables-head", "table-1", "round-panel"}
+    assert swapped_ids(page) == {"late", "table-1", "round-panel"}
     assert "1 late report" in page.content.decode()
 
 

@@ -250,7 +250,11 @@ def test_a_finished_events_questions_are_shown_read_only(signed_in, organizer):
     here = url("debrief_questions", event.pk)
 
     # The page's own part: the console's top bar keeps its language switcher.
-    page = signed_in.get(here).content.decode().split('<main class="page">', 1)[1]
+    page = (
+        signed_in.get(here)
+        .content.decode()
+        .split('<main class="page" id="main" tabindex="-1">', 1)[1]
+    )
 
     assert "This event is finished: its questions are read-only." in page
     for question in DEFAULT_BANK:

@@ -49,7 +49,9 @@ class Console:
         self.url = re.search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
         etag = re.search(r'id="live-poll"[^>]*data-etag="([^"]+)"', html)[1]
         self.etag = etag.replace("&quot;", '"')
-        self.total = int(TOTAL.search(html)[1])
+        # A poll re-sends the tables' heading only when it changed: the page keeps its own.
+        if (total := TOTAL.search(html)) is not None:
+            self.total = int(total[1])
         self.html = html
 
     def poll(self) -> None:

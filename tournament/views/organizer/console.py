@@ -9,6 +9,11 @@ Terms:
               URL carries the keys of the sections the page holds, so a changed poll sends
               back only the sections (and table cards) whose key differs: a report at one
               table re-renders that table's card, not the 125 others nor the phase.
+    heard     what the page has told the organizer about, as a short string (heard_key):
+              the results round, its games reported and disputed, the reports to check.
+              The poller's URL carries it too, so a poll answers with the news since the
+              page's last poll (news): said once, counted, never again on the next poll.
+              A press re-renders the page with its own message, so its news is not said.
 
 The actions the console's sections post to live beside their feature (roster, plan,
 rounds ...); a refused form comes back on this page through console_context.
@@ -25,6 +30,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
@@ -65,7 +71,9 @@ def live_keys(console: Console) -> dict[str, str]:
     Event.version alone (tables.writes.debrief_answers), so there it follows that too.
     Late reports also change with their count and newest id, the frame of the tables
     section (heading, reprint warning, which tables there are) with shared_version and the
-    reprints, and each table card with its own Table.version. The round panel is not
+    reprints, its heading also with the phones reached in all (re-sent only then: a poll
+    that swapped it every refresh moved the reprint link from under a click), and each
+    table card with its own Table.version. The round panel is not
     keyed: it is small and follows every report, so each changed poll sends it.
     """
     event = console.event
@@ -75,6 +83,9 @@ def live_keys(console: Console) -> dict[str, str]:
         "phase": f"{shared}.{event.version}" if event.phase == Phase.DEBRIEF else str(shared),
         "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
         "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
+        # The tables' heading: the frame's, and before play the phones reached in all.
+        "head": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}"
+        f".{console.phones_reached_total}",
         "cards": ".".join(card_key(card) for card in console.cards),
         "notes": notes_key(console),
     }
@@ -95,8 +106,43 @@ def notes_key(console: Console) -> str:
     return f"{console.event.shared_version}.{len(notes)}.{newest:.6f}.{chosen}"
 
 
-def live_url(event: Event, keys: dict[str, str]) -> str:
+def live_url(event: Event, console: Console) -> str:
+    keys = {**live_keys(console), "heard": heard_key(console)}
     return reverse("organizer:event_live", args=[event.pk]) + "?" + urlencode(keys)
+
+
+def heard_key(console: Console) -> str:
+    """What the page has told the organizer about (see Terms): four counts."""
+    number = console.results.number if console.results else 0
+    counts = (number, console.reported_total, console.disputed_total, len(console.late_reports))
+    return ".".join(map(str, counts))
+
+
+def news(held: str | None, console: Console) -> str:
+    """What a poll says has arrived since the page's last poll: "2 new results. 1 new
+    dispute."; nothing from a poll that held no key, or another round (a new round's
+    counts start again)."""
+    before, now = (held or "").split("."), heard_key(console).split(".")
+    if len(before) != len(now) or not all(part.isdigit() for part in before):
+        return ""
+    if before[0] != now[0]:
+        return ""
+    arrived = [max(0, int(count) - int(was)) for count, was in zip(now, before, strict=True)]
+    return " ".join(
+        words(count) % {"count": count}
+        for words, count in zip(NEWS, arrived[1:], strict=True)
+        if count
+    )
+
+
+# The words of news, in the order of heard_key's counts after the round.
+NEWS = (
+    lambda count: ngettext("%(count)s new result.", "%(count)s new results.", count),
+    lambda count: ngettext("%(count)s new dispute.", "%(count)s new disputes.", count),
+    lambda count: ngettext(
+        "%(count)s new report to check.", "%(count)s new reports to check.", count
+    ),
+)
 
 
 def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) -> dict | None:
@@ -112,6 +158,7 @@ def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) 
         "late": held["late"] != keys["late"],
         "notes": held["notes"] != keys["notes"],
         "tables": whole_tables,
+        "head": held["head"] != keys["head"],
         "cards": []
         if whole_tables
         else [
@@ -124,13 +171,12 @@ def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) 
 
 def live_context(request: HttpRequest, event: Event, console: Console) -> dict:
     """What the live sections need (no forms: they are in sections that do not poll)."""
-    keys = live_keys(console)
     return {
         "event": event,
         "c": console,
         "etag": quoted_etag(console_etag(event.version, event.phase, event.paper_only)),
         "poll_trigger": poll_trigger(),
-        "live_url": live_url(event, keys),
+        "live_url": live_url(event, console),
         "timelines": SimpleLazyObject(partial(table_timelines, event)),
         **clock_context(event),
         "projector_url": optional_url("projector:screen", event.projector_token),
@@ -161,7 +207,7 @@ def console_context(
         "c": console,
         "etag": quoted_etag(console_etag(event.version, event.phase, event.paper_only)),
         "poll_trigger": poll_trigger(),
-        "live_url": live_url(event, live_keys(console)),
+        "live_url": live_url(event, console),
         # Lazy: read (five queries) only at the debrief, where the notes panel shows it.
         "timelines": SimpleLazyObject(partial(table_timelines, event)),
         **clock_context(event),
@@ -249,4 +295,5 @@ def event_live(request: HttpRequest, event: Event) -> HttpResponse:
     console = build_console(event)
     context = live_context(request, event, console)
     context["live"] = live_sections(request, console, live_keys(console))
+    context["news"] = news(request.GET.get("heard"), console)
     return render(request, "organizer/event.html#live_update", context)
