@@ -43,7 +43,7 @@ from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.common.requests import HtmxRequest
-from tournament.models import Event
+from tournament.models import DebriefAnswer, Event
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH
 
 ANSWER_PAGE = "phone/answer.html"
@@ -61,6 +61,14 @@ def answer_url_for_players(event: Event) -> str:
 
 def answer_page_url(event: Event) -> str:
     return reverse("phone:answer_page", args=[event.players_token])
+
+
+def _answer_text(answer: DebriefAnswer) -> str:
+    """The answer in words: its text, else its number in words (a row has one or the
+    other, the debrief_answer_not_empty constraint)."""
+    if answer.text or answer.number is None:
+        return answer.text
+    return answer_words(answer.question.kind, answer.number)
 
 
 def _answered(
@@ -89,7 +97,7 @@ def _answered(
                 "Thank you: your answer is in (%(answer)s). "
                 "You can change it until the question closes."
             )
-            % {"answer": answer.text or answer_words(answer.question.kind, answer.number)},
+            % {"answer": _answer_text(answer)},
         )
     if request.htmx:
         # A refusal is swapped in like a success (htmx leaves a 4xx unswapped): the page

@@ -224,21 +224,24 @@ def outcome_notice(result: ReportResult) -> tuple[str, str]:
 
 
 def _context(screen: TableScreen, **extra) -> dict:
+    # A screen that may report or confirm has a round (table_screen sets both after it);
+    # the type checker is told by testing it.
+    round_ = screen.round_
     form = None
-    if screen.can_report:
+    if screen.can_report and round_ is not None:
         form = WinnerForm(
             auto_id=False,
             initial=ReportForm.fresh_initial(
-                round_number=screen.round_.number, game_number=screen.asked_game
+                round_number=round_.number, game_number=screen.asked_game
             ),
         )
     confirm_form = None
-    if screen.confirmable is not None:
+    if screen.confirmable is not None and round_ is not None:
         confirm_form = WinnerForm(
             auto_id=False,
             initial={
                 **ReportForm.fresh_initial(
-                    round_number=screen.round_.number, game_number=screen.confirmable.number
+                    round_number=round_.number, game_number=screen.confirmable.number
                 ),
                 "winner": screen.confirmable.winner_id,
             },

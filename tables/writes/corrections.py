@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 def _snapshot(game: Game) -> dict[str, Any]:
     """What the log keeps of a game: enough to read what changed and to undo it by hand."""
     return {
-        "winner": game.winner.name if game.winner_id else None,
+        "winner": game.winner.name if game.winner is not None else None,
         "status": game.status,
         "finished": game.finished,
         "tricks": game.tricks,
@@ -329,6 +329,8 @@ def _paper_report(
     row: Row, *, round_: Round, table: Table, seated: dict[str, Player]
 ) -> GameReport:
     """A row of the sheet as a report (unsaved), as a phone's would be."""
+    # A row to save has no errors, so it named its winner.
+    assert row.winner is not None
     tricks = (
         None
         if row.tricks is None
@@ -374,7 +376,7 @@ def _as_the_sheet_reads(round_: Round, table: Table, games: dict[int, Game]) -> 
     )
     return {
         number: Existing(
-            winner=on_paper.get(number, game.winner.name if game.winner_id else None),
+            winner=on_paper.get(number, game.winner.name if game.winner is not None else None),
             from_paper=number in on_paper,
         )
         for number, game in games.items()
