@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
@@ -66,6 +66,8 @@ from tournament.writes.record_fields import RecordProblem
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+
+M = TypeVar("M", bound=models.Model)  # a section's model: Section[Game] makes Games
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,8 @@ class _Builder:
         self.users = users
         self.players: dict[str, Player] = {}
         self.tables: dict[int, Table] = {}
-        self.games: dict[tuple[int, int, int], Game] = {}  # (round id, table, number)
+        # (round id, table, number); a row outside a round looks a game up with None.
+        self.games: dict[tuple[int | None, int, int], Game] = {}
         self.questions: dict[int, DebriefQuestion] = {}  # by position
         # Per model: the stamped fields, and each row created with the record's times.
         self.stamped: dict[type[models.Model], tuple[list[str], list[tuple[Any, Row]]]] = {}
@@ -145,7 +148,7 @@ class _Builder:
             values[one.model_field] = value
         return values
 
-    def row(self, section: Section, row: Row, **parents: Any) -> models.Model:
+    def row(self, section: Section[M], row: Row, **parents: Any) -> M:
         """A new (unsaved) row of the section's model."""
         values = self.fields(section, row, round_id=getattr(parents.get("round"), "pk", None))
         stamped = [one.model_field for one in section.fields if one.stamped]
@@ -161,7 +164,9 @@ class _Builder:
             for instance, times in rows:
                 for name, value in times.items():
                     setattr(instance, name, value)
-            model.objects.bulk_update([instance for instance, _times in rows], names)
+            # _default_manager: each model's one manager, objects, as the type of any model
+            # has it.
+            model._default_manager.bulk_update([instance for instance, _times in rows], names)
 
 
 def _create(checked: Checked, owner: User) -> ImportedEvent:
@@ -197,7 +202,7 @@ def _create(checked: Checked, owner: User) -> ImportedEvent:
     )
     in_rounds = list(zip(rounds, checked.rounds, strict=True))
 
-    def parts(section: Section) -> list[Any]:
+    def parts(section: Section[M]) -> list[M]:
         return [
             build.row(section, part, round=round_)
             for round_, row in in_rounds
