@@ -74,6 +74,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db.backends.sqlite3.creation import DatabaseCreation as SQLiteCreation
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -183,7 +184,7 @@ def list_backups(*, event_id: int | None = None, directory: Path | None = None) 
     found = (Backup.from_path(path) for path in paths)
     return sorted(
         (b for b in found if b is not None and (event_id is None or b.event_id == event_id)),
-        key=lambda backup: (backup.taken_at, backup.path.name),
+        key=lambda backup: (backup.taken_at, backup.name),  # a file's name (from_path)
         reverse=True,
     )
 
@@ -209,6 +210,7 @@ def prune(directory: Path, *, event_id: int | None, keep: int = KEEP_PER_EVENT) 
     backups = [b for b in list_backups(directory=directory) if b.event_id == event_id]
     deleted = []
     for backup in backups[keep:]:
+        assert backup.path is not None  # read from a folder: each is a file
         backup.path.unlink(missing_ok=True)
         deleted.append(backup.path)
     return deleted
@@ -288,14 +290,24 @@ def _live_sqlite(alias: str = DEFAULT_DB_ALIAS) -> Path | str | None:
     connection = connections[alias]
     if connection.vendor != "sqlite":
         return None
-    if connection.is_in_memory_db():
+    # What the SQLite connection's is_in_memory_db asks, typed for any connection.
+    if SQLiteCreation.is_in_memory_db(connection.settings_dict["NAME"]):
         return IN_MEMORY
     return Path(connection.settings_dict["NAME"])
 
 
-def _refuse_in_memory(source: Path | str | None) -> None:
+def _refuse_in_memory(source: Path | str) -> Path:
+    """The live database's file; refused when it is kept in memory."""
     if source == IN_MEMORY:
         raise BackupFailed(_("This database is kept in memory: there is no file to back up."))
+    return Path(source)
+
+
+def _made(path: Path) -> Backup:
+    """The backup just written to ``path``, which _free_name gave a backup's name."""
+    backup = Backup.from_path(path)
+    assert backup is not None
+    return backup
 
 
 # --- taking backups ----------------------------------------------------------------------
@@ -316,10 +328,10 @@ def back_up(
     Raises BackupFailed with the reason when the backup cannot be written.
     """
     now = now or timezone.now()
-    source = _live_sqlite()
-    _refuse_in_memory(source)
-    if source is None:
+    live = _live_sqlite()
+    if live is None:
         return _store_record(event_id=event_id, round_number=round_number, moment=moment, now=now)
+    source = _refuse_in_memory(live)
     directory = directory or backup_dir()
     prefix = f"event-{event_id}-round-{round_number:02d}"
     try:
@@ -334,7 +346,7 @@ def back_up(
             _("The backup could not be written to %(folder)s: %(error)s")
             % {"folder": directory, "error": error}
         ) from error
-    return Backup.from_path(path)
+    return _made(path)
 
 
 def _store_record(*, event_id: int, round_number: int, moment: Moment, now: datetime) -> Backup:
@@ -464,8 +476,7 @@ def restore_database(
             )
         )
     _refuse_unless_ours(backup)
-    _refuse_in_memory(live)
-    live = live.resolve()
+    live = _refuse_in_memory(live).resolve()
     if backup == live:
         raise BackupFailed(_("That file is the live database itself."))
 
@@ -493,4 +504,4 @@ def restore_database(
         raise BackupFailed(
             _("The backup could not be restored: %(error)s") % {"error": error}
         ) from error
-    return Backup.from_path(kept)
+    return _made(kept)
