@@ -74,7 +74,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
-from django.db.backends.sqlite3.creation import DatabaseCreation as SQLiteCreation
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -208,11 +208,9 @@ def prune(directory: Path, *, event_id: int | None, keep: int = KEEP_PER_EVENT) 
     """Delete all but the newest ``keep`` backups of one event (None: the copies made
     before restores); returns the files deleted."""
     backups = [b for b in list_backups(directory=directory) if b.event_id == event_id]
-    deleted = []
-    for backup in backups[keep:]:
-        assert backup.path is not None  # read from a folder: each is a file
-        backup.path.unlink(missing_ok=True)
-        deleted.append(backup.path)
+    deleted = [b.path for b in backups[keep:] if b.path is not None]  # files: all have one
+    for path in deleted:
+        path.unlink(missing_ok=True)
     return deleted
 
 
@@ -224,7 +222,7 @@ def _uri(path: Path | str, mode: str) -> str:
     return f"{Path(path).absolute().as_uri()}?mode={mode}"
 
 
-def copy_database(source: Path, target: Path) -> None:
+def copy_database(source: Path | str, target: Path) -> None:
     """Copy a live SQLite database file to ``target`` online (see Terms: backup).
 
     The copy runs in one step, which reads one committed state of the source; with the
@@ -288,26 +286,16 @@ def _live_sqlite(alias: str = DEFAULT_DB_ALIAS) -> Path | str | None:
     """The live SQLite database's file; IN_MEMORY for one kept in memory (the test
     suite's), None on another database."""
     connection = connections[alias]
-    if connection.vendor != "sqlite":
+    if not isinstance(connection, SQLiteWrapper):  # vendor "sqlite", typed as such
         return None
-    # What the SQLite connection's is_in_memory_db asks, typed for any connection.
-    if SQLiteCreation.is_in_memory_db(connection.settings_dict["NAME"]):
+    if connection.is_in_memory_db():
         return IN_MEMORY
     return Path(connection.settings_dict["NAME"])
 
 
-def _refuse_in_memory(source: Path | str) -> Path:
-    """The live database's file; refused when it is kept in memory."""
+def _refuse_in_memory(source: Path | str | None) -> None:
     if source == IN_MEMORY:
         raise BackupFailed(_("This database is kept in memory: there is no file to back up."))
-    return Path(source)
-
-
-def _made(path: Path) -> Backup:
-    """The backup just written to ``path``, which _free_name gave a backup's name."""
-    backup = Backup.from_path(path)
-    assert backup is not None
-    return backup
 
 
 # --- taking backups ----------------------------------------------------------------------
@@ -328,10 +316,10 @@ def back_up(
     Raises BackupFailed with the reason when the backup cannot be written.
     """
     now = now or timezone.now()
-    live = _live_sqlite()
-    if live is None:
+    source = _live_sqlite()
+    _refuse_in_memory(source)
+    if source is None:
         return _store_record(event_id=event_id, round_number=round_number, moment=moment, now=now)
-    source = _refuse_in_memory(live)
     directory = directory or backup_dir()
     prefix = f"event-{event_id}-round-{round_number:02d}"
     try:
@@ -346,7 +334,9 @@ def back_up(
             _("The backup could not be written to %(folder)s: %(error)s")
             % {"folder": directory, "error": error}
         ) from error
-    return _made(path)
+    backup = Backup.from_path(path)
+    assert backup is not None  # _free_name gave the file a backup's name
+    return backup
 
 
 def _store_record(*, event_id: int, round_number: int, moment: Moment, now: datetime) -> Backup:
@@ -476,7 +466,8 @@ def restore_database(
             )
         )
     _refuse_unless_ours(backup)
-    live = _refuse_in_memory(live).resolve()
+    _refuse_in_memory(live)
+    live = Path(live).resolve()
     if backup == live:
         raise BackupFailed(_("That file is the live database itself."))
 
@@ -504,4 +495,6 @@ def restore_database(
         raise BackupFailed(
             _("The backup could not be restored: %(error)s") % {"error": error}
         ) from error
-    return _made(kept)
+    made = Backup.from_path(kept)
+    assert made is not None  # _free_name gave the file a restore copy's name
+    return made
