@@ -16,6 +16,7 @@
   var STORE = "ft-outbox";
   var RECENT = "ft-recent"; // per table: the last report this phone saw stored
   var lockedUntil = 0;
+  var asking = null; // a quick retap waiting for the player's answer: { entry, form }
   var lastFocus = { id: null, inLive: false };
   var phaseBefore = null;
   var askedBefore = null;
@@ -36,7 +37,8 @@
     live.classList.add(className);
     lockedUntil = performance.now() + LOCK_MS;
     setTimeout(function () {
-      fieldsets.forEach(function (set) { set.disabled = false; });
+      // Still asked "Another game?": the buttons wait for that answer.
+      fieldsets.forEach(function (set) { set.disabled = Boolean(asking); });
       live.classList.remove(className);
     }, LOCK_MS);
   }
@@ -70,6 +72,7 @@
     return el && !el.disabled && el.getClientRects().length > 0;
   }
   function restoreFocus(live, notice, reported) {
+    if (asking) return; // "Another game?" keeps the focus until it is answered
     var active = document.activeElement;
     var lost = !active || active === document.body || !document.body.contains(active);
     if (!reported && !(lost && lastFocus.inLive)) return;
@@ -98,7 +101,7 @@
       || lastFocus.inLive;
     if (newBox) {
       announce(words(box.querySelector("#confirm-says")));
-      if (wasHere) box.focus();
+      if (wasHere && !asking) box.focus(); // an open "Another game?" keeps the focus
     } else {
       announce(words(live.querySelector(".game-question")));
     }
@@ -108,12 +111,17 @@
     var live = event.target;
     if (!live || live.id !== "live") return;
     if (outbox) render();
-    if (asking) disableReports(true);
+    if (asking) {
+      // "Another game?" keeps the buttons and the focus (a notice's autofocus took it).
+      disableReports(true);
+      var box = document.getElementById("retap-ask");
+      if (box && !box.contains(document.activeElement)) box.focus();
+    }
     var answerNotice = live.querySelector("[data-answer-notice]");
     if (answerNotice) {
       announce(words(answerNotice));
       var same = lastFocus.id && document.getElementById(lastFocus.id);
-      if (focusable(same)) same.focus();
+      if (focusable(same) && !asking) same.focus();
       lastFocus = { id: null, inLive: false };
       return;
     }
@@ -320,7 +328,7 @@
     return true;
   }
   function release(entry) {
-    if (entry && entry.key !== ownKey) return;
+    if ((entry && entry.key !== ownKey) || asking) return;
     document.querySelectorAll("form[data-report] fieldset, form[data-report] button").forEach(
       function (el) { el.disabled = false; });
   }
@@ -403,7 +411,6 @@
     retryNow();
   }
 
-  var asking = null; // a quick retap waiting for the player's answer: { entry, form }
   function ask(entry, form) {
     asking = { entry: entry, form: form };
     var box = document.getElementById("retap-ask") || document.createElement("div");
@@ -507,7 +514,7 @@
   document.addEventListener("htmx:load", lockAfterReport);
   document.addEventListener("htmx:beforeRequest", function (event) {
     var polling = event.detail.elt.id === "live";
-    if (polling && (sending || asking || performance.now() < lockedUntil)) {
+    if (polling && (sending || performance.now() < lockedUntil)) {
       event.preventDefault(); // it would take the notice or the report away
       return;
     }

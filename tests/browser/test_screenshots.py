@@ -17,8 +17,9 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tests.browser.conftest import PROJECTOR, SCREENSHOTS, clock_ticked, pictures, snap
+from tests.browser.conftest import PROJECTOR, clock_ticked, pictures, snap
 from tournament.models import DebriefQuestion, Event, Phase
+from tournament.rules.board_layout import rows_height
 from tournament.rules.debrief_questions import QUESTION_MAX_LENGTH
 from tournament.writes.debrief_bank import edit_question, show_question
 from tournament.writes.rounds import advance_phase, reveal_rules, start_debrief
@@ -221,9 +222,6 @@ SCREENS: dict[str, tuple[Callable, str | None]] = {
     "17-ladder": (lambda o: after_round(o, 72, 12), "ladder"),
 }
 
-# Slow to set up; the normal suite checks the same layouts at 100 players.
-ONLY_WITH_SCREENSHOTS = {"09-round-500-players", "13-moves-500-players"}
-
 
 @pytest.fixture
 def shots_dir(tmp_path) -> Path:
@@ -265,8 +263,13 @@ FIT_REPORT = """() => {
     return name.scrollWidth > name.clientWidth || box.bottom > row.bottom + 1 ||
            box.top < row.top - 1;
   }).map((name) => name.textContent);
+  // The rem of height the board gives its rows (less the moves' heads over the columns).
+  const rem = parseFloat(getComputedStyle(root).fontSize);
+  const head = board && parseFloat(getComputedStyle(board).getPropertyValue('--head'));
   return {
     namesCut,
+    boardKind: board ? [...board.classList].find((c) => c.startsWith('board-')) : null,
+    rowsRem: board ? boardBox.height / rem - (head || 0) : null,
     scrolls: root.scrollHeight > innerHeight || root.scrollWidth > innerWidth,
     rowsCutOff: boardBox ? rows.filter((r) => r.getBoundingClientRect().bottom >
                                              boardBox.bottom + 1).length : 0,
@@ -296,13 +299,9 @@ FIT_REPORT = """() => {
 }"""
 
 
-# The 500-player screens are slow to build: only `make screenshots` takes them, and the
-# normal suite does not collect them at all (the 500-player layout is covered by
-# tests/tournament/views/test_views_projector.py).
-SCREENS_TAKEN = [name for name in SCREENS if SCREENSHOTS or name not in ONLY_WITH_SCREENSHOTS]
-
-
-@pytest.mark.parametrize("name", SCREENS_TAKEN)
+# Every screen, the 500-player boards included (a few seconds each), in the normal suite
+# too: only the pictures wait for SCREENSHOTS=1.
+@pytest.mark.parametrize("name", SCREENS)
 def test_projector_screen(name, live_server, new_context, organizer, shots_dir):
     build, view = SCREENS[name]
     event = build(organizer)
@@ -317,12 +316,14 @@ def test_projector_screen(name, live_server, new_context, organizer, shots_dir):
         clock_ticked(page)
         snap(page, shots_dir / f"{name}-{size}.png")
         check_fit(page, name, size)
+        check_rows_room(page, name, size)
         # Every further page of a board that pages through, as the room sees it in turn.
         pages = page.locator(".board-page").count()
         for number in range(2, pages + 1):
             page.evaluate(SHOW_PAGE, number - 1)
             snap(page, shots_dir / f"{name}-{size}-page{number}.png")
             check_fit(page, f"{name} page {number}", size)
+            check_rows_room(page, f"{name} page {number}", size)
         page.close()
 
 
@@ -355,6 +356,19 @@ def check_fit(page, name: str, size: str) -> None:
             assert fit["clock"] >= MIN_CLOCK_PX_AT_1080P, (name, fit)
         if fit["question"] is not None:
             assert fit["question"] >= MIN_QUESTION_PX_AT_1080P, (name, fit)
+
+
+def check_rows_room(page, name: str, size: str) -> None:
+    """The board gives its rows at least the height its layout was computed for
+    (tournament.rules.board_layout.ROWS_HEIGHT_REM), so its names are as big as planned:
+    tests/tournament/rules/test_board_layout.py shows they are 28 px at 1080p from there.
+    In English: the other languages' longer titles and legends take more (issue 31)."""
+    fit = page.evaluate(FIT_REPORT)
+    if fit["boardKind"] is None:
+        return
+    room = rows_height(fit["boardKind"].removeprefix("board-"))
+    # The browser rounds each box to 1/64 px.
+    assert fit["rowsRem"] >= room - 0.01, f"{name} at {size}: rows get {fit['rowsRem']:.2f} rem"
 
 
 def test_a_wrong_link(live_server, new_context, shots_dir):

@@ -77,7 +77,7 @@ def test_an_answer_lost_after_the_report_was_stored_then_a_retap(
     live_server, new_context, tmp_path
 ):
     folder = pictures("taps", tmp_path)
-    _, table, names = playing_table()
+    event, table, names = playing_table()
     phone = open_phone(new_context, live_server, table)
     expect(shown(phone).get_by_text("Game 1: who won?")).to_be_visible()
     answers_lost = []
@@ -100,20 +100,26 @@ def test_an_answer_lost_after_the_report_was_stored_then_a_retap(
     expect(asked(phone)).to_contain_text(f"Another game for {names[0]}?")
     expect(asked(phone)).to_be_focused()
     snap(phone, folder / "taps-2-another-game.png")
+    # The page stays live while it asks: another phone's report of game 2 shows, and the
+    # question keeps the focus.
+    factories.report(event, 1, names[1], game_number=2, phone="another-phone-0123456789")
+    expect(shown(phone).get_by_text(f"Another phone says {names[1]} won game 2.")).to_be_visible(
+        timeout=POLL_WAIT
+    )
+    expect(asked(phone)).to_be_focused()
     asked(phone).get_by_role("button", name="No, it was the same game").click()
     expect(asked(phone)).to_have_count(0)
 
     expect(outbox(phone).get_by_text(f"Sent: {names[0]} won game 1")).to_be_visible(timeout=RETRIED)
-    # Its own report, never shown to it as another phone's.
-    expect(shown(phone).get_by_text("Game 2: who won?")).to_be_visible()
-    expect(shown(phone).get_by_text("Another phone says")).to_have_count(0)
+    # Its own report, never shown to it as another phone's; the other phone's game 2 is.
     phone.reload()
-    expect(shown(phone).get_by_text("Game 2: who won?")).to_be_visible()
-    expect(shown(phone).get_by_text("Another phone says")).to_have_count(0)
+    expect(shown(phone).get_by_text("Game 3: who won?")).to_be_visible()
+    expect(shown(phone).get_by_text(f"Another phone says {names[0]} won")).to_have_count(0)
+    expect(shown(phone).get_by_text(f"Another phone says {names[1]} won game 2.")).to_be_visible()
 
     until(phone, lambda: answers_lost)
-    assert games_at(table) == {1: names[0]}
-    assert GameReport.objects.count() == 1
+    assert games_at(table) == {1: names[0], 2: names[1]}
+    assert GameReport.objects.count() == 2
     nothing_waits(phone)
     stop_polling(phone)
 

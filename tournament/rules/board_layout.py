@@ -100,10 +100,12 @@ class Group:
 MAX_LINES = 22
 MIN_LETTERS_REM = 2.6
 BOARD_HEIGHT_REM = 78  # about what a board's rows get of the screen, for comparing layouts
-# What the rows get on each kind of screen (static/css/projector.css), in rem: the ladder's
-# title is thinner than the round's band, and the moves have a legend and a head over
-# each column.
-ROWS_HEIGHT_REM = {"standings": 78, "moves": 73, "ladder": 84}
+# What the rows get on each kind of screen (static/css/projector.css), in rem, at least:
+# the ladder's title is thinner than the round's band, and the moves have a legend and a
+# head over each column. Letters are sized from these, so each must be no more than the
+# browser gives on every page (tests/browser/test_screenshots.py measures it): the moves'
+# rows get 72.4 rem in English, and 73 here once made a page's names 27.7 px.
+ROWS_HEIGHT_REM = {"standings": 78, "moves": 72, "ladder": 84}
 BOARD_WIDTH_REM = 100 * 16 / 9 - 2 * 2.5  # a 16:9 screen less the stage's padding
 COLUMN_GAP_REM = 2.5
 
@@ -335,6 +337,18 @@ class Board:
         """The width a name may take on one line, in em."""
         return self.em - self.beside
 
+    @property
+    def letters(self) -> float:
+        """The names' size in rem on a 16:9 screen, as the CSS computes it: what a row's
+        height allows on the rows' room for this kind, or a column's width, the smaller."""
+        by_height = self.layout.font_size(self.lines, rows_height(self.kind))
+        return min(by_height, self.layout.column_width / self.em)
+
+
+def rows_height(kind: str) -> float:
+    """The rem of a 16:9 screen's height that a board of this kind gets for its rows."""
+    return ROWS_HEIGHT_REM.get(kind, BOARD_HEIGHT_REM)
+
 
 def table_digits(groups: Iterable[Group]) -> int:
     numbers: list[int] = []
@@ -412,7 +426,7 @@ def _sizings(kind: str, rows: Sequence[Row], digits: int, games: bool) -> Iterat
     """Every layout and letter size worth trying, smallest letters first: they wrap the
     fewest names, so the fewest pages are found early and most other sizings need no
     packing at all."""
-    room = ROWS_HEIGHT_REM.get(kind, BOARD_HEIGHT_REM)
+    room = rows_height(kind)
     names = {row.name for row in rows}
     widest = max(map(name_width, names))
     widest_wrapped = max(map(two_line_width, names))

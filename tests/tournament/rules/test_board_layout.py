@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.browser.test_screenshots import room_names
 from tests.properties import examples
 from tournament.rules.board_layout import (
     LAYOUTS,
@@ -20,6 +21,7 @@ from tournament.rules.board_layout import (
     column_height,
     lay_out,
     pack,
+    rows_height,
 )
 from tournament.rules.name_width import name_width, two_line_width
 
@@ -322,3 +324,53 @@ def test_every_name_fits_its_column_in_full_and_in_letters_big_enough(tables):
         assert fits(board) == [], kind
         assert letters(board) >= MIN_LETTERS_REM - 1e-3, kind  # em is rounded up
         assert sorted(rows_in(board)) == sorted(name for names in tables for name in names)
+
+
+# --- names of 28 px at 1080p on every page ---------------------------------------------
+
+MIN_NAME_PX_AT_1080P = 28
+REM_AT_1080P = 10.8  # 1rem is 1% of a 16:9 screen's height
+
+
+def room_of(players: int, per_table: int, kind: str) -> Board:
+    """players at tables of about per_table, in real names, long ones included."""
+    names = iter(room_names(players))
+    sizes = plan(players, max(1, round(players / per_table)))
+    return lay_out(
+        [
+            Group(number, tuple(Moving(next(names), number + 1) for _ in range(size)))
+            for number, size in enumerate(sizes, start=1)
+        ],
+        kind,
+    )
+
+
+def test_letters_are_what_the_rows_room_and_the_columns_width_allow():
+    board = room_of(500, 4, "moves")
+
+    by_height = board.layout.font_size(board.lines, rows_height("moves"))
+    assert board.letters == min(by_height, board.layout.column_width / board.em)
+    assert board.letters * REM_AT_1080P >= MIN_NAME_PX_AT_1080P
+
+
+@pytest.mark.parametrize("kind", ["standings", "moves", "ladder"])
+@pytest.mark.parametrize("players", [20, 48, 60, 72, 100, 101, 250, 375, 499, 500])
+def test_names_are_28_px_at_1080p_on_every_board_from_20_to_500_players(players, kind):
+    for per_table in (4, 6):
+        board = room_of(players, per_table, kind)
+
+        # em is rounded up to 0.001, so letters may be that much under the minimum.
+        assert board.letters * REM_AT_1080P >= MIN_NAME_PX_AT_1080P - 0.02, (per_table, board)
+
+
+@PROPERTY
+@given(
+    players=st.integers(min_value=20, max_value=500),
+    per_table=st.integers(min_value=3, max_value=8),
+    kind=st.sampled_from(["standings", "moves", "ladder"]),
+)
+def test_names_are_28_px_at_1080p_whatever_the_room(players, per_table, kind):
+    board = room_of(players, per_table, kind)
+
+    assert board.letters * REM_AT_1080P >= MIN_NAME_PX_AT_1080P - 0.02
+    assert board.lines <= board.layout.max_lines(rows_height(kind))

@@ -29,6 +29,7 @@ tournament.reads.projector.rule_cards.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -138,6 +139,14 @@ class Screen:
     # The observers' notes the organizer chose, each table's beside its disputes and
     # clashes (tournament.reads.debrief.table_timelines); a note not chosen never shows here.
     timelines: list[TableTimeline] = field(default_factory=list)
+
+    @property
+    def chart_is_wide(self) -> bool:
+        """A chart wider than 16:9 (many tables: tournament.rules.charts.svg.canvas) needs
+        the panel's whole width; a narrower one leaves room at its side for the legend."""
+        found = re.search(r'viewBox="0 0 (\d+)', self.chart or "")
+        return found is not None and int(found[1]) > charts.svg.WIDTH
+
     answers: Tally | None = None  # the room's answers to the question shown, if it takes any
 
     @property
