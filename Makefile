@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test check lint format install chromium poppler window wrk screenshots bench crash-test \
+.PHONY: run test check lint typecheck format install chromium poppler window wrk screenshots bench crash-test \
 	signin clean test-postgres postgresql messages gettext coverage package smoke-package \
 	bundle smoke-bundle
 
@@ -27,13 +27,13 @@ run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
 
 # Everything: ruff, then the whole suite, real-browser tests included.
-test: $(INSTALLED) chromium poppler window gettext lint
+test: $(INSTALLED) chromium poppler window gettext lint typecheck
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=30
 
 # The quick loop while changing code (about 3 minutes on 2 cores): ruff, and every test but
 # the browser ones, each Hypothesis property with a few examples (the "check" profile in
 # tests/conftest.py). `make test` runs all of it, with every example, before a commit.
-check: $(INSTALLED) window gettext lint
+check: $(INSTALLED) window gettext lint typecheck
 	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q
 
 # What can differ on PostgreSQL: every test that touches the database, the races between
@@ -54,6 +54,11 @@ coverage: $(INSTALLED) chromium poppler gettext
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# mypy with django-stubs ([tool.mypy] in pyproject.toml): strict on the rules, the default
+# level elsewhere. Its cache in .mypy_cache makes a run after a small change a few seconds.
+typecheck: $(INSTALLED)
+	$(BIN)/mypy
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

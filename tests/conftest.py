@@ -118,7 +118,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             # Each browser test opens the database through live_server; on PostgreSQL one
             # full round (marked by hand) stands for them all.
             item.add_marker(pytest.mark.browser)
-        elif item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+        elif item.get_closest_marker("django_db") or (
+            isinstance(item, pytest.Function) and DATABASE_FIXTURES & set(item.fixturenames)
+        ):
             item.add_marker(pytest.mark.postgres)
 
 

@@ -7,7 +7,7 @@ import uuid
 
 from tables.models import Table
 from tables.writes.reporting import ReportResult, report_game
-from tournament.models import Event, Phase, Player
+from tournament.models import Event, Phase, Player, Round
 from tournament.writes.rounds import advance_phase
 from tournament.writes.seating import seat_players
 
@@ -54,6 +54,13 @@ def table(event: Event, number: int) -> Table:
     return Table.objects.get(event=event, number=number)
 
 
+def current_round(event: Event) -> Round:
+    """The round being played, which the tests ask for only while there is one."""
+    round_ = event.current_round
+    assert round_ is not None, event.phase
+    return round_
+
+
 def report(
     event: Event, table_number: int, winner: str | Player, *, key: str | None = None, **kwargs
 ) -> ReportResult:
@@ -80,7 +87,7 @@ def play_until(event: Event, phase: str, *, by=None) -> Event:
     event.refresh_from_db()
     while event.phase != phase:
         if event.phase == Phase.ROUND:
-            close_round(round_=event.current_round, by=by)
+            close_round(round_=current_round(event), by=by)
             event.refresh_from_db()
         else:
             event = advance_phase(event=event)
@@ -146,7 +153,7 @@ def close_current_round(event: Event, by) -> Event:
     from tournament.writes.rounds import close_round
 
     event.refresh_from_db()
-    close_round(round_=event.current_round, by=by)
+    close_round(round_=current_round(event), by=by)
     event.refresh_from_db()
     return event
 

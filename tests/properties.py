@@ -15,5 +15,7 @@ from hypothesis import settings
 def examples(full: int) -> int:
     """``full``, or the check profile's fewer examples when `make check` runs."""
     if settings.get_current_profile_name() == "check":
+        # The default profile is always set (hypothesis makes it at import).
+        assert settings.default is not None
         return min(full, settings.default.max_examples)
     return full

@@ -308,6 +308,7 @@ def oversized(path: Path) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            assert node.end_lineno is not None  # ast.parse sets it on every statement
             length = node.end_lineno - start + 1
             if length > FUNCTION_LINES:
                 found.append(f"{node.name}() at line {node.lineno}: {length} lines")

@@ -136,7 +136,10 @@ def fingerprint() -> dict[str, list[tuple]]:
         for model in apps.get_app_config(label).get_models():
             fields = model._meta.concrete_fields
             columns = [f.attname for f in fields if f.name not in IGNORED_FIELDS]
-            rows[model._meta.label] = list(model.objects.order_by("pk").values_list(*columns))
+            # _default_manager: each model's one manager, objects, as the type of any model has it.
+            rows[model._meta.label] = list(
+                model._default_manager.order_by("pk").values_list(*columns)
+            )
     return rows
 
 
@@ -164,6 +167,7 @@ def event_in(phase: str, organizer):
     first, second = factories.seated_names(event, 1)[:2]
     factories.report(event, 1, first)
     disputed = factories.report(event, 1, first)
+    assert disputed.report.game is not None
     factories.report(event, 1, second, game_number=disputed.report.game.number)
     if phase == Phase.ROUND:
         return event
@@ -176,6 +180,7 @@ def arguments(event, converters: list[str]) -> dict[str, object]:
     late = GameReport.objects.filter(round__event=event).first()
     player = event.players.first()
     question = DebriefQuestion.objects.filter(event=event).first()
+    assert question is not None  # every event is born with the default bank
     invitation = CoFacilitator.objects.create(event=event, name="Sam", role=CoRole.ASSISTANT)
     note = ObserverNote.objects.create(
         event=event, table_number=1, round_number=event.round_number, tag=NoteTag.LAUGHTER

@@ -98,8 +98,10 @@ def event_in(phase: str, organizer):
         first, second = factories.seated_names(event, number)[:2]
         factories.report(event, number, first)
         disputed = factories.report(event, number, first)
+        assert disputed.report.game is not None
         factories.report(event, number, second, game_number=disputed.report.game.number)
     # One dispute settled: the corrections log names the claims and the decision.
+    assert disputed.report.game is not None
     settle_game(game=disputed.report.game, winner=disputed.report.winner, by=organizer)
     if phase == Phase.ROUND:
         return event

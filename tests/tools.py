@@ -8,11 +8,12 @@ everything, and a skip would hide a test that never ran.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 import pytest
 
 
-def missing(message: str) -> None:
+def missing(message: str) -> NoReturn:
     """Skip the test (fail it under CI=true): ``message`` says what to install."""
     if os.environ.get("CI") == "true":
         pytest.fail(message)

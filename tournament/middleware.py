@@ -104,6 +104,7 @@ class HealthCheckMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info != HEALTH_PATH:
             return self.get_response(request)
+        response: HttpResponse
         if request.method not in ("GET", "HEAD"):
             response = HttpResponseNotAllowed(["GET", "HEAD"])
         elif database_answers():

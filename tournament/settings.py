@@ -55,6 +55,7 @@ import secrets
 import warnings
 import zoneinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -63,6 +64,9 @@ from django.utils.functional import SimpleLazyObject
 
 from tournament.common import network, server_stop
 from tournament.common.folders import make_folder
+
+if TYPE_CHECKING:
+    from django_stubs_ext.settings import TemplatesSetting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # A checkout has manage.py beside the apps; an installed package (a wheel, the double-click
@@ -174,7 +178,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "bench.urls" if BENCH else "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"
 
-TEMPLATES = [
+TEMPLATES: list[TemplatesSetting] = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [SITE_DIR / "templates"],
@@ -235,7 +239,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "tournament.sqlite3",  # Django's, making DATA_DIR at first connection
-            "NAME": DATA_DIR / "fivetricks.sqlite3",
+            "NAME": str(DATA_DIR / "fivetricks.sqlite3"),
             "OPTIONS": _SQLITE_OPTIONS,
             "CONN_MAX_AGE": _CONN_MAX_AGE,
         }

@@ -64,39 +64,47 @@ def is_own(storage: Storage) -> bool:
     return location is not None and Path(location).resolve() in own_folders()
 
 
-class MinifyOwnFiles:
-    """Mixed in before a storage of Django's: minifies each own file's collected copy, then
-    lets the storage's own post_process (hashing, compressing) read that copy."""
+def minify_own_files(storage: Storage, paths: FoundFiles, dry_run: bool) -> FoundFiles:
+    """Overwrite each own file's copy in ``storage`` with its minified text, minified from
+    the source every time (collectstatic skips copying a file it copied before, and the copy
+    is already minified then), and point its entry at that copy; ``paths`` as they are on a
+    dry run."""
+    if dry_run:
+        return paths
+    found = dict(paths)
+    for name, (source_storage, path) in paths.items():
+        if not is_own(source_storage):
+            continue
+        with source_storage.open(path) as source:
+            minified = minify(name, source.read().decode("utf-8"))
+        if minified is None:
+            continue
+        # As HashedFilesMixin saves a file again: save() would pick another name. _save is
+        # private to Django, and its stubs leave it out.
+        storage.delete(name)
+        storage._save(name, ContentFile(minified.encode("utf-8")))  # type: ignore[attr-defined]
+        found[name] = (storage, name)
+    return found
+
+
+# Each storage minifies the own files before WhiteNoise's post_process (hashing,
+# compressing) reads their copies. Two classes rather than one mixin: a mixin's
+# super().post_process is unknown to the type checker.
+class MinifiedStaticFilesStorage(CompressedStaticFilesStorage):
+    """A checkout's: own files minified, then gzipped beside (WhiteNoise's storage)."""
 
     def post_process(
         self, paths: FoundFiles, dry_run: bool = False, **options: Any
     ) -> Iterator[tuple[str, str | None, Any]]:
-        if not dry_run:
-            paths = self.minify_own_files(paths)
+        paths = minify_own_files(self, paths, dry_run)
         yield from super().post_process(paths, dry_run=dry_run, **options)
 
-    def minify_own_files(self, paths: FoundFiles) -> FoundFiles:
-        """Overwrite each own file's copy with its minified text, minified from the source
-        every time (collectstatic skips copying a file it copied before, and the copy is
-        already minified then), and point its entry at that copy."""
-        found = dict(paths)
-        for name, (storage, path) in paths.items():
-            if not is_own(storage):
-                continue
-            with storage.open(path) as source:
-                minified = minify(name, source.read().decode("utf-8"))
-            if minified is None:
-                continue
-            # As HashedFilesMixin saves a file again: _save would pick another name.
-            self.delete(name)
-            self._save(name, ContentFile(minified.encode("utf-8")))
-            found[name] = (self, name)
-        return found
 
-
-class MinifiedStaticFilesStorage(MinifyOwnFiles, CompressedStaticFilesStorage):
-    """A checkout's: own files minified, then gzipped beside (WhiteNoise's storage)."""
-
-
-class MinifiedManifestStaticFilesStorage(MinifyOwnFiles, CompressedManifestStaticFilesStorage):
+class MinifiedManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):
     """The package's: own files minified, then hashed into their names and gzipped."""
+
+    def post_process(
+        self, paths: FoundFiles, dry_run: bool = False, **options: Any
+    ) -> Iterator[tuple[str, str | None, Any]]:
+        paths = minify_own_files(self, paths, dry_run)
+        yield from super().post_process(paths, dry_run=dry_run, **options)

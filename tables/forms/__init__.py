@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -46,8 +47,9 @@ class ReportForm(forms.Form):
             "client_key": new_client_key(),
         }
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what super().clean() returns
         # These fields are hidden, so their own errors would never be seen: say what to do.
         if any(self.has_error(name) for name in REPORT_FIELDS):
             raise forms.ValidationError(
@@ -97,8 +99,9 @@ class TricksForm(ReportForm):
     def player_fields(self) -> list[forms.BoundField]:
         return [self[self.field_name(player)] for player in self.players]
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what super().clean() returns
         if self.players and not any(
             cleaned.get(self.field_name(player)) for player in self.players
         ):

@@ -67,7 +67,10 @@ VARIANT_FIELDS: tuple[str, ...] = (
 def _bump_sql(model: type[models.Model], *, returning: bool) -> str:
     # Names from the model, so a renamed table or column cannot leave this behind.
     meta = model._meta
-    version = meta.get_field("version").column
+    field = meta.get_field("version")
+    # get_field finds reverse relations too, which have no column; "version" is a column.
+    assert isinstance(field, models.Field)
+    version = field.column
     return (
         f'UPDATE "{meta.db_table}" SET "{version}" = "{version}" + 1 '
         f'WHERE "{meta.pk.column}" = %s' + (f' RETURNING "{version}"' if returning else "")

@@ -110,9 +110,11 @@ def choices_for(event: Event, kind: AnswerKind) -> list[Choice]:
 
 def asked_question(event: Event) -> DebriefQuestion | None:
     """The question the projector shows, if it takes answers at the debrief. One query."""
-    if event.phase != Phase.DEBRIEF or not event.shows_a_question:
+    question_id = event.debrief_question_id
+    # shows_a_question implies an id; tested again for the type checker, which cannot see it.
+    if event.phase != Phase.DEBRIEF or not event.shows_a_question or question_id is None:
         return None
-    question = DebriefQuestion.objects.filter(pk=event.debrief_question_id).first()
+    question = DebriefQuestion.objects.filter(pk=question_id).first()
     return question if question is not None and question.takes_answers else None
 
 

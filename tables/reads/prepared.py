@@ -23,11 +23,14 @@ Event.objects.lock; tables.reads.screens for a table's screen.
 from __future__ import annotations
 
 from functools import cache
+from typing import TypeVar
 
 from django.db import connection, models
 
 from tables.models import Game, GameReport, Table
 from tournament.models import Event, Player, Round, Seat
+
+M = TypeVar("M", bound=models.Model)
 
 
 def _columns(model: type[models.Model], alias: str) -> str:
@@ -35,7 +38,10 @@ def _columns(model: type[models.Model], alias: str) -> str:
 
 
 def _column(model: type[models.Model], name: str) -> str:
-    return f'"{model._meta.get_field(name).column}"'
+    field = model._meta.get_field(name)
+    # get_field finds reverse relations too, which have no column; these names are columns.
+    assert isinstance(field, models.Field)
+    return f'"{field.column}"'
 
 
 def _table(model: type[models.Model]) -> str:
@@ -103,7 +109,7 @@ def table_games(round_: Round, table: Table, players: dict[int, Player]) -> list
     games = list(Game.objects.raw(_games_sql(), (round_.pk, table.pk)))
     for game in games:
         game.round, game.table = round_, table
-        if (winner := players.get(game.winner_id)) is not None:
+        if game.winner_id is not None and (winner := players.get(game.winner_id)) is not None:
             game.winner = winner
     return games
 
@@ -126,7 +132,7 @@ def report_by_key(client_key: str) -> GameReport | None:
 def _converters(model: type[models.Model]) -> list[tuple[models.Field, object, list]]:
     """Each concrete field of ``model`` with what turns its database value into Python's,
     as a compiled query applies them (dates, JSON, booleans, per backend)."""
-    found = []
+    found: list[tuple[models.Field, object, list]] = []
     for field in model._meta.concrete_fields:
         column = field.get_col(model._meta.db_table)
         found.append(
@@ -149,7 +155,7 @@ def _table_with_event() -> tuple[str, list, list]:
     return sql, _converters(Table), _converters(Event)
 
 
-def _instance(model: type[models.Model], fields: list, values: tuple) -> models.Model:
+def _instance(model: type[M], fields: list, values: tuple) -> M:
     converted = []
     for (_field, column, converters), value in zip(fields, values, strict=True):
         for convert in converters:

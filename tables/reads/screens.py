@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -42,6 +43,9 @@ from tables.rules.variants import DECK_SIZE
 from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat, SeatReason
 from tournament.rules.movement import Direction
 from tournament.rules.ordering import name_key
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 
 def play_round_number(event: Event) -> int:
@@ -93,7 +97,7 @@ class NextTable:
     name: str
     to_table: int | None  # None: not seated next round (absent or removed)
     direction: Direction | None  # None when not seated next round
-    reason: str
+    reason: str | StrPromise  # a SeatReason's label is lazy
     games: int | None
     tie_broken: bool
 
@@ -238,10 +242,10 @@ def table_screen(
     screen.players = _in_table_order(seated.values())
     if event.phase == Phase.STUDY:
         # Rules exist on this page in the study phase only, for this table only.
-        seated = len(screen.players)
+        count = len(screen.players)
         screen.sheet = rule_sheet(
             table.variant,
-            players=seated if 1 <= seated <= DECK_SIZE else None,
+            players=count if 1 <= count <= DECK_SIZE else None,
             translate=_,
         )
         return screen
@@ -313,7 +317,7 @@ class PlayerScreen:
         return self.event.phase == Phase.ROUND and self.event.time_is_up()
 
     @property
-    def next_reason(self) -> str:
+    def next_reason(self) -> str | StrPromise:
         return SeatReason(self.next_seat.reason).label if self.next_seat else ""
 
 

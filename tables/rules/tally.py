@@ -228,7 +228,8 @@ def _read_entry(row: Row, names: Collection[str], translate: Translate) -> None:
     tricks: dict[str, int] = {}
     for who, count in pairs:
         name, problem = _named(who, names, translate)
-        if problem:
+        # No name comes with the problem that says why.
+        if name is None:
             row.errors.append(problem)
         elif name in tricks:
             row.errors.append(

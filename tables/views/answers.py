@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -45,7 +45,8 @@ from tables.writes.debrief_answers import answer_question
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
-from tournament.models import Event
+from tournament.common.requests import HtmxRequest
+from tournament.models import DebriefAnswer, Event
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH
 
 ANSWER_PAGE = "phone/answer.html"
@@ -65,8 +66,16 @@ def answer_page_url(event: Event) -> str:
     return reverse("phone:answer_page", args=[event.players_token])
 
 
+def _answer_text(answer: DebriefAnswer) -> str:
+    """The answer in words: its text, else its number in words (a row has one or the
+    other, the debrief_answer_not_empty constraint)."""
+    if answer.text or answer.number is None:
+        return answer.text
+    return answer_words(answer.question.kind, answer.number)
+
+
 def _answered(
-    request: HttpRequest,
+    request: HtmxRequest,
     event: Event,
     live: Callable[[tuple[str, str]], HttpResponse],
     back: str,
@@ -93,7 +102,7 @@ def _answered(
                 "Thank you: your answer is in (%(answer)s). "
                 "You can change it until the question closes."
             )
-            % {"answer": answer.text or answer_words(answer.question.kind, answer.number)},
+            % {"answer": _answer_text(answer)},
         )
     if request.htmx:
         # A refusal is swapped in like a success (htmx leaves a 4xx unswapped): the page
@@ -117,7 +126,7 @@ def _no_phone_id_message() -> str:
 @csrf_exempt
 @require_POST
 @table_from_link
-def table_answer(request: HttpRequest, table: Table) -> HttpResponse:
+def table_answer(request: HtmxRequest, table: Table) -> HttpResponse:
     """An answer from a table's page."""
     return _answered(
         request,
@@ -130,7 +139,7 @@ def table_answer(request: HttpRequest, table: Table) -> HttpResponse:
 @csrf_exempt
 @require_POST
 @event_from_players_link
-def player_answer(request: HttpRequest, event: Event) -> HttpResponse:
+def player_answer(request: HtmxRequest, event: Event) -> HttpResponse:
     """An answer from the players' page (a player who picked a name) or the answer page."""
     me = _me(request, event)
 
@@ -150,7 +159,7 @@ def player_answer(request: HttpRequest, event: Event) -> HttpResponse:
 # --- the answer page ---------------------------------------------------------------------
 
 
-def _answer_version(request: HttpRequest, players_token: str) -> str | None:
+def _answer_version(request: HtmxRequest, players_token: str) -> str | None:
     found = (
         Event.objects.for_players_token(players_token).values_list("shared_version", flat=True)
     ).first()
@@ -158,7 +167,7 @@ def _answer_version(request: HttpRequest, players_token: str) -> str | None:
 
 
 def _answer_context(
-    request: HttpRequest, event: Event, notice: tuple[str, str] | None = None
+    request: HtmxRequest, event: Event, notice: tuple[str, str] | None = None
 ) -> dict:
     return {
         "event": event,
@@ -176,7 +185,7 @@ def _answer_context(
 @never_cache
 @etag_from_version(_answer_version)
 @event_from_players_link
-def answer_page(request: HttpRequest, event: Event) -> HttpResponse:
+def answer_page(request: HtmxRequest, event: Event) -> HttpResponse:
     """The asked question for any phone (see Terms: answer page); it polls while the
     event is not finished, so the next question appears by itself."""
     template = f"{ANSWER_PAGE}#live" if request.htmx else ANSWER_PAGE

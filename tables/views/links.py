@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from tables.reads import prepared
@@ -28,12 +28,13 @@ from tournament.common.languages import (
     phone_language,
     speak,
 )
+from tournament.common.requests import HtmxRequest
 from tournament.models import Event, looks_like_token
 
 TableView = Callable[..., HttpResponse]
 
 
-def link_invalid(request: HttpRequest, *, for_player: bool = False) -> HttpResponse:
+def link_invalid(request: HtmxRequest, *, for_player: bool = False) -> HttpResponse:
     """The friendly 404 for a rotated or mistyped link. A poll or a tap from a page that
     was open before the link changed reloads the whole page, so the phone shows it.
     A phone that picked its own language keeps it here too. A report sent to it is
@@ -53,7 +54,7 @@ def table_from_link(view: TableView) -> TableView:
     loaded too), or answer the friendly 404."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+    def wrapped(request: HtmxRequest, token: str, *args, **kwargs) -> HttpResponse:
         table = prepared.table_by_token(token) if looks_like_token(token) else None
         if table is None:
             return link_invalid(request)
@@ -73,7 +74,7 @@ def event_from_players_link(view: TableView) -> TableView:
     friendly 404 that sends the player back to the QR code."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, players_token: str, *args, **kwargs) -> HttpResponse:
+    def wrapped(request: HtmxRequest, players_token: str, *args, **kwargs) -> HttpResponse:
         event = Event.objects.for_players_token(players_token).first()
         if event is None:
             return link_invalid(request, for_player=True)

@@ -83,6 +83,7 @@ from tournament.common.polling import (
     quoted_etag,
     stop_polling,
 )
+from tournament.common.requests import HtmxRequest
 from tournament.models import Event, Phase, Player, looks_like_token
 
 LIVE_PARTIAL = "phone/table.html#live"
@@ -240,21 +241,24 @@ def outcome_notice(result: ReportResult) -> tuple[str, str]:
 
 
 def _context(screen: TableScreen, **extra) -> dict:
+    # A screen that may report or confirm has a round (table_screen sets both after it);
+    # the type checker is told by testing it.
+    round_ = screen.round_
     form = None
-    if screen.can_report:
+    if screen.can_report and round_ is not None:
         form = WinnerForm(
             auto_id=False,
             initial=ReportForm.fresh_initial(
-                round_number=screen.round_.number, game_number=screen.asked_game
+                round_number=round_.number, game_number=screen.asked_game
             ),
         )
     confirm_form = None
-    if screen.confirmable is not None:
+    if screen.confirmable is not None and round_ is not None:
         confirm_form = WinnerForm(
             auto_id=False,
             initial={
                 **ReportForm.fresh_initial(
-                    round_number=screen.round_.number, game_number=screen.confirmable.number
+                    round_number=round_.number, game_number=screen.confirmable.number
                 ),
                 "winner": screen.confirmable.winner_id,
             },
@@ -331,7 +335,7 @@ def table_live(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def _reported(
-    request: HttpRequest, table: Table, result: ReportResult, phone: str, client_key: str
+    request: HtmxRequest, table: Table, result: ReportResult, phone: str, client_key: str
 ) -> HttpResponse:
     kind, message = outcome_notice(result)
     if request.htmx:
@@ -363,7 +367,7 @@ def _reported(
     return response
 
 
-def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+def _refused(request: HtmxRequest, table: Table, message: str) -> HttpResponse:
     """The page with the reason a report cannot be taken; marked, so no phone retries it."""
     if request.htmx:
         table.refresh_from_db(fields=["version"])
@@ -378,7 +382,7 @@ def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
 
 
 def _ask_about_retap(
-    request: HttpRequest, table: Table, question: RetapQuestion, form: WinnerForm
+    request: HtmxRequest, table: Table, question: RetapQuestion, form: WinnerForm
 ) -> HttpResponse:
     """A quick retap, not stored: the page asks "Another game for Ivo?", whose "yes" sends
     the same report again (same key: a yes tapped twice counts once) with retap_checked.
@@ -407,7 +411,7 @@ def _fault() -> HttpResponse:
 @csrf_exempt
 @require_POST
 @table_from_link
-def report_winner(request: HttpRequest, table: Table) -> HttpResponse:
+def report_winner(request: HtmxRequest, table: Table) -> HttpResponse:
     if report_should_fail():
         return _fault()
     form = WinnerForm(request.POST)

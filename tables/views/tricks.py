@@ -28,6 +28,7 @@ from tournament.common.errors import Refused
 from tournament.common.fault_switch import report_should_fail
 from tournament.common.inputs import positive_int
 from tournament.common.polling import clock_text
+from tournament.common.requests import HtmxRequest
 from tournament.models import Phase, Round, RoundStatus
 
 
@@ -59,7 +60,7 @@ def _tricks_form(table: Table, data=None) -> TricksForm | None:
 @require_http_methods(["GET", "POST"])
 @never_cache
 @table_from_link
-def report_tricks(request: HttpRequest, table: Table) -> HttpResponse:
+def report_tricks(request: HtmxRequest, table: Table) -> HttpResponse:
     """A game the clock cut off: tricks so far per player; the leader wins."""
     back = HttpResponseRedirect(reverse("phone:table", args=[table.token]))
     if request.method == "GET":

@@ -56,13 +56,13 @@ from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import User
 
 
 def _snapshot(game: Game) -> dict[str, Any]:
     """What the log keeps of a game: enough to read what changed and to undo it by hand."""
     return {
-        "winner": game.winner.name if game.winner_id else None,
+        "winner": game.winner.name if game.winner is not None else None,
         "status": game.status,
         "finished": game.finished,
         "tricks": game.tricks,
@@ -73,7 +73,7 @@ def log_correction(
     *,
     of: Game | GameReport,
     action: CorrectionAction,
-    by: AbstractBaseUser | None,
+    by: User | None,
     before: dict[str, Any] | None = None,
     after: Game | None = None,
 ) -> GameCorrection:
@@ -110,7 +110,7 @@ def _locked_game(game: Game) -> Game:
 
 
 @transaction.atomic
-def settle_game(*, game: Game, winner: Player, by: AbstractBaseUser | None) -> Game:
+def settle_game(*, game: Game, winner: Player, by: User | None) -> Game:
     """Decide a game's winner (a dispute, or a correction); recorded with who did it."""
     game = _locked_game(game)
     _refuse_unless_seated(winner, game.round, game.table)
@@ -136,7 +136,7 @@ def settle_game(*, game: Game, winner: Player, by: AbstractBaseUser | None) -> G
 
 
 @transaction.atomic
-def delete_game(*, game: Game, by: AbstractBaseUser | None) -> None:
+def delete_game(*, game: Game, by: User | None) -> None:
     """Remove a game from the results; its reports stay, dropped, so none counts again."""
     game = _locked_game(game)
     log_correction(of=game, action=CorrectionAction.DELETED, by=by, before=_snapshot(game))
@@ -147,7 +147,7 @@ def delete_game(*, game: Game, by: AbstractBaseUser | None) -> None:
 
 
 @transaction.atomic
-def add_game(*, round_: Round, table: Table, winner: Player, by: AbstractBaseUser | None) -> Game:
+def add_game(*, round_: Round, table: Table, winner: Player, by: User | None) -> Game:
     """The organizer enters a game by hand (a table without a phone), while its round is
     open: a game added to a closed round would count in no close."""
     Event.objects.lock(table.event_id)
@@ -181,7 +181,7 @@ def _take_kept_report(report: GameReport, *, to: ReportState) -> ReportState:
 
 
 @transaction.atomic
-def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Game:
+def accept_late_report(*, report: GameReport, by: User | None) -> Game:
     """Count a late report in its (closed) round, as if it had arrived in time; or a held
     one (tables.writes.reporting) in its round, open or closed, as the organizer vouches for it.
 
@@ -221,7 +221,7 @@ def accept_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> Ga
 
 
 @transaction.atomic
-def drop_late_report(*, report: GameReport, by: AbstractBaseUser | None) -> None:
+def drop_late_report(*, report: GameReport, by: User | None) -> None:
     """Keep a late or held report out of the results for good; the log remembers whom it
     named."""
     Event.objects.lock(report.table.event_id)
@@ -259,7 +259,7 @@ def enter_paper_tally(
     round_: Round,
     table: Table,
     entries: Mapping[int, str],
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> PaperEntry:
     """Type in a table's paper tally sheet for one open round: every row in one transaction.
 
@@ -329,6 +329,8 @@ def _paper_report(
     row: Row, *, round_: Round, table: Table, seated: dict[str, Player]
 ) -> GameReport:
     """A row of the sheet as a report (unsaved), as a phone's would be."""
+    # A row to save has no errors, so it named its winner.
+    assert row.winner is not None
     tricks = (
         None
         if row.tricks is None
@@ -374,7 +376,7 @@ def _as_the_sheet_reads(round_: Round, table: Table, games: dict[int, Game]) -> 
     )
     return {
         number: Existing(
-            winner=on_paper.get(number, game.winner.name if game.winner_id else None),
+            winner=on_paper.get(number, game.winner.name if game.winner is not None else None),
             from_paper=number in on_paper,
         )
         for number, game in games.items()

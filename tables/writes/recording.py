@@ -71,11 +71,15 @@ def record_reports(
     for report in reports:
         report.game = games[report.game_number]
     GameReport.objects.bulk_create(reports)
-    judged = [(report, report.game) for report in reports if report.game_number not in made]
+    # Each report's game read from ``games`` (the object just set on it), where it is a Game
+    # rather than the field's Game | None.
+    judged = [
+        (report, games[report.game_number]) for report in reports if report.game_number not in made
+    ]
     changes = dict(zip((r.game_number for r, _game in judged), _judge(judged), strict=True))
     recorded = []
     for report in reports:
-        game = report.game
+        game = games[report.game_number]
         if report.game_number in made:
             recorded.append(Recorded(Outcome.RECORDED, game))
             continue

@@ -287,7 +287,8 @@ def _report_game(
                 latest, winner=winner, previous_key=previous_key, mine=mine, now=now
             )
         )
-        if phantom:
+        # A phantom has a latest game (just_reported_elsewhere); said for the type checker.
+        if phantom and latest is not None:
             number = latest.number
         # Only a report that would create a new game can be a quick retap; one for a game
         # that exists already is a confirmation (or a dispute) of another phone's report.
@@ -350,6 +351,8 @@ def _bump_versions(event: Event, table: Table) -> int:
     return the table's new version, for the ETag of the phone's answer. ``event`` is the
     locked event: its version in memory follows the bump."""
     version = Table.objects.bump_version(table_id=table.pk, event_id=event.pk)
+    # None only for a table that is not there; this one was read under the event's lock.
+    assert version is not None
     event.version += 1
     return version
 
@@ -370,7 +373,7 @@ def _round_and_winner(
         round_number,
     )
     seated = prepared.seated_players(round_, table)
-    named = [winner] if winner is not None else list(tricks)
+    named = [winner] if winner is not None else list(tricks or {})
     if not named or any(p.pk not in seated for p in named):
         raise Refused(_("That player is not seated at this table in this round."))
     if winner is not None:
@@ -379,6 +382,8 @@ def _round_and_winner(
         winner = _winner_from_tricks(
             tricks, seated, finished=finished, fewest_wins=table.fewest_wins
         )
+    # report_game refuses a report with neither a winner nor tricks, so one set it.
+    assert winner is not None
     return round_, winner, seated
 
 

@@ -56,13 +56,12 @@ def pdf_pages(pdf: bytes) -> list[PdfPage]:
     for body in objects.values():
         if not re.search(rb"/Type\s*/Page\b(?!s)", body):
             continue
-        box = [float(n) for n in re.search(rb"/MediaBox\s*\[([^\]]+)\]", body)[1].split()]
-        contents = [
-            int(n)
-            for n in re.findall(
-                rb"(\d+) 0 R", re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", body)[1]
-            )
-        ]
+        media_box = re.search(rb"/MediaBox\s*\[([^\]]+)\]", body)
+        listed = re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", body)
+        assert media_box is not None, body[:200]
+        assert listed is not None, body[:200]
+        box = [float(n) for n in media_box[1].split()]
+        contents = [int(n) for n in re.findall(rb"(\d+) 0 R", listed[1])]
         pages.append(
             PdfPage(
                 width_mm=(box[2] - box[0]) / POINTS_PER_MM,

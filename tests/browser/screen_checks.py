@@ -17,6 +17,7 @@ Terms:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from html.parser import HTMLParser
 
@@ -142,7 +143,9 @@ def english_sentences(language: str) -> tuple[tuple[str, re.Pattern, str], ...]:
     with its spaces made single: a page whose text lacks that part cannot hold the sentence,
     and a substring test spares the regular expression (a walk tries a thousand of them on
     each of sixty pages)."""
-    catalogue = trans_real.translation(language)._catalog
+    # _catalog: Django's private dict of the catalogue's messages, the one place that lists
+    # them all; its stubs leave it out.
+    catalogue = trans_real.translation(language)._catalog  # type: ignore[attr-defined]
     found = []
     for msgid, msgstr in catalogue.items():
         if not isinstance(msgid, str) or not msgid or msgid == msgstr:
@@ -206,7 +209,7 @@ class _Text(HTMLParser):
             self.fragments.add(text)
 
 
-def fragments(html: str, data: list[str] = ()) -> set[str]:
+def fragments(html: str, data: Sequence[str] = ()) -> set[str]:
     """The readable fragments of ``html`` with words in them, ``data`` (the event's own:
     names, initials, the event's name) and ALWAYS_SHARED taken out."""
     parser = _Text(list(data))

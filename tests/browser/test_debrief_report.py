@@ -49,7 +49,7 @@ def rehearsed(players: int, rounds: int = 3) -> tuple[object, Event]:
     """The rehearsal event (manage.py demo_event), finished after its debrief."""
     organizer, _created = ensure_organizer()
     call_command("demo_event", "--players", str(players), "--rounds", str(rounds))
-    event = Event.objects.order_by("-pk").first()
+    event = Event.objects.latest("pk")
     return organizer, finish_event(event=start_debrief(event=event))
 
 

@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect
 from tests import factories
 from tests.browser.conftest import PROJECTOR, sign_in
 from tests.browser.test_content_security_policy import Watch
+from tests.matching import search
 from tournament.models import Event
 from tournament.writes.signin import ensure_organizer
 
@@ -57,7 +58,7 @@ def moves_shown(page: Page) -> dict[str, int]:
     """{player: table next round} as the close page shows them."""
     destinations = {}
     for card in page.locator(".cards.moves .card").all():
-        here = int(re.search(r"\d+", card.locator("h3").inner_text()).group())
+        here = int(search(r"\d+", card.locator("h3").inner_text()).group())
         for row in card.locator(".ranking li").all():
             name = row.locator(".name").inner_text()
             move = row.locator(".move").all_inner_texts()  # none after the last round
@@ -70,7 +71,7 @@ def seats_shown(page: Page) -> dict[str, int]:
     """{player: table} as the console's table cards show them."""
     seats = {}
     for card in page.locator("#tables .card").all():
-        number = int(card.get_attribute("id").removeprefix("table-"))
+        number = int((card.get_attribute("id") or "").removeprefix("table-"))
         for name in card.locator(".seats .name").all_inner_texts():
             seats[name] = number
     return seats
@@ -121,7 +122,9 @@ def test_a_whole_event_through_the_console(live_server, page: Page, new_context)
     # The address bar shows the console, not the POST-only action: a reload works.
     console = page.url.split("#")[0]
     assert re.search(r"/console/\d+/#roster$", page.url), page.url
-    assert page.reload().status == 200
+    reloaded = page.reload()
+    assert reloaded is not None
+    assert reloaded.status == 200
     expect(page.get_by_role("heading", name="Friday workshop")).to_be_visible()
     box = page.get_by_label("Names, one per line")
     box.fill("\n".join(NAMES) + "\n\n")

@@ -30,10 +30,11 @@ NAMES = [
 def games_for(event) -> dict[int, list]:
     """Each table's games as a list of winners (Player) or a tricks dict (Player → count)
     for one game cut off by the clock; different at every table, so moves differ."""
-    games = {}
+    games: dict[int, list] = {}
     for number in range(1, 5):
         a, b, c, d = factories.seated_players(event, number)
-        games[number] = [[a, b, a, c], [d, d, {a: 1, d: 3, c: 0, b: 2}], [b, c, c], [a]][number - 1]
+        tables: list[list] = [[a, b, a, c], [d, d, {a: 1, d: 3, c: 0, b: 2}], [b, c, c], [a]]
+        games[number] = tables[number - 1]
     return games
 
 

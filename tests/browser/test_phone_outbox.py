@@ -16,7 +16,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 
 from tables.models import Game, GameReport, GameStatus
 from tests import factories
@@ -52,7 +52,12 @@ def watched_phone(new_context, live_server, table) -> tuple[Page, Watch]:
 
 def posts_to_report(phone: Page) -> list:
     sent = []
-    phone.on("request", lambda r: r.method == "POST" and REPORT.search(r.url) and sent.append(r))
+
+    def keep(request: Request) -> None:
+        if request.method == "POST" and REPORT.search(request.url):
+            sent.append(request)
+
+    phone.on("request", keep)
     return sent
 
 

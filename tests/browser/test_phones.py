@@ -10,6 +10,7 @@ for the printed kit. With `SCREENSHOTS=1` they also take pictures, into
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -374,7 +375,7 @@ def test_a_phone_without_javascript_reports_with_plain_forms(live_server, new_co
 
 
 @pytest.fixture
-def shots(tmp_path) -> callable:
+def shots(tmp_path) -> Callable[[str], Path]:
     def folder(area: str) -> Path:
         return pictures(area, tmp_path)
 

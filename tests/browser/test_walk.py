@@ -118,7 +118,7 @@ def urls_for(event: Event) -> dict[str, tuple[str, dict]]:
         "console table": (reverse("organizer:table", args=[pk, 1]), LAPTOP),
         "corrections": (reverse("organizer:corrections", args=[pk]), LAPTOP),
         "player (console)": (
-            reverse("organizer:player", args=[pk, event.players.order_by("pk").first().pk]),
+            reverse("organizer:player", args=[pk, event.players.earliest("pk").pk]),
             LAPTOP,
         ),
         "kit": (reverse("kit:event_kit", args=[pk]), LAPTOP),
@@ -422,7 +422,7 @@ class Walk:
         self.twin = start_debrief(event=self.twin)
         yield "debrief"
         for which in (event, self.twin):
-            question = which.debrief_questions.order_by("position").first()
+            question = which.debrief_questions.earliest("position")
             show_question(event=which, question_id=question.pk)
         yield f"{DEBRIEF_SCREEN} a question"
         for screen in DebriefStep:
@@ -527,7 +527,9 @@ class Walk:
             next=2,
         )
         expect(self.console.locator("#flash")).to_contain_text(closed)
-        close_round(round_=Event.objects.get(pk=twin.pk).current_round, by=self.organizer)
+        close_round(
+            round_=factories.current_round(Event.objects.get(pk=twin.pk)), by=self.organizer
+        )
         expect(projector.locator("#stage.screen-moves")).to_be_visible(timeout=POLL_WAIT)
         where_to = said(language, "Next round: where to go")
         for phone in (phone_a, phone_c):

@@ -37,7 +37,8 @@ def fr_who_won(game: int) -> str:
 def exact_text(locator: Locator, text: str) -> None:
     """Wait for ``text``, then check it character for character (no-break spaces too)."""
     expect(locator).to_contain_text(text, timeout=POLL_WAIT)
-    assert text in locator.text_content(), (text, locator.text_content())
+    shown = locator.text_content() or ""
+    assert text in shown, (text, shown)
 
 
 def named(text: str) -> re.Pattern:

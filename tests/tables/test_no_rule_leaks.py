@@ -23,7 +23,9 @@ from tournament.models import Phase
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+# As headers= rather than **extra, which the type checker cannot tell from get()'s other
+# arguments.
+HTMX = {"HX-Request": "true"}
 # The sections a variant's clauses change; "End of the game" and the scoring differ only
 # at a fewest-wins table.
 VARIANT_SECTIONS = (
@@ -47,6 +49,7 @@ def study_sheet_texts(table: Table) -> set[str]:
     """Everything the table's phone shows in study: its sheet dealt for its home table."""
     players = table.seats.filter(round__number=1).count()
     sheet = rule_sheet(table.variant, players=players)
+    assert sheet.deal is not None  # dealt for a number of players
     return {s.text for s in sheet.sections} | {sheet.deal}
 
 
@@ -61,7 +64,7 @@ def table_pages(client: Client, table: Table) -> dict[str, str]:
     fetches = {
         "page": client.get(reverse("phone:table", args=[token])),
         "page?game=1": client.get(reverse("phone:table", args=[token]) + "?game=1"),
-        "live": client.get(reverse("phone:table_live", args=[token]), **HTMX),
+        "live": client.get(reverse("phone:table_live", args=[token]), headers=HTMX),
         "tricks": client.get(reverse("phone:tricks", args=[token]), follow=True),
     }
     return {name: response.content.decode() for name, response in fetches.items()}
@@ -79,7 +82,7 @@ def player_pages(client: Client, event) -> dict[str, str]:
             reverse("phone:player_home", args=[token])
         ).content.decode()
         pages[f"{player.name} live"] = client.get(
-            reverse("phone:player_live", args=[token]), **HTMX
+            reverse("phone:player_live", args=[token]), headers=HTMX
         ).content.decode()
     return pages
 
@@ -94,7 +97,9 @@ def event_in(phase: str, owner, *, clauses: bool = False):
         event = factories.start_rounds(event)
         for table_number in (1, 2, 3, 4):
             seated = factories.table(event, table_number).seats.filter(round__number=1)
-            factories.report(event, table_number, seated.first().player)
+            seat = seated.first()
+            assert seat is not None
+            factories.report(event, table_number, seat.player)
     return factories.play_until(event, phase, by=owner)
 
 

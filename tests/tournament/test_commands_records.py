@@ -33,7 +33,7 @@ def run(command: str, *args, **options) -> str:
 
 def rehearsal() -> Event:
     call_command("demo_event", players=8, rounds=2, stdout=StringIO())
-    return Event.objects.order_by("-pk").first()
+    return Event.objects.latest("pk")
 
 
 # --- export_event ------------------------------------------------------------------------

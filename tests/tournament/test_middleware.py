@@ -22,6 +22,7 @@ from django.urls import reverse
 
 from tables.models import Game, GameReport
 from tests import factories
+from tests.matching import search
 from tournament.middleware import CONTENT_SECURITY_POLICY, HEALTH_PATH
 from tournament.models import Phase
 
@@ -364,7 +365,7 @@ def test_with_postgresql_unreachable_the_health_check_answers_503_at_once(tmp_pa
 def _phone_etag(client, event) -> tuple[str, str]:
     live = reverse("phone:table_live", args=[factories.table(event, 1).token])
     page = client.get(live, **HTMX).content.decode()
-    return live, re.search(r'data-etag="([^"]+)"', page)[1].replace("&quot;", '"')
+    return live, search(r'data-etag="([^"]+)"', page)[1].replace("&quot;", '"')
 
 
 def test_an_unchanged_phone_poll_is_answered_before_sessions_and_the_view(playing):

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -120,7 +121,8 @@ class FakeGranian:
     made: list[FakeGranian] = []
 
     def __init__(self, target: str, **options: object) -> None:
-        self.target, self.options, self.hooks = target, options, []
+        self.target, self.options = target, options
+        self.hooks: list[Callable[[], threading.Thread]] = []  # serve's announcers
         FakeGranian.made.append(self)
 
     def on_startup(self, hook):
@@ -246,6 +248,7 @@ class _Server:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
+        assert self.process.stdout is not None  # opened with stdout=PIPE
         for line in self.process.stdout:
             self.lines.put(line)
 

@@ -100,7 +100,7 @@ def test_files_that_came_minified_and_other_kinds_are_left_alone():
 
 
 def _collect(static_root: Path, **storage: str) -> None:
-    overrides = {"STATIC_ROOT": static_root}
+    overrides: dict[str, object] = {"STATIC_ROOT": static_root}
     if storage:
         overrides["STORAGES"] = {**settings.STORAGES, "staticfiles": storage}
     with override_settings(**overrides):

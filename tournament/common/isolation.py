@@ -31,8 +31,9 @@ def with_names(message: str, values: Mapping[str, object], *, names: Iterable[st
     """``message % values`` for a page: the message and every value escaped, the values
     whose keys are in ``names`` isolated (see Terms)."""
     isolated = set(names)
+    # format_html("{}", value) is conditional_escape(value) for a value of any type.
     escaped = {
-        key: bdi(value) if key in isolated else conditional_escape(value)
+        key: bdi(value) if key in isolated else format_html("{}", value)
         for key, value in values.items()
     }
     # Every part was escaped above, so the sentence is safe as a whole.

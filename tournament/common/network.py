@@ -76,7 +76,7 @@ def _routed_address(probe: tuple[str, int]) -> str | None:
 def _hostname_addresses() -> list[str]:
     with contextlib.suppress(OSError, UnicodeError):
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-        return [info[4][0] for info in infos]
+        return [str(info[4][0]) for info in infos]  # AF_INET's is (host, port)
     return []
 
 

@@ -35,7 +35,9 @@ def _stop_orphan(grace: float) -> None:
     if hasattr(signal, "pthread_kill"):
         # To the main thread: a signal to the process could land in any thread, and only
         # the main thread's wait is cut short by it to run granian's handler.
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGTERM)
+        main = threading.main_thread().ident
+        assert main is not None  # the main thread started this one, so it runs and has one
+        signal.pthread_kill(main, signal.SIGTERM)
         time.sleep(grace)  # a daemon thread: if the worker ends first, this ends with it
     os._exit(1)
 

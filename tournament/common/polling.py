@@ -98,7 +98,9 @@ def etag_from_version(
         conditional = condition(etag_func=etag)(view)
         if early:
             # Set before the decorators above this one wrap it: functools.wraps copies it.
-            conditional.early_etag = etag
+            # A function's attributes are its __dict__, which its type declares (a plain
+            # attribute would be unknown to it).
+            conditional.__dict__["early_etag"] = etag
         return conditional
 
     return decorate

@@ -14,12 +14,15 @@ Terms:
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
+from django.http import QueryDict
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
@@ -57,6 +60,14 @@ from tournament.rules.roster import (
     read_lines,
 )
 from tournament.writes import signin
+
+
+def _choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's own copy of a choice field, whose choices are set when the form is made."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{name} is not a choice field")
+    return field
 
 
 class EventForm(forms.ModelForm):
@@ -107,7 +118,7 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["custom_clauses"].choices = [
+        _choice_field(self, "custom_clauses").choices = [
             (clause.value, clause_meaning(clause, _)) for clause in NEW_CLAUSES
         ]
         if not self.is_bound:
@@ -132,8 +143,9 @@ class EventForm(forms.ModelForm):
         share = self.cleaned_data.get("disruptive_share")
         return self.instance.disruptive_share if share is None else share
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what super().clean() returns
         chosen = cleaned.get("custom_clauses") or []
         if cleaned.get("difference_set") == DifferenceSet.CUSTOM and not chosen:
             self.add_error(
@@ -273,6 +285,9 @@ class RosterForm(forms.Form):
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
     )
+    # What was posted: the view's request.POST, a test's dict. clean() writes the names
+    # back into a copy of it, which both kinds make.
+    data: QueryDict | dict[str, Any]
 
     def __init__(self, *args, event: Event, players: list[Player] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -282,8 +297,9 @@ class RosterForm(forms.Form):
         self.roster_input: RosterInput | None = None
         self.from_file = False
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what super().clean() returns
         existing = [p.name for p in self.players if p.status != PlayerStatus.REMOVED]
         removed = [p.name for p in self.players if p.status == PlayerStatus.REMOVED]
         upload = cleaned.get("file")
@@ -343,7 +359,7 @@ class TablePlanForm(forms.Form):
 
     def __init__(self, *args, options: list, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["table_count"].choices = [
+        _choice_field(self, "table_count").choices = [
             (plan.table_count, plan_choice_label(plan)) for plan in options
         ]
 
@@ -368,8 +384,10 @@ class MovePlayerForm(forms.Form):
 
     def __init__(self, *args, players: list[tuple[int, str]], tables: list[int], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", _("Choose a player")), *players]
-        self.fields["table"].choices = [(n, _("Table %(number)s") % {"number": n}) for n in tables]
+        _choice_field(self, "player").choices = [("", _("Choose a player")), *players]
+        _choice_field(self, "table").choices = [
+            (n, _("Table %(number)s") % {"number": n}) for n in tables
+        ]
 
 
 def variant_choices() -> list[tuple[str, str]]:
@@ -386,7 +404,7 @@ class SetVariantForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["variant"].choices = variant_choices()
+        _choice_field(self, "variant").choices = variant_choices()
 
     def clean_variant(self) -> Variant:
         return Variant.from_code(self.cleaned_data["variant"])
@@ -406,8 +424,9 @@ class CloseRoundForm(forms.Form):
     shown = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
     disputed_ok = forms.BooleanField(required=False)
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what super().clean() returns
         seating = decode_seating(cleaned.get("shown") or "")
         if seating is not None and seating_fingerprint(seating) != cleaned.get("moves"):
             seating = None

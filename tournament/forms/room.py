@@ -10,6 +10,8 @@ Terms:
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -64,8 +66,9 @@ class HotspotForm(forms.Form):
             )
         return name
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what super().clean() returns
         password = data.get("wifi_password") or ""
         if (
             data.get("wifi_security") == WifiSecurity.WPA

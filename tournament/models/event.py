@@ -354,11 +354,12 @@ class Event(models.Model):
     # steps change the fields only: the caller saves them (save_and_bump).
 
     def phase_minutes(self, phase: str | None = None) -> int | None:
-        return {
+        minutes: dict[str, int | None] = {
             Phase.STUDY: self.study_minutes,
             Phase.PRACTICE: self.practice_minutes,
             Phase.ROUND: self.round_minutes,
-        }.get(phase or self.phase)
+        }
+        return minutes.get(phase or self.phase)
 
     @property
     def clock(self) -> Clock:

@@ -16,10 +16,15 @@ Terms:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournament.rules.debrief_questions import Stage
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 
 class Phase(models.TextChoices):
@@ -33,7 +38,8 @@ class Phase(models.TextChoices):
 
 CLOCKED_PHASES = {Phase.STUDY, Phase.PRACTICE, Phase.ROUND}
 # Titles of the phases without a round number (Event.phase_title words the others).
-PHASE_TITLES = {
+# By str: Event.phase, a CharField, reads as one.
+PHASE_TITLES: dict[str, StrPromise] = {
     Phase.SETUP: _("Getting ready"),
     Phase.STUDY: _("Study the rules"),
     Phase.PRACTICE: _("Practice"),

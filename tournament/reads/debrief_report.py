@@ -256,20 +256,23 @@ def ladder_lines(
         .filter(round__event=event, round__number=last)
         .values_list("winner__name", flat=True)
     )
-    seated = [path for path in paths if path.tables and path.tables[-1] is not None]
+    # Each seated player's path, with its last table (known then not to be None).
+    seated = [
+        (path, table) for path in paths if path.tables and (table := path.tables[-1]) is not None
+    ]
     ordered = sorted(
         seated,
-        key=lambda path: (-path.tables[-1], -wins.get(path.name, 0), name_key(path.name)),
+        key=lambda seen: (-seen[1], -wins.get(seen[0].name, 0), name_key(seen[0].name)),
     )
     return [
         LadderLine(
             place=place,
             name=path.name,
-            table=path.tables[-1],
+            table=table,
             games=wins.get(path.name, 0),
-            climb=path.tables[-1] - path.tables[0] if path.tables[0] is not None else None,
+            climb=table - path.tables[0] if path.tables[0] is not None else None,
         )
-        for place, path in enumerate(ordered, start=1)
+        for place, (path, table) in enumerate(ordered, start=1)
     ]
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -146,12 +146,17 @@ class Field:
         return self.missing() if callable(self.missing) else self.missing
 
 
+# A section's model: Section[Game] reads and makes Games. Covariant, so that sections of
+# several models make a tuple of Section[Model] (a section is frozen: only read).
+M = TypeVar("M", bound=models.Model, covariant=True)
+
+
 @dataclass(frozen=True)
-class Section:
+class Section(Generic[M]):
     """One part of the record (see Terms: section)."""
 
     key: str
-    model: type[models.Model]
+    model: type[M]
     fields: tuple[Field, ...]
     order_by: tuple[str, ...] = ()  # the export's query order (model fields)
     sort_by: tuple[str, ...] = ()  # or the order of the rows written (record keys)
@@ -182,6 +187,14 @@ def _time(key: str, *, attr: str = "", null: bool = False, stamped: bool = False
     return Field(key, Kind.MOMENT, attr=attr, null=null, stamped=stamped)
 
 
+def _max_length(model: type[models.Model], name: str) -> int:
+    """The longest text a model's field holds, as the model declares it."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.CharField)
+    assert field.max_length is not None
+    return field.max_length
+
+
 def _username(key: str) -> Field:
     return Field(key, Kind.USER, null=True, max_length=USERNAME_MAX_LENGTH)
 
@@ -193,7 +206,7 @@ EVENT = Section(
     "event",
     Event,
     (
-        Field("name", Kind.TEXT, max_length=Event._meta.get_field("name").max_length),
+        Field("name", Kind.TEXT, max_length=_max_length(Event, "name")),
         _time("created_at", null=True, stamped=True),
         Field("seed", Kind.WHOLE, maximum=INT_MAX),
         Field("rounds_planned", Kind.WHOLE, minimum=1, maximum=20),
@@ -298,7 +311,7 @@ GAMES = Section(
             "reported_by",
             Kind.TEXT,
             blank=True,
-            max_length=Game._meta.get_field("reported_by").max_length,
+            max_length=_max_length(Game, "reported_by"),
         ),
         _time("reported_at", stamped=True),
         _time("updated_at", stamped=True),

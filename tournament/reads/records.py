@@ -199,7 +199,8 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
     )
     parts: dict[int, dict[str, list]] = {r["id"]: {} for r in rounds}
     for part in ROUND_PARTS:
-        stored = _query(part, part.model.objects.filter(round__event=event), "round_id")
+        # _default_manager: each model's one manager, objects, as the type of any model has it.
+        stored = _query(part, part.model._default_manager.filter(round__event=event), "round_id")
         if part is GAMES:
             out.games = {game["id"]: game["number"] for game in stored}
         by_round = defaultdict(list)

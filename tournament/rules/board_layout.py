@@ -398,7 +398,9 @@ class _Sizing:
     def lines_of(self, row: Row) -> float:
         return self.layout.wrapped_lines if row.name in self.wrapped else 1.0
 
-    def rank(self, pages: int, lines: float, split: bool, wrapped_share: float) -> tuple:
+    def rank(
+        self, pages: int, lines: float, split: bool, wrapped_share: float
+    ) -> tuple[int, bool, float, int, float]:
         """Smaller is better (see lay_out)."""
         shown = min(self.font, self.layout.font_size(lines, self.room))
         seen = round(shown * (1 - WRAP_COST * wrapped_share), 3)
@@ -447,7 +449,7 @@ def lay_out(groups: Iterable[Group], kind: str) -> Board:
     if not groups:
         return Board(kind, LAYOUTS[0], ())
     rows = [row for group in groups for row in group.rows]
-    best: tuple[tuple, Board] | None = None
+    best: tuple[tuple[int, bool, float, int, float], Board] | None = None
     games = any(getattr(row, "games", None) is not None for row in rows)
     for sizing in _sizings(kind, rows, table_digits(groups), games):
         layout = sizing.layout

@@ -39,7 +39,11 @@ from tournament.rules.name_width import name_width
 SHAPES_KEPT = 32  # a few events' boards of each kind, in one server process
 _EPSILON = 1e-6
 
-_shapes: OrderedDict[tuple, Board] = OrderedDict()
+# A board's shape: its kind, table digits, whether it shows games, and each group's table,
+# place and names.
+Shape = tuple[str, int, bool, tuple[tuple[int | None, bool, tuple[str, ...]], ...]]
+
+_shapes: OrderedDict[Shape, Board] = OrderedDict()
 _lock = Lock()  # server threads share the memory
 
 
@@ -61,7 +65,7 @@ def lay_out_reusing(groups: Iterable[Group], kind: str) -> Board:
     return board
 
 
-def _shape(groups: tuple[Group, ...], kind: str) -> tuple:
+def _shape(groups: tuple[Group, ...], kind: str) -> Shape:
     games = any(getattr(row, "games", None) is not None for g in groups for row in g.rows)
     return (
         kind,

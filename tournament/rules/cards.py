@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 DECK_SIZE = 28
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7")
@@ -242,7 +243,9 @@ class Variant:
 
     def with_clause(self, clause: Clause) -> Variant:
         """This variant with one more clause (ValueError if they cannot combine)."""
-        return replace(self, **{_FIELD_BY_CLAUSE[clause]: True})
+        # The field is named at run time, so its value is typed loosely for replace().
+        flag: dict[str, Any] = {_FIELD_BY_CLAUSE[clause]: True}
+        return replace(self, **flag)
 
     @property
     def winning_card_order(self) -> list[str]:

@@ -30,7 +30,7 @@ Standard library only: this module must stay importable without Django.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -102,7 +102,7 @@ _DIFFERENCE_NAMES: dict[Difference, str] = {
 def clash_differences(home_rules: Iterable[Variant]) -> tuple[Difference, ...]:
     """Every way the home rules at one table-round differ, biggest first."""
     rules = set(home_rules)
-    facts = {
+    facts: dict[Difference, Callable[[Variant], object]] = {
         Difference.WINNING: lambda v: v.fewest_wins,
         Difference.DIRECTION: lambda v: v.ace_high,
         Difference.TRUMP: lambda v: v.trump_key,

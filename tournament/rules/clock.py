@@ -52,10 +52,13 @@ class Clock:
 
     def remaining(self, now: datetime) -> timedelta | None:
         """Time left, never negative; None when the clock is not set."""
-        if not self.is_set:
+        # is_set spelled out, so that the type checker sees the end time is there.
+        if not self.timed:
             return None
         if self.paused_remaining is not None:
             return max(self.paused_remaining, _NO_TIME)
+        if self.ends_at is None:
+            return None
         return max(self.ends_at - now, _NO_TIME)
 
     def seconds_left(self, now: datetime) -> int | None:
@@ -89,7 +92,7 @@ class Clock:
 
     def resumed(self, now: datetime) -> Clock:
         """Running again with the time it had left; unchanged unless paused."""
-        if not self.is_paused:
+        if self.paused_remaining is None:
             return self
         return replace(self, ends_at=now + self.paused_remaining, paused_remaining=None)
 
@@ -97,9 +100,10 @@ class Clock:
         """``seconds`` more: on a paused clock, on the end time of a running one, and from
         now once time is up; unchanged when the clock is not set and not paused."""
         extra = timedelta(seconds=seconds)
-        if self.is_paused:
+        if self.paused_remaining is not None:
             return replace(self, paused_remaining=self.paused_remaining + extra)
-        if not self.is_set:
+        # Not paused, so set means timed with an end time.
+        if not self.timed or self.ends_at is None:
             return self
         # After time is up, "one more minute" means a minute from now.
         return replace(self, ends_at=max(self.ends_at, now) + extra)

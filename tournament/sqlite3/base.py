@@ -26,14 +26,16 @@ class DatabaseWrapper(base.DatabaseWrapper):
             make_folder(Path(self.settings_dict["NAME"]).parent)
         return super().get_new_connection(conn_params)
 
+    # Django's private hook where an autocommit connection begins a transaction (BEGIN
+    # IMMEDIATE here), the one place to queue before it; its stubs leave it out.
     def _start_transaction_under_autocommit(self) -> None:
         if self.is_in_memory_db():
-            return super()._start_transaction_under_autocommit()
+            return super()._start_transaction_under_autocommit()  # type: ignore[misc]
         queue = queue_for(str(self.settings_dict["NAME"]))
         queue.enter(timeout=float(self.settings_dict["OPTIONS"].get("timeout", 5)))
         self._in_queue = queue
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]
         except BaseException:
             self._leave_queue()
             raise

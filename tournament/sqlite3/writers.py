@@ -36,15 +36,18 @@ outside the queue holding SQLite's lock can add SQLite's own busy wait to that.)
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass
 
 from django.db import OperationalError
 
-try:
+# By platform rather than by ImportError, which the type checker reads as a module that
+# may be None everywhere.
+if sys.platform != "win32":
     import fcntl
-except ImportError:  # Windows
+else:  # Windows: no flock
     fcntl = None
 
 # How long a process sleeps between two tries of another process's file lock: one
@@ -67,7 +70,7 @@ class WriterQueue:
             raise OperationalError("database is locked")
         try:
             if self.file is not None:
-                self._lock_file(deadline)
+                self._lock_file(self.file, deadline)
         except BaseException:
             self.threads.release()
             raise
@@ -79,12 +82,12 @@ class WriterQueue:
         finally:
             self.threads.release()
 
-    def _lock_file(self, deadline: float) -> None:
+    def _lock_file(self, file: int, deadline: float) -> None:
         # Only the thread holding ``threads`` gets here: at most one per process polls.
         naps = iter(FILE_LOCK_NAPS)
         while True:
             try:
-                fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return
             except BlockingIOError:
                 if time.monotonic() >= deadline:

@@ -42,6 +42,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from tournament.common.requests import SignedInRequest
 from tournament.models import Event
 from tournament.views.organizer.answers import back_to, console_url
 from tournament.writes.cofacilitators import (
@@ -75,9 +76,16 @@ class InvitationRevoked(PermissionDenied):
         super().__init__(_("Your invitation to help run this event was revoked."))
 
 
-def _reached_event(request: HttpRequest, pk: int, *, organizer_only: bool) -> Event:
+class EventRequest(SignedInRequest):
+    """A request that event_view let through, with the user's access to its event (for the
+    type checker only, see tournament.common.requests)."""
+
+    event_access: Access
+
+
+def _reached_event(request: EventRequest, pk: int, *, organizer_only: bool) -> Event:
     """The event with pk if this user reaches it (see Terms: reach), with their access as
-    `event.access` and `request.event_access`; else 404 or InvitationRevoked."""
+    `request.event_access`; else 404 or InvitationRevoked."""
     user = request.user
     if organizer_only:
         event = Event.objects.visible_to(user).filter(pk=pk).first()
@@ -90,10 +98,10 @@ def _reached_event(request: HttpRequest, pk: int, *, organizer_only: bool) -> Ev
             if revoked_invitation(user) is not None:
                 raise InvitationRevoked
             raise Http404
-        access = access_for(user, event)
-        if access is None:  # revoked between the two reads
+        found = access_for(user, event)
+        if found is None:  # revoked between the two reads
             raise InvitationRevoked
-    event.access = access
+        access = found
     request.event_access = access
     return event
 
@@ -111,11 +119,11 @@ def event_view(
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        def wrapped(request: EventRequest, pk: int, *args, **kwargs) -> HttpResponse:
             event = _reached_event(request, pk, organizer_only=organizer_only)
             needed = may or ("organize" if request.method == "POST" else "view")
-            if not event.access.allows(needed):
-                raise NotAllowed(event, event.access)
+            if not request.event_access.allows(needed):
+                raise NotAllowed(event, request.event_access)
             if request.method == "POST" and event.is_finished and not even_when_finished:
                 raise EventIsFinished(event)
             return view(request, event, *args, **kwargs)
@@ -146,11 +154,11 @@ def visible_version(request: HttpRequest, pk: int, *args, **kwargs) -> int | Non
     )
 
 
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler403 (see Terms): a change to a finished event is refused like any other action
     (back to the page it came from, with the reason); any other 403 gets Django's page."""
     if isinstance(exception, EventIsFinished):
-        messages.error(request, exception.event.finished_refusal)
+        messages.error(request, str(exception))  # the event's finished_refusal
         return back_to(request, console_url(exception.event))
     if isinstance(exception, NotAllowed):
         if request.method != "POST":

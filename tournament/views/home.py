@@ -2,7 +2,7 @@
 signed-in organizers straight to their console."""
 
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
@@ -21,5 +21,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @cache_control(max_age=7 * 24 * 3600, public=True)
 def favicon(request: HttpRequest) -> HttpResponse:
     """/favicon.ico, which browsers ask for on their own (pages link the SVG too)."""
-    with open(finders.find(FAVICON), "rb") as icon:
+    path = finders.find(FAVICON)
+    if path is None:  # only in a broken installation: the icon ships with the app
+        raise Http404
+    with open(path, "rb") as icon:
         return HttpResponse(icon.read(), content_type="image/svg+xml")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cache
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET
 from tournament.common.languages import speak
 from tournament.common.polling import etag_from_version, first_row, poll_trigger, quoted_etag
 from tournament.common.qr import qr_svg
+from tournament.common.requests import HtmxRequest
 from tournament.models import Event, RoomSettings, looks_like_token
 from tournament.reads.projector import ScreenKind, View, build_screen
 from tournament.reads.room import phone_base_url, room_settings, wifi_join
@@ -36,7 +37,7 @@ def _stage_version(view: View, version: int) -> str:
     return f"{version}-{view}"
 
 
-def _polled_version(request: HttpRequest, token: str) -> str | None:
+def _polled_version(request: HtmxRequest, token: str) -> str | None:
     # Only the polled stage is conditional: a full page carries the clock's seconds left,
     # which the version does not cover, so a reload must never be answered from a cache.
     # The header, not request.htmx: an early answer comes before HtmxMiddleware.
@@ -83,7 +84,7 @@ def _welcome(event: Event) -> dict:
 
 @require_GET
 @etag_from_version(_polled_version, early=True)
-def screen(request: HttpRequest, token: str) -> HttpResponse:
+def screen(request: HtmxRequest, token: str) -> HttpResponse:
     event = Event.objects.filter(projector_token=token).first()
     if event is None:
         return render(request, "projector/link_invalid.html", status=404)

@@ -21,11 +21,19 @@ import sys
 import time
 import webbrowser
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
 from tournament.window.screen import Phase, language, shown, windows_language
 from tournament.window.server import ServerProcess, child_command
+
+if TYPE_CHECKING:
+    # Annotations only: Tk is imported when the window opens (serve_in_window), as a
+    # Python without it serves in the terminal.
+    import tkinter as tk
+
+    from tournament.window.tk_window import Window
 
 TICK_MS = 200
 ADDRESS_SECONDS = 10.0
@@ -62,7 +70,7 @@ def hide_own_console() -> None:
 class Controller:
     """Runs the window: ticks, buttons, closing and signals (see Terms)."""
 
-    def __init__(self, root: object, window: object, server: ServerProcess, *, browser: bool):
+    def __init__(self, root: tk.Tk, window: Window, server: ServerProcess, *, browser: bool):
         self.root = root
         self.window = window
         self.server = server
@@ -175,14 +183,16 @@ def serve_in_window(*, port: int, arguments: Sequence[str], browser: bool = True
     except tk.TclError:
         return None
     server = ServerProcess(child_command(port, arguments), port=port, echo=sys.stdout)
-    controller = Controller(root, None, server, browser=browser)
-    controller.window = Window(
+    # The window's buttons call the controller, made just after it: Tk calls them only
+    # once mainloop runs.
+    window = Window(
         root,
         data_dir=data_dir,
-        on_open=controller.open_console,
-        on_stop=controller.stop,
-        on_close=controller.close,
+        on_open=lambda: controller.open_console(),
+        on_stop=lambda: controller.stop(),
+        on_close=lambda: controller.close(),
     )
+    controller = Controller(root, window, server, browser=browser)
     hide_own_console()
     signal.signal(signal.SIGINT, controller.signalled)
     signal.signal(signal.SIGTERM, controller.signalled)

@@ -34,7 +34,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from tournament.common import server_stop
 
@@ -96,7 +96,7 @@ class ServerProcess:
     def start(self) -> None:
         """Start the child and the threads that read its output and wait until it is ready."""
         environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
-        options: dict[str, object] = {}
+        options: dict[str, Any] = {}  # Popen keywords of several types
         if sys.platform != "win32":
             options["process_group"] = 0
         if sys.platform.startswith("linux"):

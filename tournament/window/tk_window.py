@@ -16,6 +16,7 @@ from __future__ import annotations
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import font, messagebox, ttk
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -103,7 +104,7 @@ class Window:
         self.stop_button = ttk.Button(buttons, text=_("Stop the server"), command=on_stop)
         self.stop_button.pack(side="right")
 
-    def _copyable(self, parent: ttk.Frame, **options: object) -> CopyableText:
+    def _copyable(self, parent: ttk.Frame, **options: Any) -> CopyableText:  # Tk options
         entry = CopyableText(parent, width=34, **options)
         entry.grid(sticky="we")
         return entry

@@ -74,6 +74,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -183,7 +184,7 @@ def list_backups(*, event_id: int | None = None, directory: Path | None = None) 
     found = (Backup.from_path(path) for path in paths)
     return sorted(
         (b for b in found if b is not None and (event_id is None or b.event_id == event_id)),
-        key=lambda backup: (backup.taken_at, backup.path.name),
+        key=lambda backup: (backup.taken_at, backup.name),  # a file's name (from_path)
         reverse=True,
     )
 
@@ -207,10 +208,9 @@ def prune(directory: Path, *, event_id: int | None, keep: int = KEEP_PER_EVENT) 
     """Delete all but the newest ``keep`` backups of one event (None: the copies made
     before restores); returns the files deleted."""
     backups = [b for b in list_backups(directory=directory) if b.event_id == event_id]
-    deleted = []
-    for backup in backups[keep:]:
-        backup.path.unlink(missing_ok=True)
-        deleted.append(backup.path)
+    deleted = [b.path for b in backups[keep:] if b.path is not None]  # files: all have one
+    for path in deleted:
+        path.unlink(missing_ok=True)
     return deleted
 
 
@@ -222,7 +222,7 @@ def _uri(path: Path | str, mode: str) -> str:
     return f"{Path(path).absolute().as_uri()}?mode={mode}"
 
 
-def copy_database(source: Path, target: Path) -> None:
+def copy_database(source: Path | str, target: Path) -> None:
     """Copy a live SQLite database file to ``target`` online (see Terms: backup).
 
     The copy runs in one step, which reads one committed state of the source; with the
@@ -286,7 +286,7 @@ def _live_sqlite(alias: str = DEFAULT_DB_ALIAS) -> Path | str | None:
     """The live SQLite database's file; IN_MEMORY for one kept in memory (the test
     suite's), None on another database."""
     connection = connections[alias]
-    if connection.vendor != "sqlite":
+    if not isinstance(connection, SQLiteWrapper):  # vendor "sqlite", typed as such
         return None
     if connection.is_in_memory_db():
         return IN_MEMORY
@@ -334,7 +334,9 @@ def back_up(
             _("The backup could not be written to %(folder)s: %(error)s")
             % {"folder": directory, "error": error}
         ) from error
-    return Backup.from_path(path)
+    backup = Backup.from_path(path)
+    assert backup is not None  # _free_name gave the file a backup's name
+    return backup
 
 
 def _store_record(*, event_id: int, round_number: int, moment: Moment, now: datetime) -> Backup:
@@ -465,7 +467,7 @@ def restore_database(
         )
     _refuse_unless_ours(backup)
     _refuse_in_memory(live)
-    live = live.resolve()
+    live = Path(live).resolve()
     if backup == live:
         raise BackupFailed(_("That file is the live database itself."))
 
@@ -493,4 +495,6 @@ def restore_database(
         raise BackupFailed(
             _("The backup could not be restored: %(error)s") % {"error": error}
         ) from error
-    return Backup.from_path(kept)
+    made = Backup.from_path(kept)
+    assert made is not None  # _free_name gave the file a restore copy's name
+    return made

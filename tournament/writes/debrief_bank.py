@@ -125,6 +125,7 @@ def delete_question(*, question: DebriefQuestion) -> None:
         progress = debrief_progress(event)
         # Screens are always in the running order, so there is a slide either side.
         landing = progress.next or progress.previous
+        assert landing is not None
         event.debrief_step = landing.step
         event.debrief_question_id = landing.question_id
         event.save(update_fields=["debrief_step", "debrief_question"])
@@ -140,8 +141,10 @@ def reset_questions(*, event: Event) -> list[DebriefQuestion]:
     """
     event = _locked(event)
     stage = None
-    if event.shows_a_question:
-        stage = DebriefQuestion.objects.get(pk=event.debrief_question_id).stage
+    shown = event.debrief_question_id
+    # shows_a_question implies an id; tested again for the type checker, which cannot see it.
+    if event.shows_a_question and shown is not None:
+        stage = DebriefQuestion.objects.get(pk=shown).stage
         event.debrief_question = None
         event.save(update_fields=["debrief_question"])
     DebriefQuestion.objects.filter(event=event).delete()

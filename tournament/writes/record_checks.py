@@ -183,6 +183,7 @@ class _Reader:
                     maximum = {**self.event, **row}[maximum]
                 return item.whole(key, minimum=one.minimum, maximum=maximum, null=null)
             case Kind.CHOICE:
+                assert one.choices is not None  # every CHOICE field names its choices
                 value = item.choice(key, one.choices(), null=null)
                 return "" if value is None and one.null_is_blank else value
             case Kind.MOMENT:
@@ -238,6 +239,7 @@ class _Reader:
 
     def question(self, item: RecordObject, one: Field) -> int | None:
         """The position of the question the debrief shows, if any."""
+        assert isinstance(one.maximum, int)  # bounded by a number, not by an event's field
         position = item.whole(one.key, minimum=one.minimum, maximum=one.maximum, null=True)
         if position is not None and position not in self.positions:
             raise problem(

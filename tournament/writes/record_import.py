@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
@@ -65,7 +65,9 @@ from tournament.writes.record_checks import Checked, Row, check_record
 from tournament.writes.record_fields import RecordProblem
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import User
+
+M = TypeVar("M", bound=models.Model)  # a section's model: Section[Game] makes Games
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class ImportedEvent:
     unknown_users: list[str]
 
 
-def import_event(*, record: Any, owner: AbstractBaseUser) -> ImportedEvent:
+def import_event(*, record: Any, owner: User) -> ImportedEvent:
     """Create a new event from a record (see Terms: import), in one transaction.
 
     The whole record is checked before the first write; a problem raises RecordProblem
@@ -113,11 +115,12 @@ class _Builder:
     name, number or position becomes the row it names in the new event, once that row
     exists; a stamped time waits until its row is created (``restamp``)."""
 
-    def __init__(self, users: dict[str, AbstractBaseUser]) -> None:
+    def __init__(self, users: dict[str, User]) -> None:
         self.users = users
         self.players: dict[str, Player] = {}
         self.tables: dict[int, Table] = {}
-        self.games: dict[tuple[int, int, int], Game] = {}  # (round id, table, number)
+        # (round id, table, number); a row outside a round looks a game up with None.
+        self.games: dict[tuple[int | None, int, int], Game] = {}
         self.questions: dict[int, DebriefQuestion] = {}  # by position
         # Per model: the stamped fields, and each row created with the record's times.
         self.stamped: dict[type[models.Model], tuple[list[str], list[tuple[Any, Row]]]] = {}
@@ -145,7 +148,7 @@ class _Builder:
             values[one.model_field] = value
         return values
 
-    def row(self, section: Section, row: Row, **parents: Any) -> models.Model:
+    def row(self, section: Section[M], row: Row, **parents: Any) -> M:
         """A new (unsaved) row of the section's model."""
         values = self.fields(section, row, round_id=getattr(parents.get("round"), "pk", None))
         stamped = [one.model_field for one in section.fields if one.stamped]
@@ -161,10 +164,12 @@ class _Builder:
             for instance, times in rows:
                 for name, value in times.items():
                     setattr(instance, name, value)
-            model.objects.bulk_update([instance for instance, _times in rows], names)
+            # _default_manager: each model's one manager, objects, as the type of any model
+            # has it.
+            model._default_manager.bulk_update([instance for instance, _times in rows], names)
 
 
-def _create(checked: Checked, owner: AbstractBaseUser) -> ImportedEvent:
+def _create(checked: Checked, owner: User) -> ImportedEvent:
     # By record name: a username, or a co-facilitator's name and role (accounts_named).
     usernames = accounts_named(checked.usernames)
     accounts = {
@@ -197,7 +202,7 @@ def _create(checked: Checked, owner: AbstractBaseUser) -> ImportedEvent:
     )
     in_rounds = list(zip(rounds, checked.rounds, strict=True))
 
-    def parts(section: Section) -> list[Any]:
+    def parts(section: Section[M]) -> list[M]:
         return [
             build.row(section, part, round=round_)
             for round_, row in in_rounds

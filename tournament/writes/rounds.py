@@ -302,6 +302,8 @@ def undo_close_round(
     )
     if refusal:
         raise Refused(refusal)
+    # undo_refusal refuses when no round was closed; said again for the type checker.
+    assert last_closed is not None
     if following is not None:
         following.delete()
     Round.objects.filter(pk=last_closed.pk).update(

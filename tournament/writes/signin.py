@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -44,6 +45,9 @@ from django.utils.translation import ngettext
 
 from tournament.common.product import manage_command
 from tournament.models import SignInAttempt
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 DEFAULT_ORGANIZER = "organizer"
 
@@ -67,7 +71,7 @@ sign_in_tokens = SignInLinkTokens()
 
 def ensure_organizer(
     username: str = DEFAULT_ORGANIZER, *, superuser: bool | None = None
-) -> tuple[object, bool]:
+) -> tuple[User, bool]:
     """An organizer account, created without a usable password.
 
     The installation's own account ("organizer", made on first start) is a superuser: it
@@ -86,13 +90,13 @@ def ensure_organizer(
     return user, created
 
 
-def sign_in_path(user) -> str:
+def sign_in_path(user: User) -> str:
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     token = sign_in_tokens.make_token(user)
     return reverse("organizer:sign_in_link", kwargs={"uidb64": uid, "token": token})
 
 
-def link_account(uidb64: str):
+def link_account(uidb64: str) -> User | None:
     """The active account a sign-in link names, or None for a garbled or unknown one."""
     user_model = get_user_model()
     try:

@@ -88,7 +88,9 @@ def add_clauses(
             if not free:
                 break
 
-            def preference(i: int, clause: Clause = clause, target: float = target) -> tuple:
+            def preference(
+                i: int, clause: Clause = clause, target: float = target
+            ) -> tuple[bool, bool, float]:
                 result = plan[i].with_clause(clause)
                 return (
                     result in plan,

@@ -10,6 +10,7 @@ import pytest
 from tables.rules.players_guide import PlayersGuide, players_guide
 from tables.rules.variants import Suit
 from tests.tables.rules.test_rule_sheets import marked_messages, shout
+from tournament.common.i18n import untranslated
 
 ROOT = Path(__file__).resolve().parents[3]
 MODULE_PATH = ROOT / "tables" / "rules" / "players_guide.py"
@@ -18,8 +19,11 @@ PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
 
 def guide(translate: Callable[[str], str] | None = None, **minutes: int) -> PlayersGuide:
     times = {"study_minutes": 5, "practice_minutes": 3, "round_minutes": 6} | minutes
-    return (
-        players_guide(**times) if translate is None else players_guide(**times, translate=translate)
+    return players_guide(
+        study_minutes=times["study_minutes"],
+        practice_minutes=times["practice_minutes"],
+        round_minutes=times["round_minutes"],
+        translate=translate or untranslated,
     )
 
 

@@ -68,6 +68,7 @@ def marked_messages(path: Path) -> set[str]:
         and isinstance(node.func, ast.Name)
         and node.func.id == "gettext_noop"
         and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
     }
 
 

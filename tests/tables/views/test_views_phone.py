@@ -18,6 +18,7 @@ from tables.writes import second_taps
 from tables.writes.second_taps import CONFIRMATION_WINDOW
 from tests import factories
 from tests.factories import seated_players, table
+from tests.matching import search
 from tournament.models import Event, Player, Seat
 from tournament.writes.finishing import finish_event
 from tournament.writes.rounds import ClockAction, change_clock, undo_close_round
@@ -59,12 +60,12 @@ def next_round_tables(event) -> dict[Player, int]:
 
 def etag_of(response) -> str:
     """The ETag the polled element carries, as poll.js sends it back."""
-    return html_module.unescape(re.search(r'data-etag="([^"]+)"', response.content.decode())[1])
+    return html_module.unescape(search(r'data-etag="([^"]+)"', response.content.decode())[1])
 
 
 def polled_url(html: str) -> str:
     """The URL the live part polls next, as htmx reads it from the page."""
-    return html_module.unescape(re.search(r'id="live"[^>]*hx-get="([^"]+)"', html)[1])
+    return html_module.unescape(search(r'id="live"[^>]*hx-get="([^"]+)"', html)[1])
 
 
 def form_fields(html: str, form_class: str = "report") -> dict[str, str]:

@@ -84,6 +84,7 @@ def report_held_open_while_the_round_closes() -> dict:
     owner, event = _event_in_round_one()
     round_ = event.current_round
     seat = Seat.objects.filter(round=round_, table__number=1).select_related("player").first()
+    assert seat is not None
     table = Table.objects.get(pk=seat.table_id)
     patcher, held, release = _held(reporting, "_attach")
     report = Side(
@@ -114,6 +115,7 @@ def close_held_open_while_a_phone_reports() -> dict:
     owner, event = _event_in_round_one()
     round_ = event.current_round
     seat = Seat.objects.filter(round=round_, table__number=1).select_related("player").first()
+    assert seat is not None
     table = Table.objects.get(pk=seat.table_id)
     patcher, held, release = _held(rounds, "seat_next_round")
     close = Side(lambda: rounds.close_round(round_=round_, by=owner)[seat.player.name].games)

@@ -7,6 +7,7 @@ import re
 import qrcode
 import qrcode.constants
 
+from tests.matching import search
 from tournament.common.qr import QUIET_ZONE_MODULES, qr_svg, wifi_payload
 
 URL = "http://192.168.1.20:8000/t/pVh1mQ0n0Jx7Zq2c3Yb9sW4kL8dE5fGh/"
@@ -14,7 +15,7 @@ URL = "http://192.168.1.20:8000/t/pVh1mQ0n0Jx7Zq2c3Yb9sW4kL8dE5fGh/"
 
 def dark_modules(svg: str) -> set[tuple[int, int]]:
     """The dark squares the SVG path draws, as (column, row) including the quiet zone."""
-    path = re.search(r' d="([^"]+)"', svg)[1]
+    path = search(r' d="([^"]+)"', svg)[1]
     return {(int(x), int(y)) for x, y in re.findall(r"M(\d+),(\d+)H", path)}
 
 

@@ -50,7 +50,10 @@ def eventful(organizer) -> Event:
     at_two = factories.seated_players(event, 2)
     factories.report(event, 2, at_two[0])
     add_game(
-        round_=event.current_round, table=factories.table(event, 2), winner=at_two[1], by=organizer
+        round_=factories.current_round(event),
+        table=factories.table(event, 2),
+        winner=at_two[1],
+        by=organizer,
     )
     event = factories.close_current_round(event, organizer)
     event = advance_phase(event=event)

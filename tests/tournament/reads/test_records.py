@@ -52,7 +52,7 @@ MODELS = (Event, Player, Table, Round, Seat, Game, GameReport, GameCorrection)
 
 def rehearsal(**options) -> Event:
     call_command("demo_event", stdout=StringIO(), **{"players": 12, "rounds": 3, **options})
-    return Event.objects.order_by("-pk").first()
+    return Event.objects.latest("pk")
 
 
 def without_export_time(record: dict) -> dict:

@@ -23,13 +23,14 @@ def by_games(group: Group, games: dict[str, int]) -> Group:
 
 
 def shown(board: Board) -> list[tuple[int | None, str, int]]:
-    return [
-        (fragment.table, row.name, row.games)
-        for page in board.pages
-        for column in page.columns
-        for fragment in column
-        for row in fragment.rows
-    ]
+    found = []
+    for page in board.pages:
+        for column in page.columns:
+            for fragment in column:
+                for row in fragment.rows:
+                    assert isinstance(row, StandingRow)  # the board of a round being played
+                    found.append((fragment.table, row.name, row.games))
+    return found
 
 
 def test_a_report_redraws_the_board_without_laying_it_out_again():

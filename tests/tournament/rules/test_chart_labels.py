@@ -33,11 +33,12 @@ def boxes(svg_markup: str) -> list[tuple[str, float, float, float, float]]:
     for text in ET.fromstring(svg_markup).iter(f"{SVG}text"):
         if text.get("class") != "path-name":
             continue
-        size = float(text.get("font-size"))
-        left, baseline = float(text.get("x")), float(text.get("y"))
+        size = float(text.attrib["font-size"])
+        left, baseline = float(text.attrib["x"]), float(text.attrib["y"])
         top = baseline - size  # an ascender's height above the baseline...
         bottom = baseline + size * 0.25  # ...and a descender's below it
-        found.append((text.text, left, top, left + name_width(text.text) * size, bottom))
+        name = text.text or ""
+        found.append((name, left, top, left + name_width(name) * size, bottom))
     return found
 
 

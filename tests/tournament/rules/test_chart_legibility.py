@@ -38,7 +38,7 @@ KINDS = [ClashKind.DIRECTION, ClashKind.TRUMP, ClashKind.WINNING, ClashKind.PLAY
 
 def scale(svg: ET.Element, screen: str) -> float:
     """CSS pixels per SVG unit once the chart is fitted to its box at 1080p."""
-    _, _, width, height = (float(v) for v in svg.get("viewBox").split())
+    _, _, width, height = (float(v) for v in svg.attrib["viewBox"].split())
     box_width, box_height = BOXES_AT_1080P[screen]
     return min(box_width / width, box_height / height)
 
@@ -47,12 +47,13 @@ def texts(svg: ET.Element) -> list[tuple[str, float, tuple[float, float, float, 
     """(text, font-size, box) of every text the room reads (not the titles)."""
     found = []
     for text in svg.iter(f"{SVG}text"):
-        size = float(text.get("font-size"))
-        x, baseline = float(text.get("x")), float(text.get("y"))
-        width = size * (1.0 if text.text in SYMBOLS else len(text.text) * GLYPH_WIDTH)
+        size = float(text.attrib["font-size"])
+        x, baseline = float(text.attrib["x"]), float(text.attrib["y"])
+        words = text.text or ""
+        width = size * (1.0 if words in SYMBOLS else len(words) * GLYPH_WIDTH)
         anchor = text.get("text-anchor", "start")
         left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
-        found.append((text.text, size, (left, baseline - size, left + width, baseline + size / 4)))
+        found.append((words, size, (left, baseline - size, left + width, baseline + size / 4)))
     return found
 
 
@@ -99,7 +100,7 @@ def test_every_text_of_a_debrief_chart_is_28px_at_1080p_and_none_meets_another(
 ):
     svg = chart(screen, tables, rounds)
     found = texts(svg)
-    _, _, width, height = (float(v) for v in svg.get("viewBox").split())
+    _, _, width, height = (float(v) for v in svg.attrib["viewBox"].split())
 
     smallest = min(size for _, size, _ in found) * scale(svg, screen)
     assert smallest >= MIN_PX, f"{screen}, {tables} tables: {smallest:.1f}px"

@@ -135,7 +135,7 @@ def test_a_clock_is_a_value_its_steps_return_new_ones():
     clock.paused(T0 + timedelta(minutes=1))
     assert not clock.is_paused
     with pytest.raises(AttributeError):
-        clock.ends_at = T0  # type: ignore[misc]
+        clock.ends_at = T0
 
 
 # --- properties ----------------------------------------------------------------------------

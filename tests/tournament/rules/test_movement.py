@@ -349,7 +349,7 @@ def test_move_records_games_rank_and_direction():
 def test_move_is_frozen():
     move = explain_moves({1: {"Al": 1}})["Al"]
     with pytest.raises(dataclasses.FrozenInstanceError):
-        move.to_table = 2  # type: ignore[misc]
+        move.to_table = 2
 
 
 # --- bad input ------------------------------------------------------------------------

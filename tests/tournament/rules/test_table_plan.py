@@ -99,6 +99,7 @@ def usual_plan_exists(headcount: int) -> bool:
 
 def check_suggestion(headcount: int) -> None:
     plan = suggest_table_plan(headcount)
+    assert plan is not None
     assert sum(plan.sizes) == headcount
     assert max(plan.sizes) - min(plan.sizes) <= 1
     assert all(MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE for size in plan.sizes)

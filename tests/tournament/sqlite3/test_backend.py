@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
+from django.db.backends.sqlite3.creation import DatabaseCreation as SQLiteCreation
 
 from tournament.sqlite3.writers import queue_for
 
 pytestmark = pytest.mark.skipif(
-    connection.vendor != "sqlite" or connection.is_in_memory_db(),
+    # What the SQLite connection's is_in_memory_db asks, typed for any connection.
+    connection.vendor != "sqlite"
+    or SQLiteCreation.is_in_memory_db(connection.settings_dict["NAME"]),
     reason="the queue is the SQLite file backend's",
 )
 

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.matching import search
 from tournament.models import Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +45,8 @@ def marked_lines(page: str) -> dict[str, str]:
     lines = re.findall(r'<li class="[^"]*\bchanged\b[^"]*">(.*?)</li>', page, re.S)
     marks = {}
     for line in lines:
-        name = re.search(r'<bdi class="name">(.*?)</bdi>', line).group(1)
-        mark = re.search(r'<span class="changed-mark">(.*?)</span>', line, re.S).group(1)
+        name = search(r'<bdi class="name">(.*?)</bdi>', line).group(1)
+        mark = search(r'<span class="changed-mark">(.*?)</span>', line, re.S).group(1)
         marks[html.unescape(name)] = " ".join(re.sub(r"<[^>]+>", "", mark).split())
     return marks
 

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.matching import search
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -24,9 +25,9 @@ def playing(organizer):
 
 def poller(html_text: str) -> tuple[str, str | None]:
     """The poller's URL and its news (None when it has none)."""
-    tag = re.search(r'<div id="live-poll"[^>]*>', html_text)[0]
+    tag = search(r'<div id="live-poll"[^>]*>', html_text)[0]
     found = re.search(r'data-news="([^"]*)"', tag)
-    poll = re.search(r'hx-get="([^"]+)"', tag)[1]
+    poll = search(r'hx-get="([^"]+)"', tag)[1]
     return html.unescape(poll), html.unescape(found[1]) if found else None
 
 

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.contrib.messages import get_messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.urls import URLPattern, URLResolver, reverse
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, ReportState, Table
@@ -224,22 +225,29 @@ NOT_ABOUT_ONE_EVENT = {
 }
 
 
+def _first_pk(rows: QuerySet) -> int:
+    """The first row's pk; the finished event has a row of each kind asked for."""
+    row = rows.first()
+    assert row is not None, rows.model
+    return row.pk
+
+
 def _organizer_paths(event: Event) -> list[tuple[str, str]]:
-    game = Game.objects.filter(table__event=event).first()
     values = {
         "pk": event.pk,
-        "player_id": Player.objects.filter(event=event).first().pk,
+        "player_id": _first_pk(Player.objects.filter(event=event)),
         "number": 1,
         "round_number": 1,
-        "game_id": game.pk,
-        "report_id": GameReport.objects.filter(table__event=event).first().pk,
+        "game_id": _first_pk(Game.objects.filter(table__event=event)),
+        "report_id": _first_pk(GameReport.objects.filter(table__event=event)),
         "action": "pause",
-        "question_id": DebriefQuestion.objects.filter(event=event).first().pk,
+        "question_id": _first_pk(DebriefQuestion.objects.filter(event=event)),
         "invitation_id": 1,
         "note_id": 1,
     }
     found = []
     for pattern, converters in _console_patterns():
+        assert pattern.name is not None, pattern  # reversed by its name below
         if pattern.name in NOT_ABOUT_ONE_EVENT | TAKEN_WHEN_FINISHED:
             continue
         kwargs = {name: values[name] for name in converters}
@@ -250,14 +258,16 @@ def _organizer_paths(event: Event) -> list[tuple[str, str]]:
 def _console_patterns() -> list[tuple[URLPattern, set[str]]]:
     """Every console URL with the names of all its arguments (an event's URLs are included
     under the event's prefix, one list per feature)."""
-    found = []
+    found: list[tuple[URLPattern, set[str]]] = []
     for entry in organizer_urls.urlpatterns:
         if isinstance(entry, URLResolver):
             prefix = set(entry.pattern.converters)
-            found += [(p, prefix | set(p.pattern.converters)) for p in entry.url_patterns]
+            for pattern in entry.url_patterns:
+                assert isinstance(pattern, URLPattern), pattern  # one level of include()
+                found.append((pattern, prefix | set(pattern.pattern.converters)))
         else:
+            assert isinstance(entry, URLPattern), entry
             found.append((entry, set(entry.pattern.converters)))
-    assert all(isinstance(pattern, URLPattern) for pattern, _ in found)
     return found
 
 

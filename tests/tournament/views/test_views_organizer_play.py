@@ -23,6 +23,7 @@ from tables.models import (
 )
 from tables.writes.sightings import flush_sightings, note_phone_seen
 from tests import factories
+from tests.matching import search
 from tournament.models import (
     DebriefQuestion,
     DebriefStep,
@@ -297,7 +298,7 @@ def test_a_dispute_is_settled_with_the_same_buttons_on_the_table_and_close_pages
         forms = re.findall(rf'<form method="post" action="{action}".*?</form>', page, re.S)
         assert all("<select" not in form for form in forms)
         return [
-            re.search(r"<button[^>]*><bdi>([^<]*)</bdi></button>", form).group(1) for form in forms
+            search(r"<button[^>]*><bdi>([^<]*)</bdi></button>", form).group(1) for form in forms
         ]
 
     on_table = settle_controls(signed_in.get(url("table", playing.pk, 1)).content.decode())
@@ -729,7 +730,7 @@ def test_polls_answer_304_until_something_changes(signed_in, playing):
 def poll_url(page) -> str:
     """The URL the console's poller asks, with the section keys the page holds."""
     html = page.content.decode()
-    return re.search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
+    return search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
 
 
 def swapped_ids(page) -> set[str]:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from tables.views.phone import signed_phone_id
 from tables.writes import sightings
 from tests import factories
+from tests.matching import search
 from tournament.common.polling import POLL_INTERVAL_SECONDS
 from tournament.reads.console.reached import REACHED_SETTLE_SECONDS
 from tournament.views.organizer import console as console_views
@@ -47,8 +48,8 @@ class Console:
         self.read(client.get(reverse("organizer:event", args=[event.pk])).content.decode())
 
     def read(self, html: str) -> None:
-        self.url = re.search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
-        etag = re.search(r'id="live-poll"[^>]*data-etag="([^"]+)"', html)[1]
+        self.url = search(r'id="live-poll"[^>]*hx-get="([^"]+)"', html)[1].replace("&amp;", "&")
+        etag = search(r'id="live-poll"[^>]*data-etag="([^"]+)"', html)[1]
         self.etag = etag.replace("&quot;", '"')
         # A poll re-sends the tables' heading only when it changed: the page keeps its own.
         if (total := TOTAL.search(html)) is not None:

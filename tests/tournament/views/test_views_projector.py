@@ -412,7 +412,7 @@ def test_every_column_of_moves_says_the_big_number_is_the_table_to_go_to(client,
 TIE_WORDS = "a tie in games, broken alphabetically, decided this move"
 
 
-def moves_with_ties(organizer, tied: set[str]) -> str:
+def moves_with_ties(organizer, tied: set[str]) -> Event:
     """The moves screen after round 1, where the seats in `tied` say a tie decided them."""
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=12, tables=3))
     event = factories.close_current_round(event, event.owner)

@@ -99,7 +99,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _shot(display: str, window: str, name: str, folder: Path) -> list[list[tuple[int, ...]]]:
+def _shot(display: str, window: str, name: str, folder: Path) -> list[list[tuple[int, int, int]]]:
     picture = xwd.take(display, window)
     xwd.write_png(picture, folder / f"window-{name}.png")
     return picture

@@ -14,6 +14,7 @@ import struct
 import subprocess
 import zlib
 from pathlib import Path
+from typing import Literal
 
 HEADER_FIELDS = 25
 TRUE_COLOUR = 4  # visual_class
@@ -32,7 +33,8 @@ def read_dump(data: bytes) -> list[list[tuple[int, int, int]]]:
     if visual_class != TRUE_COLOUR or bits_per_pixel not in {24, 32}:
         raise ValueError(f"not a true-colour dump: class {visual_class}, {bits_per_pixel} bits")
     start = header_size + colours * 12
-    step, order = bits_per_pixel // 8, "little" if byte_order == 0 else "big"
+    order: Literal["little", "big"] = "little" if byte_order == 0 else "big"
+    step = bits_per_pixel // 8
     shifts = [_shift(mask) for mask in masks]
     rows = []
     for y in range(height):

@@ -35,7 +35,7 @@ def join(event, role, name="Sam") -> tuple[Client, CoFacilitator]:
     assert browser.get(link).status_code == 200
     response = browser.post(link)
     assert response.status_code == 302
-    assert response.url == url("event", event.pk)
+    assert response["Location"] == url("event", event.pk)
     invitation.refresh_from_db()
     return browser, invitation
 

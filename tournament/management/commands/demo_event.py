@@ -15,6 +15,7 @@ The same seed gives the same event.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
@@ -129,6 +130,7 @@ class Rehearsal:
             )
             add_players(event=event, names=rehearsal_names(self.player_count, self.seed))
             plan = suggest_table_plan(self.player_count)
+            assert plan is not None  # handle() refused fewer than 3 players
             seat_players(event=event, table_count=plan.table_count)
         self.say(
             f"Created “{event.name}”: {self.player_count} players at {plan.table_count} tables."
@@ -184,25 +186,27 @@ class Rehearsal:
             for game_number in range(1, count + 1):
                 key = f"{self.key_prefix}-r{round_.number}-t{table.number}-g{game_number}"
                 last = game_number == count
-                winner = self.winner(players)
+                winner: Player | None = self.winner(players)
+                sent: dict[str, Any]  # report_game's arguments: the winner, or the tricks
                 if last and self.rng.random() < 0.5:
                     # The clock cut this game off: the phone sends tricks taken so far.
-                    result = {"tricks": self.tricks_so_far(players), "finished": False}
+                    sent = {"tricks": self.tricks_so_far(players), "finished": False}
                 else:
-                    result = {"winner": winner}
+                    sent = {"winner": winner}
                 first = report_game(
                     table=table,
                     round_number=round_.number,
                     client_key=f"{key}-a",
                     game_number=game_number,
-                    **result,
+                    **sent,
                 )
+                assert first.game is not None  # the first report of a game makes it
                 winner = first.game.winner
                 games += 1
                 roll = self.rng.random()
                 if roll < 0.08 and len(players) > 1:
                     other = self.rng.choice([p for p in players if p != winner])
-                    result = report_game(
+                    second = report_game(
                         table=table,
                         round_number=round_.number,
                         client_key=f"{key}-b",
@@ -210,9 +214,9 @@ class Rehearsal:
                         game_number=game_number,
                         source=ReportSource.PLAYER,
                     )
-                    if result.outcome == Outcome.DISPUTED:
+                    if second.outcome == Outcome.DISPUTED:
                         disputed += 1
-                        first_dispute = first_dispute or result.game
+                        first_dispute = first_dispute or second.game
                 elif roll < 0.65:
                     report_game(
                         table=table,

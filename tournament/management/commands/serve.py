@@ -37,12 +37,13 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from django.conf import settings
 from django.core.management import call_command, get_commands
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.sqlite3.creation import DatabaseCreation as SQLiteCreation
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -57,6 +58,9 @@ from tournament.models import Event
 from tournament.reads import room
 from tournament.writes.backups import Backup, backup_dir, integrity_problems, list_backups
 from tournament.writes.signin import ensure_organizer, sign_in_path
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 WSGI_TARGET = "tournament.wsgi:application"
 THREADS_PER_WORKER = 4
@@ -95,7 +99,7 @@ def can_open_a_browser() -> bool:
     return True
 
 
-def open_console(user: object, *, port: int, browser: bool, out: TextIO) -> None:
+def open_console(user: User, *, port: int, browser: bool, out: TextIO) -> None:
     """Open the default browser on this laptop's console through a new one-time sign-in
     link (the page's button signs in), and print that link and the phones' address."""
     link = f"http://127.0.0.1:{port}{sign_in_path(user)}"
@@ -120,7 +124,7 @@ def health_answers(host: str, port: int) -> bool:
         connection.close()
 
 
-def wait_until_ready(host: str, port: int, *, out: TextIO) -> None:
+def wait_until_ready(host: str, port: int, *, out: TextIO | OutputWrapper) -> None:
     """Return once the server answers (see Terms: ready), saying every PROGRESS_SECONDS
     that it is still starting."""
     started = said = time.monotonic()
@@ -173,6 +177,7 @@ def newest_sound_backup() -> Backup | None:
     first, else a copy kept before a restore."""
     backups = list_backups(directory=backup_dir())
     for backup in sorted(backups, key=lambda backup: backup.event_id is None):
+        assert backup.path is not None  # read from a folder: each is a file
         if not integrity_problems(backup.path, quick=True):
             return backup
     return None
@@ -182,9 +187,11 @@ def database_refusal() -> str | None:
     """Why the live SQLite database cannot be served, with the way back; None when it is
     sound, new (no file yet, or empty), or not SQLite (see Terms: unsound)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    if connection.vendor != "sqlite" or connection.is_in_memory_db():
+    # What the SQLite connection's is_in_memory_db asks, typed for any connection.
+    name = connection.settings_dict["NAME"]
+    if connection.vendor != "sqlite" or SQLiteCreation.is_in_memory_db(name):
         return None
-    path = Path(connection.settings_dict["NAME"])
+    path = Path(name)
     if not path.is_file() or path.stat().st_size == 0:
         return None
     if not (problems := integrity_problems(path, quick=True)):
@@ -249,7 +256,7 @@ class Command(BaseCommand):
             help="Do the set-up and print the links, then stop instead of serving.",
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:  # argparse values
         port, host = options["port"] or settings.PORT, options["host"]
         workers = max(1, options["workers"] or default_workers())
         if sys.platform == "win32":
@@ -289,7 +296,7 @@ class Command(BaseCommand):
             browser=user_options["browser"],
         )
 
-    def set_up(self, *, rehearsal: bool) -> object:
+    def set_up(self, *, rehearsal: bool) -> User:
         self.stdout.write(_("Preparing the database…"))
         call_command("migrate", interactive=False, verbosity=0)
         if not settings.INSTALLED_PACKAGE:  # an installed package was collected at its build
@@ -306,7 +313,7 @@ class Command(BaseCommand):
         return user
 
     def serve(
-        self, user: object, *, host: str, port: int, workers: int, threads: int, browser: bool
+        self, user: User, *, host: str, port: int, workers: int, threads: int, browser: bool
     ) -> None:
         # Workers read the port from the environment to build phones' links (settings.PORT).
         os.environ["FIVETRICKS_PORT"] = str(port)
@@ -339,7 +346,7 @@ class Command(BaseCommand):
         server.serve()
 
     def announce_when_ready(
-        self, user: object, *, host: str, port: int, workers: int, browser: bool
+        self, user: User, *, host: str, port: int, workers: int, browser: bool
     ) -> threading.Thread:
         """Say the server is starting; in a thread (granian starts its workers after this
         hook), wait until it is ready, then print the banner and open the browser."""
@@ -355,14 +362,14 @@ class Command(BaseCommand):
         self.announcer.start()
         return self.announcer
 
-    def started(self, user: object, *, port: int, workers: int, browser: bool) -> None:
+    def started(self, user: User, *, port: int, workers: int, browser: bool) -> None:
         """Once ready: the banner, then the browser on the console if asked."""
         self.print_banner(user, port=port, workers=workers)
         if browser and can_open_a_browser():
             webbrowser.open(f"http://127.0.0.1:{port}{sign_in_path(user)}")
 
     def print_banner(
-        self, user: object, *, port: int, workers: int = 0, serving: bool = True
+        self, user: User, *, port: int, workers: int = 0, serving: bool = True
     ) -> None:
         base = room.phone_base_url(port, getattr(self, "room_settings", None))
         lines = [RULE, f"  {made_by()}"]

@@ -6,6 +6,8 @@ Terms:
            --port, else FIVETRICKS_PORT or 8000.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -39,7 +41,7 @@ class Command(BaseCommand):
             help="Create the account as a superuser (sees every event and the admin).",
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:  # argparse values
         user, _ = ensure_organizer(options["username"], superuser=options["superuser"] or None)
         port = link_port(options["port"])
         room = room_settings(organizer=user)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
@@ -66,9 +67,12 @@ from tournament.rules.table_plan import (
     table_count_options,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 CORRECTIONS_ON_CONSOLE = 8
 
-MOVE_DIRECTIONS = {
+MOVE_DIRECTIONS: dict[str, str] = {  # by str: Seat.reason reads as one
     SeatReason.MOVES_UP: "up",
     SeatReason.MOVES_DOWN: "down",
 }
@@ -179,7 +183,7 @@ class Console:
         return self.event.debrief_step == DebriefStep.PATHS
 
     @property
-    def paths_highlight_choices(self) -> list[tuple[str, str]]:
+    def paths_highlight_choices(self) -> list[tuple[str, StrPromise]]:
         return PathsHighlight.choices
 
     # --- roster ---

@@ -79,6 +79,7 @@ def build_table_view(event: Event, table: Table, *, round_number: int | None = N
     """
     rounds = list(event.rounds.order_by("number"))
     by_number = {r.number: r for r in rounds}
+    round_: Round | None
     if round_number is not None:
         if round_number not in by_number:
             raise Round.DoesNotExist(round_number)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
@@ -35,6 +36,9 @@ from tournament.models import Event, Round, Seat, SeatReason, reason_label
 from tournament.rules.board_layout import Board, Group, LadderRow, StandingRow, lay_out
 from tournament.rules.board_reuse import lay_out_reusing
 from tournament.rules.ordering import name_key, rank_players
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 # --- the moves screen's rows: marks for the seat reasons ---------------------------
 
@@ -146,12 +150,11 @@ def moves_board(event: Event, round_number: int) -> tuple[Board, list[LegendEntr
     # Players with no table left (back from a break) come last.
     order = sorted(by_table, key=lambda number: (number is None, number or 0))
     top = max((number for number in by_table if number is not None), default=None)
+    # Sorted in place before they become a Group's rows, where they are only Rows.
+    for rows in by_table.values():
+        rows.sort(key=lambda r: (-(r.games or 0), name_key(r.name)))
     groups = [
-        Group(
-            number,
-            tuple(sorted(by_table[number], key=lambda r: (-(r.games or 0), name_key(r.name)))),
-            top=number is not None and number == top,
-        )
+        Group(number, tuple(by_table[number]), top=number is not None and number == top)
         for number in order
     ]
     return lay_out(groups, "moves"), _legend(by_table.values())
@@ -160,7 +163,7 @@ def moves_board(event: Event, round_number: int) -> tuple[Board, list[LegendEntr
 @dataclass(frozen=True)
 class LegendEntry:
     mark: ReasonMark
-    label: str
+    label: str | StrPromise  # a SeatReason's label is lazy
 
 
 def _legend(rows_by_table: Iterable[list[MoveRow]]) -> list[LegendEntry]:
@@ -212,9 +215,12 @@ def ladder_board(event: Event, *, final: bool = False) -> Board:
         return (-(row.games or 0), name_key(row.name)) if final else (name_key(row.name),)
 
     top = max(by_table)
+    # Sorted in place before they become a Group's rows, where they are only Rows.
+    for rows in by_table.values():
+        rows.sort(key=order)
     return lay_out(
         (
-            Group(number, tuple(sorted(by_table[number], key=order)), top=number == top)
+            Group(number, tuple(by_table[number]), top=number == top)
             for number in sorted(by_table, reverse=True)
         ),
         "ladder",

@@ -242,7 +242,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
     if step in (DebriefStep.DISPUTES, DebriefStep.CLASHES):
         # One grid; the clash screen adds which rules met to the disputes.
         clashes = step == DebriefStep.CLASHES
-        chart = charts.grid_svg(
+        svg = charts.grid_svg(
             data.tables,
             data.rounds,
             data.grid_cells(),
@@ -256,7 +256,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         timelines = table_timelines(event, data, chosen_only=True)
     elif step == DebriefStep.PATHS:
         count = highlight_count(highlight or event.paths_highlight, len(data.paths))
-        chart = charts.paths_svg(
+        svg = charts.paths_svg(
             data.paths,
             data.rounds,
             data.tables,
@@ -266,7 +266,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         )
         kind = ScreenKind.PATHS
     else:
-        chart = charts.flow_svg(
+        svg = charts.flow_svg(
             data.flows,
             data.rounds,
             data.tables,
@@ -283,7 +283,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         event,
         view,
         debrief_step=step,
-        chart=mark_safe(chart),  # ElementTree escaped every name and word in it
+        chart=mark_safe(svg),  # ElementTree escaped every name and word in it
         sentence=data.sentence if kind == ScreenKind.CLASHES else "",
         kind_legend=legend,
         timelines=timelines,

@@ -121,7 +121,9 @@ def _check(counts: Sequence[int]) -> None:
         raise ValueError(f"negative count {negative[0]}")
 
 
-def _bar(group: ET.Element, x: float, base: float, width: float, height: float, **attrs) -> None:
+def _bar(
+    group: ET.Element, x: float, base: float, width: float, height: float, **attrs: str
+) -> None:
     """A bar standing on ``base``, ``height`` units tall (none for a zero)."""
     ET.SubElement(
         group,
@@ -298,8 +300,9 @@ def choice_bars_svg(
             _bar(group, middle - bar_width / 2, base, bar_width, height, **attrs)
             if (index * series + n) % count_step == 0:
                 _count(group, middle, base - height, count, count_size)
-        if labels[index] is not None:
-            text, x = labels[index]
+        label = labels[index]
+        if label is not None:
+            text, x = label
             add_text(
                 group,
                 x,
@@ -348,7 +351,7 @@ def _labels(
     if _widest(texts) > column and all(bar.short for bar in bars):
         texts = [bar.short for bar in bars]
     drawn: list[tuple[str, float] | None] = []
-    cleared = PAD
+    cleared: float = PAD
     for index, text in enumerate(texts):
         shown = cut(text, LEAST, width - 2 * PAD)
         half = ems(isolated(shown)) * LEAST / 2
@@ -378,7 +381,8 @@ def _add_legend(
     widths = [swatch + gap + ems(isolated(text)) * LEAST for text, _ in entries]
     one_line = sum(widths) + 60 * (len(widths) - 1) <= room
     legend = ET.SubElement(svg, "g", {"class": "chart-legend-inline"})
-    x, y = PAD, PAD
+    x: float = PAD
+    y: float = PAD
     for (text, fill), entry_width in zip(entries, widths, strict=True):
         ET.SubElement(
             legend,

@@ -36,6 +36,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tournament.rules.charts.answer_bars import (
     LEAST,
@@ -69,6 +70,7 @@ __all__ = [
 
 # The most answered word's largest size, and the room kept clear at the canvas's edges.
 BIGGEST = 300
+_Item = TypeVar("_Item")
 PAD = 24
 # The least answered word's size, as a share of the most answered's (never under LEAST).
 LOWEST = 0.35
@@ -127,7 +129,7 @@ def count_words(answers: Iterable[str]) -> list[WordCount]:
             spellings.setdefault(key, Counter())[spelling] += 1
     words = [
         WordCount(
-            min(seen, key=lambda text, seen=seen: (-seen[text], name_key(text))),
+            _most_seen(seen),
             key,
             sum(seen.values()),
         )
@@ -183,7 +185,7 @@ def layout(ranked: Sequence[WordCount]) -> list[PlacedWord]:
     LEAST and as many of the most answered as fit."""
     if not ranked:
         return []
-    top = BIGGEST
+    top: float = BIGGEST
     while True:
         lines = _lines(ranked, _sizes(ranked, top))
         if lines is not None:
@@ -241,9 +243,15 @@ def _lines(ranked: Sequence[WordCount], sizes: Sequence[float]) -> list[Line] | 
     return lines if height <= HEIGHT - 2 * PAD else None
 
 
-def _middle_out(items: Sequence) -> list:
+def _most_seen(spellings: Counter[str]) -> str:
+    """The spelling seen most often; of those seen as often, the first in name order."""
+    return min(spellings, key=lambda text: (-spellings[text], name_key(text)))
+
+
+def _middle_out(items: Sequence[_Item]) -> list[_Item]:
     """The items with the first in the middle, the next on either side, and so on."""
-    before, after = [], []
+    before: list[_Item] = []
+    after: list[_Item] = []
     for index, item in enumerate(items):
         (after if index % 2 == 0 else before).append(item)
     return before[::-1] + after

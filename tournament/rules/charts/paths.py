@@ -234,8 +234,9 @@ def _spread(paths: Sequence[PlayerPath], rounds: int, row: float) -> dict[tuple[
     for i in range(rounds):
         at_table: dict[int, list[int]] = {}
         for index, path in enumerate(paths):
-            if i < len(path.tables) and path.tables[i] is not None:
-                at_table.setdefault(path.tables[i], []).append(index)
+            table = path.tables[i] if i < len(path.tables) else None
+            if table is not None:
+                at_table.setdefault(table, []).append(index)
         for members in at_table.values():
             step = row * 0.7 / max(len(members) - 1, 1)
             for k, index in enumerate(members):

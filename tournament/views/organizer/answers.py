@@ -29,6 +29,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import replace_url
 
 from tournament.common.errors import Refused
+from tournament.common.requests import HtmxRequest
 from tournament.models import Event
 
 
@@ -67,13 +68,13 @@ def confirmed(request: HttpRequest) -> bool:
     return request.POST.get("confirmed") in ("1", "on", "true")
 
 
-def form_error_status(request: HttpRequest) -> int:
+def form_error_status(request: HtmxRequest) -> int:
     # htmx swaps only 2xx answers; without it, 400 tells the browser the form was refused.
     return 200 if request.htmx else 400
 
 
 def refused_form(
-    request: HttpRequest, template: str, context: dict, *, page_url: str
+    request: HtmxRequest, template: str, context: dict, *, page_url: str
 ) -> HttpResponse:
     """The page again, its form showing the errors and what was typed.
 

@@ -148,7 +148,7 @@ NEWS = (
 def live_sections(request: HttpRequest, console: Console, keys: dict[str, str]) -> dict | None:
     """Which live sections a poll re-renders: those whose key differs from the one the page
     holds; None (all of them) when the poll carries no keys."""
-    held = {name: request.GET.get(name) for name in keys}
+    held = {name: request.GET.get(name) or "" for name in keys}
     if not all(held.values()):
         return None
     cards_held = held["cards"].split(".")

@@ -92,9 +92,9 @@ def debrief_step(request: HttpRequest, event: Event) -> HttpResponse:
                 "number": shown.number,
                 "total": shown.total,
             }
-        shown = step_debrief(event=event, to_step=-1 if to_step is None else to_step)
+        stepped = step_debrief(event=event, to_step=-1 if to_step is None else to_step)
         return _("The projector shows: %(screen)s.") % {
-            "screen": DebriefStep(shown.debrief_step).label
+            "screen": DebriefStep(stepped.debrief_step).label
         }
 
     return run_action(request, show, default=console_url(event, "phase"))

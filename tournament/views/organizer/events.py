@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, ReportState
+from tournament.common.requests import HtmxRequest
 from tournament.forms import EventForm
 from tournament.models import Event, Phase, PlayerStatus, RoundStatus
 from tournament.views.access import InvitationRevoked, event_view
@@ -78,7 +79,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def event_new(request: HttpRequest) -> HttpResponse:
+def event_new(request: HtmxRequest) -> HttpResponse:
     if (elsewhere := _cofacilitator_elsewhere(request)) is not None:
         return elsewhere
     # A new event speaks the console's language until the organizer picks another.
@@ -97,7 +98,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @event_view(may="organize")
-def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
+def event_settings(request: HtmxRequest, event: Event) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST":
         if form.is_valid():
@@ -127,7 +128,7 @@ def _what_delete_loses(event: Event) -> dict[str, int]:
 
 @require_http_methods(["GET", "POST"])
 @event_view(may="organize", even_when_finished=True)
-def event_delete(request: HttpRequest, event: Event) -> HttpResponse:
+def event_delete(request: HtmxRequest, event: Event) -> HttpResponse:
     """Delete an event once its name is typed; the page says what goes with it."""
     context = {"event": event, "loses": _what_delete_loses(event)}
     if request.method == "POST":

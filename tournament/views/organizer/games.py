@@ -13,7 +13,7 @@ Co-facilitators who assist may add games and settle disputes (may="assist").
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -29,12 +29,12 @@ from tables.writes.corrections import (
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import Event, Player, Round
-from tournament.views.access import event_view
+from tournament.views.access import EventRequest, event_view
 from tournament.views.organizer.answers import console_url, run_action
 from tournament.views.organizer.tables import table_url
 
 
-def _posted_player(request: HttpRequest, event: Event) -> Player | None:
+def _posted_player(request: EventRequest, event: Event) -> Player | None:
     """The player the form names as a game's winner, or None if it names nobody here."""
     player_id = positive_int(request.POST.get("winner"))
     return Player.objects.filter(event=event, pk=player_id).first() if player_id else None
@@ -42,7 +42,7 @@ def _posted_player(request: HttpRequest, event: Event) -> Player | None:
 
 @require_POST
 @event_view(may="assist")
-def game_add(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+def game_add(request: EventRequest, event: Event, number: int) -> HttpResponse:
     table = get_object_or_404(Table, event=event, number=number)
     round_number = positive_int(request.POST.get("round"))
     round_ = (
@@ -73,7 +73,7 @@ def _game(event: Event, game_id: int) -> Game:
 
 @require_POST
 @event_view(may="assist")
-def game_settle(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+def game_settle(request: EventRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     winner = _posted_player(request, event)
 
@@ -92,7 +92,7 @@ def game_settle(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
 
 @require_POST
 @event_view()
-def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+def game_delete(request: EventRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     values = {"game": game.number, "table": game.table.number}
 
@@ -113,7 +113,7 @@ def _late_report(event: Event, report_id: int) -> GameReport:
 
 @require_POST
 @event_view()
-def report_accept(request: HttpRequest, event: Event, report_id: int) -> HttpResponse:
+def report_accept(request: EventRequest, event: Event, report_id: int) -> HttpResponse:
     report = _late_report(event, report_id)
 
     def accept() -> str:
@@ -133,7 +133,7 @@ def report_accept(request: HttpRequest, event: Event, report_id: int) -> HttpRes
 
 @require_POST
 @event_view()
-def report_drop(request: HttpRequest, event: Event, report_id: int) -> HttpResponse:
+def report_drop(request: EventRequest, event: Event, report_id: int) -> HttpResponse:
     report = _late_report(event, report_id)
 
     def drop() -> str:
@@ -151,7 +151,7 @@ CORRECTIONS_PAGE_LIMIT = 1000
 
 @require_GET
 @event_view()
-def corrections_log(request: HttpRequest, event: Event) -> HttpResponse:
+def corrections_log(request: EventRequest, event: Event) -> HttpResponse:
     corrections = list(
         GameCorrection.objects.filter(round__event=event).select_related(
             "table", "round", "changed_by"

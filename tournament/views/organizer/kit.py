@@ -24,6 +24,7 @@ co-facilitator gets 404 (tournament.views.access, organizer only).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from django.contrib import messages
@@ -42,6 +43,9 @@ from tournament.models import Event
 from tournament.reads.room import phone_base_url, room_settings, wifi_join
 from tournament.views.access import event_view
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 
 @dataclass(frozen=True)
 class Paper:
@@ -49,7 +53,7 @@ class Paper:
     (body.paper-<code>), as a stylesheet may: the page carries no inline style."""
 
     code: str
-    label: str
+    label: str | StrPromise
 
 
 PAPERS = {

@@ -3,7 +3,7 @@ choice of which notes the projector shows at the debrief (see tournament.writes.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +13,7 @@ from tables.models import Table
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import NOTE_TEXT_MAX_LENGTH, Event, NoteTag, ObserverNote, Phase
-from tournament.views.access import event_view
+from tournament.views.access import EventRequest, event_view
 from tournament.views.organizer.answers import get_goes_to, run_action
 from tournament.writes.notes import add_note, choose_note, delete_note, edit_note
 
@@ -25,7 +25,7 @@ def notes_url(event: Event | int, table: int | None = None) -> str:
     return f"{url}?table={table}" if table else url
 
 
-def author_name(request: HttpRequest) -> str:
+def author_name(request: EventRequest) -> str:
     access = request.event_access
     if access.cofacilitator is not None:
         return f"{access.cofacilitator.name} ({access.role_label})"
@@ -34,7 +34,7 @@ def author_name(request: HttpRequest) -> str:
 
 @require_GET
 @event_view(may="observe")
-def notes_page(request: HttpRequest, event: Event) -> HttpResponse:
+def notes_page(request: EventRequest, event: Event) -> HttpResponse:
     """The phone page: pick a table, tap what you see, optionally add a few words."""
     numbers = list(Table.objects.filter(event=event).values_list("number", flat=True))
     table = positive_int(request.GET.get("table") or "")
@@ -62,7 +62,7 @@ def notes_page(request: HttpRequest, event: Event) -> HttpResponse:
 
 @get_goes_to(lambda pk: notes_url(pk))
 @event_view(may="observe")
-def note_add(request: HttpRequest, event: Event) -> HttpResponse:
+def note_add(request: EventRequest, event: Event) -> HttpResponse:
     table = positive_int(request.POST.get("table") or "")
 
     def add() -> str:
@@ -90,7 +90,7 @@ def _note(event: Event, note_id: int) -> ObserverNote:
 
 @require_http_methods(["GET", "POST"])
 @event_view(may="observe")
-def note_edit(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
+def note_edit(request: EventRequest, event: Event, note_id: int) -> HttpResponse:
     note = _note(event, note_id)
     if note.author_id != request.user.pk:
         return redirect(notes_url(event))
@@ -115,7 +115,7 @@ def note_edit(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
 
 @get_goes_to(lambda pk, note_id: notes_url(pk))
 @event_view(may="observe")
-def note_delete(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
+def note_delete(request: EventRequest, event: Event, note_id: int) -> HttpResponse:
     note = _note(event, note_id)
 
     def delete() -> str:
@@ -127,7 +127,7 @@ def note_delete(request: HttpRequest, event: Event, note_id: int) -> HttpRespons
 
 @get_goes_to(lambda pk, note_id: reverse("organizer:event", args=[pk]))
 @event_view(even_when_finished=True)
-def note_choose(request: HttpRequest, event: Event, note_id: int) -> HttpResponse:
+def note_choose(request: EventRequest, event: Event, note_id: int) -> HttpResponse:
     """Show a note on the projector at the debrief (shown=1), or take it back (0)."""
     note = _note(event, note_id)
     shown = request.POST.get("shown") == "1"

@@ -14,7 +14,7 @@ Terms:
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,7 +28,7 @@ from tables.writes.corrections import PaperEntry, enter_paper_tally
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.models import Event, Round
-from tournament.views.access import event_view
+from tournament.views.access import EventRequest, event_view
 
 
 def _table_round(event: Event, number: int, round_number: int) -> tuple[Table, Round]:
@@ -38,7 +38,7 @@ def _table_round(event: Event, number: int, round_number: int) -> tuple[Table, R
 
 
 def _render(
-    request: HttpRequest,
+    request: EventRequest,
     event: Event,
     table: Table,
     round_: Round,
@@ -75,14 +75,16 @@ def _render(
 
 @require_GET
 @event_view(may="assist")
-def paper_entry(request: HttpRequest, event: Event, number: int, round_number: int) -> HttpResponse:
+def paper_entry(
+    request: EventRequest, event: Event, number: int, round_number: int
+) -> HttpResponse:
     table, round_ = _table_round(event, number, round_number)
     return _render(request, event, table, round_, rows=positive_int(request.GET.get("rows")) or 0)
 
 
 @require_POST
 @event_view(may="assist")
-def paper_save(request: HttpRequest, event: Event, number: int, round_number: int) -> HttpResponse:
+def paper_save(request: EventRequest, event: Event, number: int, round_number: int) -> HttpResponse:
     table, round_ = _table_round(event, number, round_number)
     typed = tally_entries(request.POST)
     if typed is None:

@@ -20,6 +20,7 @@ from tables.models import Table
 from tables.rules.variants import variant_label
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
+from tournament.common.requests import HtmxRequest
 from tournament.forms import MovePlayerForm, SetVariantForm
 from tournament.models import Event
 from tournament.reads.console import build_console
@@ -98,7 +99,7 @@ def plan_reshuffle(request: HttpRequest, event: Event) -> HttpResponse:
 
 @get_goes_to(lambda pk: console_url(pk, "plan"))
 @event_view()
-def plan_move(request: HttpRequest, event: Event) -> HttpResponse:
+def plan_move(request: HtmxRequest, event: Event) -> HttpResponse:
     console = build_console(event)
     form = MovePlayerForm(
         request.POST, players=console.seated_choices, tables=[t.number for t in console.tables]

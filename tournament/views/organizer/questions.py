@@ -31,6 +31,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament.common.errors import Refused
+from tournament.common.requests import HtmxRequest
 from tournament.forms import DebriefQuestionForm
 from tournament.models import (
     ANSWER_KIND_CHOICES,
@@ -162,7 +163,7 @@ def _question(event: Event, question_id: int) -> DebriefQuestion:
 
 @get_goes_to(lambda pk: questions_url(pk))
 @event_view()
-def question_add(request: HttpRequest, event: Event) -> HttpResponse:
+def question_add(request: HtmxRequest, event: Event) -> HttpResponse:
     form = DebriefQuestionForm(request.POST)
     if form.is_valid():
         try:
@@ -183,7 +184,7 @@ def question_add(request: HttpRequest, event: Event) -> HttpResponse:
 
 @get_goes_to(lambda pk, question_id: questions_url(pk, question_id))
 @event_view()
-def question_edit(request: HttpRequest, event: Event, question_id: int) -> HttpResponse:
+def question_edit(request: HtmxRequest, event: Event, question_id: int) -> HttpResponse:
     question = _question(event, question_id)
     form = DebriefQuestionForm(request.POST)
     if form.is_valid():

@@ -45,6 +45,6 @@ def radar_settings(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(
             request,
             _("The thresholds were not saved: %(errors)s")
-            % {"errors": "; ".join(e for errors in form.errors.values() for e in errors)},
+            % {"errors": "; ".join(str(e) for errors in form.errors.values() for e in errors)},
         )
     return back_to(request, console_url(event, "radar"))

@@ -51,7 +51,10 @@ def download_name(event: Event, what: str, extension: str) -> str:
 
 def _download(content: str, *, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content.encode("utf-8"), content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+    # An attachment always has the header; None is only for an inline answer without a name.
+    disposition = content_disposition_header(True, filename)
+    if disposition is not None:
+        response["Content-Disposition"] = disposition
     return response
 
 

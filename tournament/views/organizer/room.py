@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
+from tournament.common.requests import HtmxRequest
 from tournament.forms.room import HotspotForm, PhoneAddressForm
 from tournament.models import Event
 from tournament.reads.room import address_picker, phone_base_url, room_settings
@@ -47,7 +48,7 @@ def room_address(request: HttpRequest, event: Event) -> HttpResponse:
         return _back(event)
     form = PhoneAddressForm(request.POST, addresses=[o.address for o in picker.options])
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("address", [])))
+        messages.error(request, " ".join(str(e) for e in form.errors.get("address", [])))
         return _back(event)
     room = choose_phone_address(event=event, address=form.cleaned_data["address"])
     messages.success(
@@ -60,7 +61,7 @@ def room_address(request: HttpRequest, event: Event) -> HttpResponse:
 
 @get_goes_to(lambda pk: console_url(pk, "room"))
 @event_view(organizer_only=True)
-def room_hotspot(request: HttpRequest, event: Event) -> HttpResponse:
+def room_hotspot(request: HtmxRequest, event: Event) -> HttpResponse:
     if request.POST.get("action") == "clear":
         clear_hotspot(event=event)
         messages.success(request, _("Wi-Fi removed: no Wi-Fi QR code any more."))

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.models import Game, Table
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
+from tournament.common.requests import HtmxRequest
 from tournament.forms import RenameForm, RosterForm
 from tournament.models import Event, Player, PlayerStatus, RoundStatus
 from tournament.reads.console import build_console
@@ -41,7 +42,7 @@ from tournament.writes.seating import add_players, remove_player, rename_player,
 
 @get_goes_to(lambda pk: console_url(pk, "roster"))
 @event_view()
-def roster_add(request: HttpRequest, event: Event) -> HttpResponse:
+def roster_add(request: HtmxRequest, event: Event) -> HttpResponse:
     console = build_console(event)
     form = RosterForm(request.POST, request.FILES, event=event, players=console.players)
     if form.is_valid():
@@ -122,13 +123,13 @@ def player_status(request: HttpRequest, event: Event, player_id: int) -> HttpRes
     def change() -> str:
         changed = set_player_status(player=player, status=status, table=table)
         planned, seat = changed.planned_round, changed.seat
-        values = {"name": player.name}
+        values: dict[str, object] = {"name": player.name}
         if status == PlayerStatus.ABSENT:
             if planned is not None:
                 values["number"] = planned.number
                 return _("%(name)s is absent: not seated in round %(number)s.") % values
             return _("%(name)s is absent: not seated when this round closes.") % values
-        if seat is not None:
+        if seat is not None and planned is not None:  # a seat is always in the planned round
             values |= {"table": seat.table.number, "number": planned.number}
             return _("%(name)s is present: table %(table)s in round %(number)s.") % values
         return _("%(name)s is present: they join the lowest table when this round closes.") % values
@@ -142,7 +143,7 @@ def _player_url(pk: int, player_id: int) -> str:
 
 @get_goes_to(_player_url)
 @event_view()
-def player_rename(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+def player_rename(request: HtmxRequest, event: Event, player_id: int) -> HttpResponse:
     player = player_of(event, player_id)
     form = RenameForm(request.POST)
     if form.is_valid():

@@ -20,7 +20,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.messages import get_messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
@@ -38,7 +38,7 @@ from tournament.models import Event, Phase, Round, RoundStatus
 from tournament.reads.console import build_close_check
 from tournament.rules.movement import Destination, decode_seating, encode_seating
 from tournament.rules.table_plan import MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from tournament.views.access import event_view
+from tournament.views.access import EventRequest, event_view
 from tournament.views.organizer.answers import confirmed, console_url, run_action
 from tournament.views.organizer.console import clock_context
 from tournament.views.organizer.records import records_panel
@@ -72,7 +72,7 @@ def _phase_started(event: Event) -> str:
 
 @require_POST
 @event_view()
-def phase_next(request: HttpRequest, event: Event) -> HttpResponse:
+def phase_next(request: EventRequest, event: Event) -> HttpResponse:
     expected = request.POST.get("phase") or None
     if (
         event.phase == Phase.BETWEEN_ROUNDS
@@ -100,7 +100,7 @@ CLOCK_DONE = {
 
 @require_POST
 @event_view()
-def clock(request: HttpRequest, event: Event, action: str) -> HttpResponse:
+def clock(request: EventRequest, event: Event, action: str) -> HttpResponse:
     if action not in CLOCK_DONE:
         messages.error(request, _("Unknown clock action."))
         return redirect(console_url(event))
@@ -108,7 +108,7 @@ def clock(request: HttpRequest, event: Event, action: str) -> HttpResponse:
 
     def act() -> str:
         change_clock(event=event, action=ClockAction(action), expected_phase=expected)
-        return str(CLOCK_DONE[action])
+        return str(CLOCK_DONE[ClockAction(action)])
 
     return run_action(request, act, default=console_url(event))
 
@@ -130,12 +130,12 @@ def _shown_key(event: Event, number: int) -> str:
     return f"close-shown:{event.pk}:{number}"
 
 
-def _shown(request: HttpRequest, event: Event, number: int) -> dict[str, Destination] | None:
+def _shown(request: EventRequest, event: Event, number: int) -> dict[str, Destination] | None:
     """The moves shown at the last refused confirmation (see Terms: shown), if any."""
     return decode_seating(request.session.get(_shown_key(event, number), ""))
 
 
-def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
+def close_context(request: EventRequest, event: Event, round_: Round) -> dict:
     check = build_close_check(event, round_, shown=_shown(request, event, round_.number))
     number = round_.number
     clock = clock_context(event)
@@ -171,7 +171,7 @@ def close_context(request: HttpRequest, event: Event, round_: Round) -> dict:
 
 @require_http_methods(["GET", "POST"])
 @event_view()
-def close_round_page(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+def close_round_page(request: EventRequest, event: Event, number: int) -> HttpResponse:
     """GET: the results and moves to check. POST: confirm them (refused only if the moves
     changed: the page then shows the new ones, the changed ones marked)."""
     round_ = get_object_or_404(Round, event=event, number=number)
@@ -221,7 +221,7 @@ def _closed_message(event: Event, number: int) -> str:
 @require_GET
 @event_view()
 @etag_from_version(lambda request, event, number: event.version)
-def close_round_live(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+def close_round_live(request: EventRequest, event: Event, number: int) -> HttpResponse:
     """The close check's live part (polled; 304 while the event's version is unchanged)."""
     round_ = get_object_or_404(Round, event=event, number=number)
     return render(
@@ -231,7 +231,7 @@ def close_round_live(request: HttpRequest, event: Event, number: int) -> HttpRes
 
 @require_POST
 @event_view()
-def undo_close(request: HttpRequest, event: Event) -> HttpResponse:
+def undo_close(request: EventRequest, event: Event) -> HttpResponse:
     posted = request.POST.get("round")
     expected = positive_int(posted) if posted else None
     if posted and expected is None:

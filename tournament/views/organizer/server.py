@@ -96,5 +96,7 @@ def stop_server(request: HttpRequest) -> HttpResponse:
             "started_as": _started_as(),
         },
     )
-    server_stop.stop_soon(settings.STOPPABLE_SERVER_PID)
+    pid = settings.STOPPABLE_SERVER_PID
+    if pid is not None:  # always: _refuse_unless_allowed checked it
+        server_stop.stop_soon(pid)
     return response

@@ -86,8 +86,12 @@ def team_revoke(request: HttpRequest, event: Event, invitation_id: int) -> HttpR
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation's one-time link: GET shows the button, POST signs in."""
     invitation = cofacilitators.invitation_from_link(token)
-    spent_here = invitation is not None and invitation.user_id == request.user.pk
-    if spent_here and invitation.user_id and not invitation.is_revoked:
+    if (
+        invitation is not None
+        and invitation.user_id == request.user.pk
+        and invitation.user_id
+        and not invitation.is_revoked
+    ):
         return redirect(console_url(invitation.event))  # this very browser, opened again
     if invitation is None or invitation.is_revoked or invitation.is_redeemed:
         return render(request, "organizer/join_invalid.html", status=404)

@@ -28,7 +28,7 @@ Box = tuple[float, float, float, float]
 
 def scale(svg: ET.Element) -> float:
     """CSS pixels per SVG unit once the chart is fitted to the smallest box at 1080p."""
-    _, _, width, height = (float(v) for v in svg.get("viewBox").split())
+    _, _, width, height = (float(v) for v in svg.attrib["viewBox"].split())
     return min(SMALLEST_BOX[0] / width, SMALLEST_BOX[1] / height)
 
 
@@ -41,12 +41,13 @@ def texts(svg: ET.Element) -> list[tuple[str, float, Box]]:
     """(text, font-size, box) of every text the room reads (not the titles)."""
     found = []
     for text in svg.iter(f"{SVG}text"):
-        size = float(text.get("font-size"))
-        x, baseline = float(text.get("x")), float(text.get("y"))
-        width = size * width_in_ems(text.text)
+        size = float(text.attrib["font-size"])
+        x, baseline = float(text.attrib["x"]), float(text.attrib["y"])
+        words = text.text or ""
+        width = size * width_in_ems(words)
         anchor = text.get("text-anchor", "start")
         left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
-        found.append((text.text, size, (left, baseline - size, left + width, baseline + size / 4)))
+        found.append((words, size, (left, baseline - size, left + width, baseline + size / 4)))
     return found
 
 
@@ -62,7 +63,7 @@ def meeting(found: list[tuple[str, float, Box]]) -> list[tuple[str, str]]:
 
 def outside(svg: ET.Element, found: list[tuple[str, float, Box]]) -> list[str]:
     """The texts whose boxes leave the chart's viewBox."""
-    _, _, width, height = (float(v) for v in svg.get("viewBox").split())
+    _, _, width, height = (float(v) for v in svg.attrib["viewBox"].split())
     return [
         text
         for text, _, (left, top, right, bottom) in found

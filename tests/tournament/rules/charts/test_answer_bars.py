@@ -31,7 +31,7 @@ def groups(svg: ET.Element, css_class: str) -> list[ET.Element]:
 
 def bar_height(group: ET.Element, css_class: str = "bar") -> float:
     (rect,) = [r for r in group.iter(f"{SVG}rect") if css_class in r.get("class", "").split()]
-    return float(rect.get("height"))
+    return float(rect.attrib["height"])
 
 
 def scale(counts, **kwargs) -> ET.Element:

@@ -29,7 +29,9 @@ def words_in(svg: ET.Element) -> list[ET.Element]:
 
 
 def size_of(group: ET.Element) -> float:
-    return float(group.find(f"{SVG}text").get("font-size"))
+    text = group.find(f"{SVG}text")
+    assert text is not None
+    return float(text.attrib["font-size"])
 
 
 def cloud(words, **kwargs) -> ET.Element:
