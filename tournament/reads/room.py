@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models import Case, Value, When
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -37,7 +38,7 @@ from tournament.models import Event, RoomSettings, WifiSecurity
 ROOM_FIELDS = ("phone_address", "wifi_name", "wifi_password", "wifi_security")
 
 
-def room_settings(event: Event | None = None, *, organizer: object = None) -> RoomSettings:
+def room_settings(event: Event | None = None, *, organizer: User | None = None) -> RoomSettings:
     """The event's room (see Terms), or with no event the serving room, in one query. A
     carried-over or default one is unsaved, with its event set."""
     rows = RoomSettings.objects.latest_first()
