@@ -41,13 +41,19 @@ from tables.reads.screens import player_screen
 from tables.views.links import event_from_players_link, table_from_link
 from tables.views.phone import LIVE_PARTIAL, _keep_phone_id, _phone_id, _render_screen
 from tables.views.player import _me, _screen_context
-from tables.writes.debrief_answers import answer_question
+from tables.writes.debrief_answers import (
+    answer_question,
+    answer_source,
+    players_source_limit,
+    table_source_limit,
+)
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.common.requests import HtmxRequest
 from tournament.models import DebriefAnswer, Event
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH
+from tournament.writes.signin import client_address
 
 ANSWER_PAGE = "phone/answer.html"
 # What a post may carry at most: a few characters over the limit still get the reason.
@@ -79,8 +85,13 @@ def _answered(
     event: Event,
     live: Callable[[tuple[str, str]], HttpResponse],
     back: str,
+    *,
+    link: str,
+    source_limit: int,
 ) -> HttpResponse:
-    """Store the posted answer, then answer with the live part (htmx) or a redirect."""
+    """Store the posted answer, then answer with the live part (htmx) or a redirect.
+    `link` names the link it came through, for the answer's source (see
+    tables.writes.debrief_answers: Terms: source)."""
     phone = _phone_id(request)
     refused_now = False
     try:
@@ -92,6 +103,8 @@ def _answered(
             phone=phone,
             text=request.POST.get("text", "")[:POSTED_TEXT_MAX],
             number=positive_int(request.POST.get("number")),
+            source=answer_source(link=link, address=client_address(request)),
+            source_limit=source_limit,
         )
     except Refused as refused:
         notice, refused_now = ("error", refused.message), True
@@ -133,6 +146,8 @@ def table_answer(request: HtmxRequest, table: Table) -> HttpResponse:
         table.event,
         lambda notice: _render_screen(request, table, LIVE_PARTIAL, answer_notice=notice),
         reverse("phone:table", args=[table.token]),
+        link=f"table:{table.pk}",
+        source_limit=table_source_limit(),
     )
 
 
@@ -153,7 +168,14 @@ def player_answer(request: HtmxRequest, event: Event) -> HttpResponse:
         back = answer_page_url(event)
     else:
         back = reverse("phone:player_home", args=[event.players_token])
-    return _answered(request, event, live, back)
+    return _answered(
+        request,
+        event,
+        live,
+        back,
+        link=f"players:{event.pk}",
+        source_limit=players_source_limit(event),
+    )
 
 
 # --- the answer page ---------------------------------------------------------------------

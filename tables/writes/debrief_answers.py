@@ -10,6 +10,16 @@ Terms:
                  and shows the new one.
     one answer   per phone id and question (a unique constraint): a second post changes
                  the first; the same answer again changes nothing.
+    source       a keyed hash of the link an answer came through (a table's, or the
+                 event's players' link) and the client address (tournament.writes.signin:
+                 Terms: client address), stored on the answer and never shown. It is
+                 how answers are limited like reports: a script that keeps dropping its
+                 cookie gets a new phone id each time, so ids alone do not bound it.
+    source limit how many phones may answer one question through one link from one
+                 address: a table's seats and a spare (MAX_TABLE_SIZE + SPARE_PHONES)
+                 through a table's link, the event's players and the spares through the
+                 players' link (a hosted event's room may sit behind one address). A phone
+                 that already answered may always change its answer.
     words        a word answer, tidied (spaces trimmed, runs made one); one holding a control
                  character (tournament.rules.roster: Terms: control) is refused, as a
                  player's name is: NUL, ESC or BEL would reach the downloads raw.
@@ -21,22 +31,47 @@ phones, which follow shared_version, keep answering 304. A finished event takes 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.utils.translation import gettext as _
 
 from tables.reads.debrief_answers import choice_numbers
 from tournament.common.errors import Refused
-from tournament.models import DebriefAnswer, DebriefQuestion, Event, Phase
+from tournament.models import DebriefAnswer, DebriefQuestion, Event, Phase, Player
+from tournament.models.debrief import SOURCE_MAX_LENGTH
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH, AnswerKind, tidy_answer
 from tournament.rules.roster import code_point, control_characters
+from tournament.rules.table_plan import MAX_TABLE_SIZE
+
+# Phones beyond the seats: a player's second phone, one borrowed from a neighbour.
+SPARE_PHONES = 2
+
+
+def answer_source(*, link: str, address: str) -> str:
+    """The source of an answer (see Terms): the same link and address give the same one."""
+    key = f"debrief-answer-source:{settings.SECRET_KEY}".encode()
+    digest = hmac.new(key, f"{link}|{address}".encode(), hashlib.sha256).hexdigest()
+    return digest[:SOURCE_MAX_LENGTH]
 
 
 @transaction.atomic
 def answer_question(
-    *, event: Event, question_id: int, phone: str, text: str = "", number: int | None = None
+    *,
+    event: Event,
+    question_id: int,
+    phone: str,
+    text: str = "",
+    number: int | None = None,
+    source: str = "",
+    source_limit: int | None = None,
 ) -> DebriefAnswer:
-    """Store this phone's answer to the question the projector shows, or change it."""
+    """Store this phone's answer to the question the projector shows, or change it. A
+    source_limit bounds the new phones of one source (see Terms: source limit); the
+    views pass table_source_limit() or players_source_limit(event)."""
     event = Event.objects.lock(event.pk)
     if refusal := event.finished_refusal:
         raise Refused(refusal)
@@ -58,8 +93,10 @@ def answer_question(
         text = ""
         if number is None or number not in choice_numbers(event, kind):
             raise Refused(_("Choose one of the answers offered."))
+    if source_limit is not None:
+        _check_source(question, phone=phone, source=source, limit=source_limit)
     answer, created = DebriefAnswer.objects.get_or_create(
-        question=question, phone=phone, defaults={"text": text, "number": number}
+        question=question, phone=phone, defaults={"text": text, "number": number, "source": source}
     )
     answer.question = question  # the caller names the answer by its question's kind
     changed = not created and (answer.text, answer.number) != (text, number)
@@ -69,6 +106,31 @@ def answer_question(
     if created or changed:
         Event.objects.filter(pk=event.pk).update(version=F("version") + 1)
     return answer
+
+
+def table_source_limit() -> int:
+    return MAX_TABLE_SIZE + SPARE_PHONES
+
+
+def players_source_limit(event: Event) -> int:
+    return Player.objects.filter(event=event).count() + SPARE_PHONES
+
+
+def _check_source(question: DebriefQuestion, *, phone: str, source: str, limit: int) -> None:
+    """Refuse a new phone's answer once its source has given `limit` answers (the event's
+    row is locked, so two answers cannot both take the last place)."""
+    counts = DebriefAnswer.objects.filter(question=question).aggregate(
+        mine=Count("pk", filter=Q(phone=phone)), same=Count("pk", filter=Q(source=source))
+    )
+    # A change of answer is always taken, however many came from this source.
+    if not counts["mine"] and counts["same"] >= limit:
+        raise Refused(
+            _(
+                "Your answer is not stored: %(count)s phones have already answered through "
+                "this link from this network. If more of you are here, tell the organizer."
+            )
+            % {"count": limit}
+        )
 
 
 def _checked_words(typed: str) -> str:

@@ -38,6 +38,7 @@ from tournament.rules.debrief_questions import (
 STAGE_CHOICES = [(stage.value, _(STAGE_TITLES[stage])) for stage in Stage]
 ANSWER_KIND_CHOICES = [(kind.value, _(ANSWER_KIND_TITLES[kind])) for kind in AnswerKind]
 PHONE_ID_MAX_LENGTH = 32
+SOURCE_MAX_LENGTH = 16
 
 
 class DebriefQuestionQuerySet(models.QuerySet["DebriefQuestion"]):
@@ -127,6 +128,12 @@ class DebriefAnswer(models.Model):
 
     question = models.ForeignKey(DebriefQuestion, on_delete=models.CASCADE, related_name="answers")
     phone = models.CharField(_("phone id"), max_length=PHONE_ID_MAX_LENGTH)
+    # A keyed hash of the link and the client address the answer came through: it only
+    # counts a link's answers from one address (tables.writes.debrief_answers: Terms:
+    # source), and is never shown or exported.
+    source = models.CharField(
+        _("source"), max_length=SOURCE_MAX_LENGTH, blank=True, default="", editable=False
+    )
     text = models.CharField(_("words"), max_length=ANSWER_MAX_LENGTH, blank=True)
     number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
     created_at = models.DateTimeField(_("answered at"), auto_now_add=True)
@@ -136,6 +143,7 @@ class DebriefAnswer(models.Model):
         ordering = ["question", "pk"]
         verbose_name = _("debrief answer")
         verbose_name_plural = _("debrief answers")
+        indexes = [models.Index(fields=["question", "source"], name="debrief_answer_source")]
         constraints = [
             models.UniqueConstraint(
                 fields=["question", "phone"], name="debrief_answer_one_per_phone"

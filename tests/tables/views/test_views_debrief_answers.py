@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.views.phone import signed_phone_id
+from tables.writes.debrief_answers import players_source_limit, table_source_limit
 from tests import factories
 from tests.factories import table
 from tests.tables.views.test_views_player import pick
@@ -45,9 +46,9 @@ def phone_client(phone: str = PHONE) -> Client:
     return client
 
 
-def table_answer(client, event, question, **fields):
+def table_answer(client, event, question, *, REMOTE_ADDR="127.0.0.1", **fields):
     url = reverse("phone:table_answer", args=[table(event, 1).token])
-    return client.post(url, {"question": question.pk, **fields}, **HTMX)
+    return client.post(url, {"question": question.pk, **fields}, REMOTE_ADDR=REMOTE_ADDR, **HTMX)
 
 
 def test_a_tables_page_shows_the_question_with_a_labelled_field(organizer):
@@ -111,6 +112,56 @@ def test_the_refusal_hands_out_an_id_and_sending_again_works(organizer):
         table_answer(client, event, question, text="fine")
     )
     assert DebriefAnswer.objects.count() == 1
+
+
+FULL = "phones have already answered through this link from this network"
+
+
+def test_a_tables_link_takes_a_tables_worth_of_phones_from_one_address(organizer):
+    """A script that drops its cookie gets a new id each time: the address bounds it."""
+    event, question = debrief(organizer)
+    limit = table_source_limit()
+    for number in range(limit):
+        assert "Thank you: your answer is in" in body(
+            table_answer(
+                phone_client(f"phone-{number:04}-of-this-room"), event, question, text="calm"
+            )
+        )
+    refused = body(
+        table_answer(phone_client("one-too-many-phone-id"), event, question, text="calm")
+    )
+    assert FULL in refused
+    assert DebriefAnswer.objects.count() == limit
+    # A phone that answered may still change its answer; another table's link, or
+    # another address, is counted apart.
+    assert "Thank you: your answer is in" in body(
+        table_answer(phone_client("phone-0000-of-this-room"), event, question, text="sure")
+    )
+    other_table = reverse("phone:table_answer", args=[table(event, 2).token])
+    assert "Thank you: your answer is in" in body(
+        phone_client("one-too-many-phone-id").post(
+            other_table, {"question": question.pk, "text": "calm"}, **HTMX
+        )
+    )
+    elsewhere = phone_client("from-elsewhere-phone-id")
+    assert "Thank you: your answer is in" in body(
+        table_answer(elsewhere, event, question, text="calm", REMOTE_ADDR="10.0.0.9")
+    )
+    assert DebriefAnswer.objects.count() == limit + 2
+    assert DebriefAnswer.objects.get(phone="phone-0000-of-this-room").text == "sure"
+
+
+def test_the_players_link_takes_the_events_players_from_one_address(organizer):
+    event, question = debrief(organizer, players=8)
+    url = reverse("phone:player_answer", args=[event.players_token])
+    limit = players_source_limit(event)
+    assert limit == 8 + 2
+    for number in range(limit + 1):
+        response = phone_client(f"phone-{number:04}-of-this-room").post(
+            url, {"question": question.pk, "text": "calm", "from": "answer"}, **HTMX
+        )
+    assert FULL in body(response)
+    assert DebriefAnswer.objects.count() == limit
 
 
 def test_a_closed_question_says_so_and_refuses_a_change(organizer):
@@ -188,6 +239,7 @@ def test_the_phone_pages_cost_the_same_at_the_debrief_at_any_size(
     with django_assert_max_num_queries(5):
         assert client.get(answer_page).status_code == 200
     # The link, the write (its savepoint, the event locked, the question, the choices, the
-    # answer, its change, the version), then the live part as the table's page reads it.
-    with django_assert_max_num_queries(17):
+    # answers of this phone and of its source, the answer, its change, the version), then
+    # the live part as the table's page reads it.
+    with django_assert_max_num_queries(18):
         assert table_answer(client, event, question, number=2).status_code == 200
