@@ -51,9 +51,12 @@ test-postgres: $(INSTALLED) chromium postgresql
 coverage: $(INSTALLED) chromium poppler gettext
 	$(PYTEST) -q --cov --cov-report=term-missing:skip-covered
 
+# lint also checks the spelling of code and docs (typos; its exceptions, each with its
+# reason: _typos.toml).
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/typos
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .
