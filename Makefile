@@ -51,9 +51,13 @@ test-postgres: $(INSTALLED) chromium postgresql
 coverage: $(INSTALLED) chromium poppler gettext
 	$(PYTEST) -q --cov --cov-report=term-missing:skip-covered
 
+# lint also checks the templates' style (djade, after Django's template style guide) and
+# the spelling of code and docs (typos; its exceptions, each with its reason: _typos.toml).
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	find templates -name '*.html' -exec $(BIN)/djade --check {} +
+	$(BIN)/typos
 
 # mypy with django-stubs ([tool.mypy] in pyproject.toml): strict on the rules, the default
 # level elsewhere. Its cache in .mypy_cache makes a run after a small change a few seconds.
@@ -63,6 +67,7 @@ typecheck: $(INSTALLED)
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	find templates -name '*.html' -exec $(BIN)/djade {} +
 
 install: $(INSTALLED)
 

@@ -83,6 +83,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         )
         for nodeid, seconds in slow:
             terminalreporter.write_line(f"WARNING: {seconds:.1f} s {nodeid}")
+    # The header that names the seed is not shown under -q (`make check`): a failure that
+    # may come from the order says how to repeat it.
+    seed = config.getoption("randomly_seed", None)
+    if exitstatus == pytest.ExitCode.TESTS_FAILED and isinstance(seed, int):
+        terminalreporter.write_line(f"The tests ran in a random order: --randomly-seed={seed}")
 
 
 def is_browser_test(item: pytest.Item) -> bool:
@@ -92,6 +97,9 @@ def is_browser_test(item: pytest.Item) -> bool:
 # The few tests that take minutes, longest first. pytest-xdist hands out the first tests
 # one to a worker in turn, so starting these first keeps one of them from being the last
 # test of the run, with every other worker idle (docs/PERFORMANCE.md, "The suite").
+# pytest-randomly shuffles the whole suite by the run's seed before the hook below sorts
+# these to the front (its hook wraps the others), and gives every xdist worker that seed,
+# so that each worker collects the same order (tests/test_order.py).
 LONGEST_FIRST = (
     "tests/browser/test_walk.py::",
     "tests/browser/test_organizer_flow.py::test_a_whole_event_through_the_console",
@@ -104,7 +112,7 @@ LONGEST_FIRST = (
 
 
 def started_first(item: pytest.Item) -> int:
-    """Where a test stands among LONGEST_FIRST (the rest keep their order, after them)."""
+    """Where a test stands among LONGEST_FIRST (the rest keep the seed's order, after them)."""
     for rank, start in enumerate(LONGEST_FIRST):
         if item.nodeid.startswith(start):
             return rank

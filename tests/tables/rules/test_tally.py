@@ -29,7 +29,7 @@ def test_an_exact_first_name_or_initials_beat_the_start_of_a_longer_name():
     assert match_player("BD", ["Bo Chen", "Bob Dale", "Bd"]).name == "Bd"
 
 
-def test_a_first_name_that_is_also_anothers_initials_is_ambiguous():
+def test_a_first_name_that_is_also_another_players_initials_is_ambiguous():
     assert match_player("Al", NAMES).candidates == ("Al Brown", "Alice Lee")
     assert match_player("AB", NAMES).name == "Al Brown"
 

@@ -242,7 +242,7 @@ def test_an_address_is_locked_after_twenty_failures_across_accounts(client, owne
 
 
 @pytest.mark.parametrize("url", LOGIN_PAGES)
-def test_a_successful_sign_in_clears_the_accounts_count_not_the_addresss(client, owner, url):
+def test_a_successful_sign_in_clears_the_account_count_not_the_address_count(client, owner, url):
     for _ in range(signin.ACCOUNT_LIMIT - 1):
         attempt(client, url)
     assert attempt(client, url, password=PASSWORD).status_code == 302
