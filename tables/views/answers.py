@@ -50,10 +50,9 @@ from tables.writes.debrief_answers import (
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
-from tournament.common.requests import HtmxRequest
+from tournament.common.requests import HtmxRequest, client_address
 from tournament.models import DebriefAnswer, Event
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH
-from tournament.writes.signin import client_address
 
 ANSWER_PAGE = "phone/answer.html"
 # What a post may carry at most: a few characters over the limit still get the reason.

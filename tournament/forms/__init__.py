@@ -37,6 +37,7 @@ from tables.rules.variants import (
 )
 from tournament.common.isolation import with_names
 from tournament.common.languages import known_language
+from tournament.common.requests import client_address
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
     STAGE_CHOICES,
@@ -443,7 +444,7 @@ class SignInForm(AuthenticationForm):
         if username is None or not self.cleaned_data.get("password"):
             return super().clean()  # a field is missing: its own error says so
         attempt = signin.start_password_attempt(
-            username=username, address=signin.client_address(self.request)
+            username=username, address=client_address(self.request)
         )
         if isinstance(attempt, signin.Lockout):
             raise ValidationError(attempt.message(), code="too_many_attempts")

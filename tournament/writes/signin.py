@@ -18,24 +18,20 @@ Terms:
                    try again. An account is locked only for the addresses that failed, so
                    a guesser on the Wi-Fi cannot lock the organizer out from elsewhere. A
                    successful sign-in clears the account's count.
-    client address REMOTE_ADDR, or behind the trusted proxy, the address it appended to
-                   X-Forwarded-For (settings.SIGN_IN_ADDRESS_FROM_PROXY).
+    client address see tournament.common.requests (answers to the debrief count by it
+                   too).
 """
 
 from __future__ import annotations
 
-import contextlib
-import ipaddress
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.encoding import force_bytes, force_str
@@ -54,8 +50,6 @@ DEFAULT_ORGANIZER = "organizer"
 ACCOUNT_LIMIT = 5  # failed passwords per account, from one address, per window
 ADDRESS_LIMIT = 20  # failed passwords per client address per window, any accounts
 LOCK_WINDOW = timedelta(minutes=15)
-UNKNOWN_ADDRESS = "unknown"
-ADDRESS_MAX_LENGTH = SignInAttempt._meta.get_field("address").max_length
 USERNAME_MAX_LENGTH = SignInAttempt._meta.get_field("username").max_length
 
 
@@ -160,18 +154,6 @@ def account_key(username: str) -> str:
     """The name attempts count under: as typed, without case, so that "Organizer" and
     "organizer" share one count."""
     return username.strip().casefold()[:USERNAME_MAX_LENGTH]
-
-
-def client_address(request: HttpRequest | None) -> str:
-    if request is None:
-        return UNKNOWN_ADDRESS
-    address = request.META.get("REMOTE_ADDR") or ""
-    if settings.SIGN_IN_ADDRESS_FROM_PROXY:
-        # The proxy appends the address it saw; anything before it came from the client.
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1].strip()
-        with contextlib.suppress(ValueError):  # none or garbled: keep REMOTE_ADDR
-            address = str(ipaddress.ip_address(forwarded))
-    return address[:ADDRESS_MAX_LENGTH] or UNKNOWN_ADDRESS
 
 
 def start_password_attempt(

@@ -14,6 +14,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from tests import factories
+from tournament.common.requests import UNKNOWN_ADDRESS, client_address
 from tournament.models import SignInAttempt
 from tournament.writes import signin
 from tournament.writes.signin import ensure_organizer, sign_in_path
@@ -349,8 +350,8 @@ def test_the_client_address_is_remote_addr_and_a_clients_forwarded_for_is_ignore
     request = RequestFactory().post(
         "/", REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR="198.51.100.1"
     )
-    assert signin.client_address(request) == "203.0.113.5"
-    assert signin.client_address(None) == signin.UNKNOWN_ADDRESS
+    assert client_address(request) == "203.0.113.5"
+    assert client_address(None) == UNKNOWN_ADDRESS
 
 
 def test_behind_the_trusted_proxy_the_client_is_the_address_it_appended(settings):
@@ -359,10 +360,10 @@ def test_behind_the_trusted_proxy_the_client_is_the_address_it_appended(settings
     forged_then_real = factory.post(
         "/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.2.3.4, 198.51.100.7"
     )
-    assert signin.client_address(forged_then_real) == "198.51.100.7"
+    assert client_address(forged_then_real) == "198.51.100.7"
     garbled = factory.post("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="nonsense")
-    assert signin.client_address(garbled) == "10.0.0.2"
-    assert signin.client_address(factory.post("/", REMOTE_ADDR="10.0.0.2")) == "10.0.0.2"
+    assert client_address(garbled) == "10.0.0.2"
+    assert client_address(factory.post("/", REMOTE_ADDR="10.0.0.2")) == "10.0.0.2"
 
 
 # --- other organizers -----------------------------------------------------------------
