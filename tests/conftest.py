@@ -135,6 +135,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_configure(config):
     # Password hashing is built to be slow; tests need users, not security.
     if config.pluginmanager.hasplugin("django"):
+        from tests.static_scan import scan_static_files_once
+
+        scan_static_files_once()
         from django.conf import settings as django_settings
 
         django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
