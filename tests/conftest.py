@@ -5,12 +5,19 @@ Terms:
     profile         the Hypothesis settings a run uses, named by FIVETRICKS_HYPOTHESIS:
                     "fivetricks" (every test's own number of examples; `make test`) or
                     "check" (a few examples each, for `make check`).
-    postgres test   one `make test-postgres` runs (the `postgres` marker): every test that
-                    touches the database, which pytest_collection_modifyitems finds from
-                    its fixtures and its django_db marker, plus the tests marked by hand
-                    (the real-database races, one browser round). The rest (pure rules,
-                    subprocesses on their own SQLite file, the other browser tests) cannot
-                    differ on PostgreSQL.
+    postgres test   one `make test-postgres` runs (the `postgres` marker): what can differ
+                    on PostgreSQL, which is the queries. pytest_collection_modifyitems
+                    marks every test that touches the database (from its fixtures and its
+                    django_db marker) in the folders of the layers that make the queries
+                    (DATABASE_LAYERS: the writes with their locks, transactions and
+                    constraints; the reads with their ordering and aggregates; the models)
+                    and the commands that copy whole events (DATABASE_FILES), plus the
+                    tests marked by hand (the real-database races, one browser round). The
+                    rest cannot differ: pure rules, subprocesses on their own SQLite file,
+                    and views, pages and browser tests, which only pass on what the
+                    queries return. On PostgreSQL a postgres test that runs no query of
+                    its own fails (_a_postgres_test_queries_the_database), so the pass
+                    holds only tests that are worth its time.
 
     slow test       a test outside tests/browser/ whose call took over SLOW_TEST_SECONDS:
                     the run ends with a warning naming each one (the loop stays short
@@ -119,6 +126,31 @@ def started_first(item: pytest.Item) -> int:
     return len(LONGEST_FIRST)
 
 
+# A postgres test found from its fixtures, not marked by hand: a race's child process or
+# threads query a real database of their own, out of the test's sight.
+MARKED_BY_ITS_FIXTURES = pytest.StashKey[bool]()
+# A test that counts its queries may well expect none.
+COUNTING_FIXTURES = {"django_assert_num_queries", "django_assert_max_num_queries"}
+
+# Where the queries are made (see Terms: postgres test).
+DATABASE_LAYERS = ("/writes/", "/reads/", "/models/")
+DATABASE_FILES = (
+    "tests/tournament/test_commands_records.py",
+    "tests/tournament/test_demo_event.py",
+)
+
+
+def makes_the_queries(item: pytest.Item) -> bool:
+    path = str(item.path).replace(os.sep, "/")
+    return any(layer in path for layer in DATABASE_LAYERS) or path.endswith(DATABASE_FILES)
+
+
+def touches_the_database(item: pytest.Item) -> bool:
+    return bool(item.get_closest_marker("django_db")) or (
+        isinstance(item, pytest.Function) and bool(DATABASE_FIXTURES & set(item.fixturenames))
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=started_first)  # stable: the order within each rank is kept
     for item in items:
@@ -126,10 +158,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             # Each browser test opens the database through live_server; on PostgreSQL one
             # full round (marked by hand) stands for them all.
             item.add_marker(pytest.mark.browser)
-        elif item.get_closest_marker("django_db") or (
-            isinstance(item, pytest.Function) and DATABASE_FIXTURES & set(item.fixturenames)
-        ):
+        elif makes_the_queries(item) and touches_the_database(item):
             item.add_marker(pytest.mark.postgres)
+            item.stash[MARKED_BY_ITS_FIXTURES] = True
 
 
 def pytest_configure(config):
@@ -233,3 +264,45 @@ def event(organizer):
     from tests import factories
 
     return factories.make_event(owner=organizer)
+
+
+# Statements of the test's own transaction (pytest-django's savepoints), not of its code.
+TRANSACTION_STATEMENTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+@pytest.fixture(autouse=True)
+def _a_postgres_test_queries_the_database(request):
+    """On PostgreSQL, a test of the postgres pass must run a query (see Terms)."""
+    from django.conf import settings as django_settings
+
+    engine = django_settings.DATABASES["default"]["ENGINE"]
+    checked = request.node.stash.get(MARKED_BY_ITS_FIXTURES, False) and not (
+        COUNTING_FIXTURES & set(request.fixturenames)
+    )
+    if not checked or "postgresql" not in engine:
+        yield
+        return
+    from django.db import connection
+    from django.db.backends.signals import connection_created
+
+    ran: list[str] = []
+
+    def count(execute, sql, params, many, context):
+        if not sql.lstrip().upper().startswith(TRANSACTION_STATEMENTS):
+            ran.append(sql)
+        return execute(sql, params, many, context)
+
+    def count_there_too(sender, connection, **kwargs):  # a race's threads connect anew
+        connection.execute_wrappers.append(count)
+
+    connection_created.connect(count_there_too)
+    try:
+        with connection.execute_wrapper(count):
+            yield
+    finally:
+        connection_created.disconnect(count_there_too)
+    if not ran:
+        pytest.fail(
+            "This test is in the PostgreSQL pass (the postgres marker) but ran no query: "
+            "it cannot differ there. Move it, or drop the marker (tests/conftest.py)."
+        )

@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from tables.models import Game, GameReport, GameStatus, ReportSource, ReportState
 from tests import factories
-from tournament.management.commands.demo_event import rehearsal_names
 from tournament.models import Event, Phase, PlayerStatus, Round, RoundStatus, Seat
 from tournament.rules.movement import plan_moves
 
@@ -68,13 +67,6 @@ def test_each_round_seats_the_next_by_the_movement_rule():
         }
 
 
-def test_names_are_deterministic_distinct_and_some_accented():
-    names = rehearsal_names(40, 7)
-    assert names == rehearsal_names(40, 7)
-    assert len(set(names)) == 40
-    assert any(not name.isascii() for name in names)
-
-
 def test_the_same_seed_twice_makes_two_events():
     run(players=6, rounds=1, seed=3)
     run(players=6, rounds=1, seed=3)
@@ -91,45 +83,6 @@ def test_impossible_options_are_refused(options):
     with pytest.raises(CommandError):
         run(**options)
     assert not Event.objects.exists()
-
-
-def test_the_rehearsal_leaves_a_backup_of_every_round_close(tmp_path):
-    """Run as `make run` runs it, on a database file in a fresh data directory: each
-    round close is followed by an online backup that holds that close."""
-    import os
-    import sqlite3
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    env = {**os.environ, "FIVETRICKS_DATA_DIR": str(tmp_path)}
-    env.pop("DATABASE_URL", None)
-    for command in (
-        ["migrate", "--noinput", "-v", "0"],
-        ["demo_event", "--players", "23", "--rounds", "3"],
-    ):
-        subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=Path(__file__).resolve().parents[2],
-            env=env,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
-    backups = sorted((tmp_path / "backups").iterdir())
-    assert [path.name[:16] for path in backups] == [
-        "event-1-round-01",
-        "event-1-round-02",
-        "event-1-round-03",
-    ]
-    for number, path in enumerate(backups, start=1):
-        assert path.name.endswith("-closed.sqlite3")
-        database = sqlite3.connect(path)
-        assert database.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        assert database.execute(
-            "SELECT status FROM tournament_round WHERE number = ?", [number]
-        ).fetchall() == [("closed",)]
-        database.close()
 
 
 def test_a_rehearsal_with_disruptive_differences_has_a_fewest_wins_table():

@@ -8,21 +8,9 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournament.models import Seat, SeatReason, reason_label
+from tournament.models import Seat, SeatReason
 
 pytestmark = pytest.mark.django_db
-
-
-def test_no_games_at_the_top_table_is_not_most_games():
-    assert reason_label(SeatReason.STAYS_AT_TOP, 0) == (
-        "No game won at the top table: stays, first by name"
-    )
-    assert (
-        reason_label(SeatReason.MOVES_UP, 0) == "No game won at the table: moves up, first by name"
-    )
-    assert reason_label(SeatReason.STAYS_AT_TOP, 2) == "Most games at the top table: stays"
-    assert reason_label(SeatReason.MOVES_UP, None) == "Most games: moves up"
-    assert reason_label(SeatReason.MOVES_DOWN, 0) == "Fewest games: moves down"
 
 
 def test_the_player_page_and_the_console_say_it(signed_in, organizer):

@@ -220,13 +220,3 @@ def test_the_printed_report_names_the_difference_set(signed_in, organizer):
     )
     page = signed_in.get(url("debrief_report", event.pk)).content.decode()
     assert "Custom: no trump, fewest tricks wins" in page
-
-
-def test_a_dispute_that_ended_by_its_reports_names_phones_only_where_there_are_phones():
-    from tables.models import GameStatus
-    from tournament.reads.debrief_report import _outcome
-
-    game = ("Ada", GameStatus.CONFIRMED)
-    assert _outcome(game, None) == "<bdi>Ada</bdi> won, as the phones reported."
-    paper = _outcome(game, None, paper_only=True)
-    assert paper == "<bdi>Ada</bdi> won, as the tally sheets were entered."

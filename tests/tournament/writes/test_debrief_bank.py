@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from tests import factories
 from tournament.common.errors import Refused
-from tournament.models import SCREENS_BEFORE_STAGE, DebriefQuestion, DebriefStep, Event
+from tournament.models import DebriefQuestion, DebriefStep, Event
 from tournament.reads.debrief import debrief_progress, debrief_slides
 from tournament.rules.debrief_questions import DEFAULT_BANK, QUESTION_MAX_LENGTH, Stage
 from tournament.writes.debrief_bank import (
@@ -85,13 +85,6 @@ def test_the_database_refuses_an_empty_question_and_a_position_taken(event):
         DebriefQuestion.objects.create(event=event, position=1, stage=Stage.COPING, text="Why?")
     with pytest.raises(IntegrityError), transaction.atomic():
         DebriefQuestion.objects.create(event=event, position=99, stage="gossip", text="Why?")
-
-
-def test_every_data_screen_has_one_place_in_the_talk():
-    placed = [step for steps in SCREENS_BEFORE_STAGE.values() for step in steps]
-    assert sorted(placed) == sorted(set(DebriefStep) - {DebriefStep.QUESTION})
-    assert SCREENS_BEFORE_STAGE[Stage.FEELINGS] == (DebriefStep.OPENING,), "feelings first"
-    assert DebriefStep.REVEAL in SCREENS_BEFORE_STAGE[Stage.REAL_WORLD], "real life after"
 
 
 # --- editing -----------------------------------------------------------------------------
