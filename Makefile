@@ -30,11 +30,11 @@ run: $(INSTALLED)
 test: $(INSTALLED) chromium poppler window gettext lint typecheck
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=30
 
-# The quick loop while changing code (about 3 minutes on 2 cores): ruff, and every test but
+# The quick loop while changing code (under 2 minutes on 2 idle cores): ruff, and every test but
 # the browser ones, each Hypothesis property with a few examples (the "check" profile in
 # tests/conftest.py). `make test` runs all of it, with every example, before a commit.
 check: $(INSTALLED) window gettext lint typecheck
-	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q
+	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q --durations=30
 
 # What can differ on PostgreSQL: every test that touches the database, the races between
 # two connections, and one browser round (the `postgres` marker, tests/conftest.py), against

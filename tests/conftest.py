@@ -78,7 +78,34 @@ def slow_tests(reports: list) -> list[tuple[str, float]]:
     return sorted(slow.items(), key=lambda item: -item[1])
 
 
+def worker_times(reports: list) -> list[tuple[str, float, float]]:
+    """(worker, busy seconds, idle share) of each pytest-xdist worker: busy is the sum of
+    its tests' phases; idle is the rest of the span from the run's first test to its
+    last, waiting for a test or already done (docs/PERFORMANCE.md, "The suite")."""
+    timed = [
+        report
+        for report in reports
+        if getattr(report, "node", None) is not None and hasattr(report, "start")
+    ]
+    if not timed:
+        return []
+    span = max(report.stop for report in timed) - min(report.start for report in timed)
+    busy: dict[str, float] = {}
+    for report in timed:
+        worker = report.node.gateway.id
+        busy[worker] = busy.get(worker, 0.0) + report.duration
+    return [
+        (worker, seconds, max(0.0, 1 - seconds / span) if span else 0.0)
+        for worker, seconds in sorted(busy.items())
+    ]
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    every = [report for kind in terminalreporter.stats.values() for report in kind]
+    if config.getoption("durations", None) is not None and (workers := worker_times(every)):
+        terminalreporter.write_sep("=", "xdist workers: busy, and idle share of the run")
+        for worker, busy, idle in workers:
+            terminalreporter.write_line(f"{worker}: {busy:.0f} s busy, {idle:.0%} idle")
     reports = [
         report for kind in ("passed", "failed") for report in terminalreporter.stats.get(kind, [])
     ]
