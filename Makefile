@@ -30,14 +30,15 @@ run: $(INSTALLED)
 test: $(INSTALLED) chromium poppler window gettext lint typecheck
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=30
 
-# The quick loop while changing code (under 2 minutes on 2 idle cores): ruff, and every test but
-# the browser ones, each Hypothesis property with a few examples (the "check" profile in
-# tests/conftest.py). `make test` runs all of it, with every example, before a commit.
+# The quick loop while changing code (under 2 minutes on 2 idle cores): lint, types, and
+# every test but the browser ones, each Hypothesis property with a few examples (the
+# "check" profile in tests/conftest.py). `make test` runs all of it, with every example.
 check: $(INSTALLED) window gettext lint typecheck
 	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q --durations=30
 
-# What can differ on PostgreSQL: every test that touches the database, the races between
-# two connections, and one browser round (the `postgres` marker, tests/conftest.py), against
+# What can differ on PostgreSQL: the tests of the writes, reads and models that touch the
+# database, the commands that copy whole events, the races between two connections, and
+# one browser round (the `postgres` marker, tests/conftest.py), against
 # a throwaway cluster that .ci/with-postgres starts, and stops afterwards. PYTEST_ARGS
 # chooses other tests, e.g. PYTEST_ARGS="tests/tables -m 'postgres and not browser'".
 PYTEST_ARGS ?= -m postgres
@@ -169,13 +170,21 @@ smoke-package: package
 	.ci/smoke-package
 
 # The double-click app, dist/fivetricks/fivetricks (one folder, no Python needed), built by
-# PyInstaller from the package in build/lib (.ci/bundle/fivetricks.spec).
+# PyInstaller from the package in build/lib (.ci/bundle/fivetricks.spec). Skipped when
+# nothing it bundles changed since the last build (.ci/bundle/stamp); without --clean,
+# PyInstaller keeps what it learnt of the venv's libraries in its cache for the next build.
 bundle: package
 	@$(BIN)/python -c 'import PyInstaller' 2>/dev/null || \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,bundle]"
-	rm -rf dist/fivetricks
-	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist \
-		--workpath build/pyinstaller .ci/bundle/fivetricks.spec
+	@stamp=$$($(BIN)/python .ci/bundle/stamp dist/fivetricks-*.whl); \
+	if [ -x dist/fivetricks/fivetricks ] && [ "$$(cat dist/.fivetricks-bundled-from 2>/dev/null)" = "$$stamp" ]; then \
+	  echo "dist/fivetricks is built from this wheel already: PyInstaller skipped"; \
+	else \
+	  rm -rf dist/fivetricks dist/.fivetricks-bundled-from && \
+	  $(BIN)/python -m PyInstaller --noconfirm --log-level WARN --distpath dist \
+		--workpath build/pyinstaller .ci/bundle/fivetricks.spec && \
+	  echo "$$stamp" > dist/.fivetricks-bundled-from; \
+	fi
 
 # The app copied to a read-only folder and started with an empty environment.
 smoke-bundle: bundle
