@@ -211,6 +211,18 @@ def test_tap_a_winner_on_the_table_view(signed_in, playing):
     assert GameCorrection.objects.get().changed_by.username == "ada"
 
 
+@pytest.mark.parametrize("live", ["table_live", "close_round_live"])
+def test_a_poll_between_a_press_and_its_redirect_leaves_the_message_to_the_page(
+    signed_in, playing, live
+):
+    """The polled part shows no message, so it must not take the press's: the page the
+    redirect opens shows it (it vanished when a poll landed in between)."""
+    ann = at_table(playing, 1)[0]
+    pressed = signed_in.post(url("game_add", playing.pk, 1), {"round": 1, "winner": ann.pk})
+    assert signed_in.get(url(live, playing.pk, 1), HTTP_HX_REQUEST="true").status_code == 200
+    assert messages_after(signed_in, pressed) == [f"Game 1 at table 1: {ann.name} won."]
+
+
 def test_a_game_for_a_closed_round_or_a_stranger_is_refused(signed_in, playing, organizer):
     stranger = at_table(playing, 2)[0]
     said = messages_after(

@@ -135,7 +135,11 @@ def _shown(request: EventRequest, event: Event, number: int) -> dict[str, Destin
     return decode_seating(request.session.get(_shown_key(event, number), ""))
 
 
-def close_context(request: EventRequest, event: Event, round_: Round) -> dict:
+def close_context(
+    request: EventRequest, event: Event, round_: Round, *, polled: bool = False
+) -> dict:
+    """The close page; polled: its live part only, which takes no message (as
+    tables.table_context)."""
     check = build_close_check(event, round_, shown=_shown(request, event, round_.number))
     number = round_.number
     clock = clock_context(event)
@@ -162,7 +166,7 @@ def close_context(request: EventRequest, event: Event, round_: Round) -> dict:
         ),
         "live_url": reverse("organizer:close_round_live", args=[event.pk, number]),
         "here": reverse("organizer:close_round", args=[event.pk, number]),
-        "site_messages": list(get_messages(request)),
+        "site_messages": [] if polled else list(get_messages(request)),
         # Lazy: only the full page shows the Records section, so a live poll never reads
         # the backup folder.
         "records": SimpleLazyObject(partial(records_panel, event)),
@@ -225,7 +229,9 @@ def close_round_live(request: EventRequest, event: Event, number: int) -> HttpRe
     """The close check's live part (polled; 304 while the event's version is unchanged)."""
     round_ = get_object_or_404(Round, event=event, number=number)
     return render(
-        request, "organizer/close_round.html#live_update", close_context(request, event, round_)
+        request,
+        "organizer/close_round.html#live_update",
+        close_context(request, event, round_, polled=True),
     )
 
 

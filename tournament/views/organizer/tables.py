@@ -32,7 +32,9 @@ def table_url(event: Event, number: int) -> str:
     return reverse("organizer:table", args=[event.pk, number])
 
 
-def table_context(request: HttpRequest, event: Event, number: int) -> dict:
+def table_context(request: HttpRequest, event: Event, number: int, *, polled: bool = False) -> dict:
+    """The table page; polled: its live part only, which shows no message and so must not
+    take one (see site_messages)."""
     table = get_object_or_404(Table, event=event, number=number)
     requested = request.GET.get("round")
     round_number = positive_int(requested) if requested else None
@@ -63,7 +65,9 @@ def table_context(request: HttpRequest, event: Event, number: int) -> dict:
         "poll_trigger": poll_trigger(),
         "phone_url": optional_url("phone:table", table.token),
         **clock_context(event),
-        "site_messages": list(get_messages(request)),
+        # Reading the messages takes them: a poll landing between a press's answer and its
+        # redirect would take the press's message, and the page would show none.
+        "site_messages": [] if polled else list(get_messages(request)),
         "table_numbers": view.table_numbers,
     }
 
@@ -79,7 +83,9 @@ def table_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 @event_view()
 def table_live(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     return render(
-        request, "organizer/table.html#live_update", table_context(request, event, number)
+        request,
+        "organizer/table.html#live_update",
+        table_context(request, event, number, polled=True),
     )
 
 
