@@ -27,8 +27,11 @@ run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
 
 # Everything: ruff, then the whole suite, real-browser tests included.
+# --dist worksteal: a worker that runs out of tests takes half of another's queue, so one
+# worker left with a long file does not end the run alone (the idle shares that the end of
+# the run prints were 1 to 47 % with xdist's fixed shares; docs/PERFORMANCE.md).
 test: $(INSTALLED) chromium poppler window gettext lint typecheck
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=30
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30
 
 # The quick loop while changing code (under 2 minutes on 2 idle cores): lint, types, and
 # every test but the browser ones, each Hypothesis property with a few examples (the
