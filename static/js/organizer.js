@@ -232,14 +232,15 @@
     if (target) target.focus({ preventScroll: true });
   }
 
-  // Run in the same task as the swap (htmx:afterSwap), so no click or key can land on a
-  // question closed or a select turned back by the poll in between: settling comes 20 ms
-  // later, and a press in that gap went to the wrong place.
+  // Run in the same task as the swap (htmx:afterSwap, after its out-of-band parts), so no
+  // click or key can land on a question closed, a select turned back or <body> by the poll
+  // in between: settling comes 20 ms later, and a press in that gap went to the wrong place.
   function restoreAfterPoll(before) {
     before.open.forEach(function (id) {
       var details = document.getElementById(id);
       if (details && details.tagName === "DETAILS") details.open = true;
     });
+    afterPoll(before);
   }
 
   function afterPoll(before) {

@@ -119,11 +119,25 @@ def test_a_poll_keeps_the_focus_and_an_open_question(console):
     question = page.locator("#confirm-rotate-1")
     expect(question).to_have_attribute("open", "")
     focused = tab_to(page, "Yes, a new link")
+    # Where the focus is as each swap ends (this listener runs after organizer.js's): a key
+    # pressed before the swap settles must not land on <body>.
+    page.evaluate(
+        """() => {
+            window.focusAtSwap = [];
+            document.addEventListener("htmx:afterSwap", () => {
+                window.focusAtSwap.push(document.activeElement.textContent.trim());
+            });
+        }"""
+    )
     factories.report(event, 1, factories.seated_names(event, 1)[0])  # the card changes
     expect(page.locator("#table-1")).to_contain_text("1", timeout=8_000)
     expect(page.locator("#round-panel")).to_contain_text("1 game reported", timeout=8_000)
     expect(question).to_have_attribute("open", "")
+    page.wait_for_function("() => !document.querySelector('.htmx-settling')")
     assert focus(page) == focused
+    at_swaps = page.evaluate("() => window.focusAtSwap")
+    assert at_swaps
+    assert set(at_swaps) == {"Yes, a new link"}, at_swaps
 
 
 def test_the_round_close_by_keyboard(console):
