@@ -178,8 +178,31 @@ def touches_the_database(item: pytest.Item) -> bool:
     )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def dealt(items: list, workers: int, is_long) -> list:
+    """The items in the order `--dist worksteal` wants them: it cuts the collection into
+    one run of tests a worker, in order (a run of len(left) // workers left), and a worker
+    that runs dry takes from the end of another's run. With the long tests all at the
+    front, the first worker would run every one of them in turn; so they are dealt to
+    the start of each worker's run, longest first, round the table."""
+    long = [item for item in items if is_long(item)]
+    rest = [item for item in items if not is_long(item)]
+    piles: list[list] = [long[start::workers] for start in range(workers)]
+    out: list = []
+    left = len(items)
+    for worker, pile in enumerate(piles):
+        size = left // (workers - worker)
+        taken = max(0, size - len(pile))
+        out += pile + rest[:taken]
+        rest = rest[taken:]
+        left -= len(pile) + taken
+    return out + rest
+
+
+def pytest_collection_modifyitems(config, items: list[pytest.Item]) -> None:
     items.sort(key=started_first)  # stable: the order within each rank is kept
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if getattr(config.option, "dist", "") == "worksteal" and workers > 1:
+        items[:] = dealt(items, workers, lambda item: started_first(item) < len(LONGEST_FIRST))
     for item in items:
         if is_browser_test(item):
             # Each browser test opens the database through live_server; on PostgreSQL one

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import LONGEST_FIRST
+from tests.conftest import LONGEST_FIRST, dealt
 
 REPO = Path(__file__).resolve().parents[1]
 LONG = "tests/tournament/test_serve.py"  # a LONGEST_FIRST file
@@ -35,3 +35,15 @@ def test_the_longest_tests_start_first_and_the_rest_in_the_seeds_order():
     shuffled = [nodeid.split("::")[1] for nodeid in order[len(long) :]]
     assert sorted(shuffled) == sorted(written)
     assert shuffled != written
+
+
+def test_worksteal_gets_one_long_test_at_the_start_of_each_workers_run():
+    items = ["L1", "L2", "L3", "L4", "L5", *(f"s{n}" for n in range(15))]
+    order = dealt(items, 4, lambda item: item.startswith("L"))
+
+    assert sorted(order) == sorted(items)
+    # worksteal's runs: 20 // 4 = 5 tests, then 15 // 3, 10 // 2, 5 // 1.
+    runs = [order[0:5], order[5:10], order[10:15], order[15:20]]
+    assert [run[0] for run in runs] == ["L1", "L2", "L3", "L4"]
+    assert runs[0][:2] == ["L1", "L5"]
+    assert dealt(items, 1, lambda item: item.startswith("L"))[:5] == items[:5]
