@@ -11,7 +11,7 @@ Terms:
     one answer   per phone id and question (a unique constraint): a second post changes
                  the first; the same answer again changes nothing.
     source       a keyed hash of the link an answer came through (a table's, or the
-                 event's players' link) and the client address (tournament.writes.signin:
+                 event's players' link) and the client address (tournament.common.requests:
                  Terms: client address), stored on the answer and never shown. It is
                  how answers are limited like reports: a script that keeps dropping its
                  cookie gets a new phone id each time, so ids alone do not bound it.

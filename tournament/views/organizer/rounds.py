@@ -135,11 +135,7 @@ def _shown(request: EventRequest, event: Event, number: int) -> dict[str, Destin
     return decode_seating(request.session.get(_shown_key(event, number), ""))
 
 
-def close_context(
-    request: EventRequest, event: Event, round_: Round, *, polled: bool = False
-) -> dict:
-    """The close page; polled: its live part only, which takes no message (as
-    tables.table_context)."""
+def close_context(request: EventRequest, event: Event, round_: Round) -> dict:
     check = build_close_check(event, round_, shown=_shown(request, event, round_.number))
     number = round_.number
     clock = clock_context(event)
@@ -166,7 +162,9 @@ def close_context(
         ),
         "live_url": reverse("organizer:close_round_live", args=[event.pk, number]),
         "here": reverse("organizer:close_round", args=[event.pk, number]),
-        "site_messages": [] if polled else list(get_messages(request)),
+        # Lazy, as the records: reading the messages takes them, and the live part shows
+        # none; a poll landing between a press and its redirect took the press's message.
+        "site_messages": SimpleLazyObject(lambda: list(get_messages(request))),
         # Lazy: only the full page shows the Records section, so a live poll never reads
         # the backup folder.
         "records": SimpleLazyObject(partial(records_panel, event)),
@@ -231,7 +229,7 @@ def close_round_live(request: EventRequest, event: Event, number: int) -> HttpRe
     return render(
         request,
         "organizer/close_round.html#live_update",
-        close_context(request, event, round_, polled=True),
+        close_context(request, event, round_),
     )
 
 

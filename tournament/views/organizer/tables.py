@@ -14,6 +14,7 @@ from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -32,9 +33,7 @@ def table_url(event: Event, number: int) -> str:
     return reverse("organizer:table", args=[event.pk, number])
 
 
-def table_context(request: HttpRequest, event: Event, number: int, *, polled: bool = False) -> dict:
-    """The table page; polled: its live part only, which shows no message and so must not
-    take one (see site_messages)."""
+def table_context(request: HttpRequest, event: Event, number: int) -> dict:
     table = get_object_or_404(Table, event=event, number=number)
     requested = request.GET.get("round")
     round_number = positive_int(requested) if requested else None
@@ -65,9 +64,9 @@ def table_context(request: HttpRequest, event: Event, number: int, *, polled: bo
         "poll_trigger": poll_trigger(),
         "phone_url": optional_url("phone:table", table.token),
         **clock_context(event),
-        # Reading the messages takes them: a poll landing between a press's answer and its
-        # redirect would take the press's message, and the page would show none.
-        "site_messages": [] if polled else list(get_messages(request)),
+        # Lazy: reading the messages takes them, and the live part shows none; a poll
+        # landing between a press and its redirect took the press's message.
+        "site_messages": SimpleLazyObject(lambda: list(get_messages(request))),
         "table_numbers": view.table_numbers,
     }
 
@@ -85,7 +84,7 @@ def table_live(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     return render(
         request,
         "organizer/table.html#live_update",
-        table_context(request, event, number, polled=True),
+        table_context(request, event, number),
     )
 
 
