@@ -450,3 +450,38 @@ class PhoneSighting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phone} at {self.table_id}, {self.last_seen:%H:%M:%S}"
+
+
+# The screen tables' rows, in their own module (no import back to this one: they name
+# Table and Game by string).
+from tables.models.screen_play import (  # noqa: E402
+    Deal,
+    DealEnd,
+    Play,
+    Pointing,
+    ScreenSeat,
+    TakenTrick,
+)
+
+__all__ = [
+    "KEPT_FOR_THE_ORGANIZER",
+    "VARIANT_FIELDS",
+    "CorrectionAction",
+    "Deal",
+    "DealEnd",
+    "Game",
+    "GameCorrection",
+    "GameQuerySet",
+    "GameReport",
+    "GameStatus",
+    "PhoneSighting",
+    "Play",
+    "Pointing",
+    "ReportSource",
+    "ReportState",
+    "ScreenSeat",
+    "Table",
+    "TableQuerySet",
+    "TakenTrick",
+    "variant_warnings",
+]

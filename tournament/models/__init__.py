@@ -45,7 +45,8 @@ from tournament.models.debrief import (
     DebriefQuestion,
     DebriefQuestionQuerySet,
 )
-from tournament.models.event import DifferenceSetChoice, Event, EventQuerySet
+from tournament.models.event import CardsOn, DifferenceSetChoice, Event
+from tournament.models.event_queries import EventQuerySet
 from tournament.models.notes import NOTE_TEXT_MAX_LENGTH, NoteTag, ObserverNote
 from tournament.models.phases import (
     CLOCKED_PHASES,
@@ -94,6 +95,7 @@ __all__ = [
     "TOKEN_PATTERN",
     "WIFI_NAME_MAX_LENGTH",
     "WIFI_PASSWORD_MAX_LENGTH",
+    "CardsOn",
     "CoFacilitator",
     "CoFacilitatorQuerySet",
     "CoRole",

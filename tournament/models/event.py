@@ -25,17 +25,16 @@ on theirs. The players, seats, debrief questions and notes build on this one.
 from __future__ import annotations
 
 from datetime import datetime
-from functools import cache
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import connections, models, transaction
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.cofacilitators import CoFacilitator
+from tournament.models.event_queries import EventQuerySet
 from tournament.models.phases import (
     CLOCKED_PHASES,
     PHASE_TITLES,
@@ -44,7 +43,7 @@ from tournament.models.phases import (
     Phase,
 )
 from tournament.models.rounds import Round, RoundStatus
-from tournament.models.tokens import looks_like_token, new_secret_token, new_seed
+from tournament.models.tokens import new_secret_token, new_seed
 from tournament.rules.cards import (
     DEFAULT_DISRUPTIVE_SHARE,
     NEW_CLAUSES,
@@ -55,70 +54,9 @@ from tournament.rules.cards import (
 from tournament.rules.clock import Clock
 
 
-@cache
-def _lock_sql(for_update: bool) -> str:
-    """The event's row by id, locked where the database locks rows (see EventQuerySet.lock)."""
-    meta = Event._meta
-    columns = ", ".join(f'"{field.column}"' for field in meta.concrete_fields)
-    sql = f'SELECT {columns} FROM "{meta.db_table}" WHERE "{meta.pk.column}" = %s'
-    return sql + (" FOR UPDATE" if for_update else "")
-
-
-class EventQuerySet(models.QuerySet["Event"]):
-    def visible_to(self, user) -> EventQuerySet:
-        """The events this user organizes (a superuser: every event)."""
-        if user.is_superuser:
-            return self
-        return self.filter(owner=user)
-
-    def reachable_by(self, user) -> EventQuerySet:
-        """The events this user organizes, and the one they co-facilitate while their
-        invitation is not revoked (checked on every request, so revoking works at once)."""
-        if user.is_superuser:
-            return self
-        helping = CoFacilitator.objects.active().filter(user=user).values("event_id")
-        return self.filter(Q(owner=user) | Q(pk__in=helping))
-
-    def for_players_token(self, token: str) -> EventQuerySet:
-        """The event a players link names: none for a token that we cannot have made."""
-        if not looks_like_token(token):
-            return self.none()
-        return self.filter(players_token=token)
-
-    def lock(self, event_id: int) -> Event:
-        """The event as it stands now, its row locked until the transaction ends.
-
-        Every bridge that writes an event's rows calls this first, inside its transaction,
-        so two requests for one event run one after the other and the second sees what
-        the first committed (a report and a round close, a confirmation and a dispute).
-        SQLite's write lock does that for the whole database, taken at BEGIN (IMMEDIATE
-        transactions): there FOR UPDATE is left out and this is a plain read. Taking the
-        event first, before any other row, keeps two requests from each holding a row
-        the other waits for.
-        """
-        # Prepared SQL, not .select_for_update().get(): compiling that query cost more
-        # than running it, and every report pays it while it holds the lock (issue 23).
-        for_update = connections[self.db].features.has_select_for_update
-        if for_update and connections[self.db].get_autocommit():
-            # As select_for_update() says: a row lock outside a transaction ends at once.
-            raise transaction.TransactionManagementError(
-                "Event.objects.lock() is for use inside a transaction."
-            )
-        event = next(iter(self.raw(_lock_sql(for_update), (event_id,))), None)
-        if event is None:
-            raise self.model.DoesNotExist(f"No event {event_id}.")
-        return event
-
-    def bump_version(self, event_id: int) -> None:
-        """Tell every polling screen that something it shows has changed.
-
-        A change confined to one table's games bumps that table instead
-        (tables.models.TableQuerySet.bump_version), so the phones at every other table
-        keep answering 304.
-        """
-        self.filter(pk=event_id).update(
-            version=F("version") + 1, shared_version=F("shared_version") + 1
-        )
+class CardsOn(models.TextChoices):
+    TABLE = "table", _("Cards on the table")
+    SCREENS = "screens", _("Cards on screens")
 
 
 class DifferenceSetChoice(models.TextChoices):
@@ -229,6 +167,27 @@ class Event(models.Model):
         help_text=_(
             "No phones: the tent cards carry no QR code, and each table records its games "
             "on a paper tally sheet that you type in."
+        ),
+    )
+    # Where the cards are: on the tables (phones report who won) or on the players'
+    # screens (each player's browser holds their hand; tables.rules.screen_play).
+    cards = models.CharField(
+        _("cards"),
+        max_length=10,
+        choices=CardsOn,
+        default=CardsOn.TABLE,
+        help_text=_(
+            "On the table: real cards, and phones report who won. On screens: each player "
+            "plays from their own phone or laptop, for groups that are not in one room."
+        ),
+    )
+    screen_stall_seconds = models.PositiveSmallIntegerField(
+        _("radar: seconds a trick may stay in disagreement"),
+        default=60,
+        validators=[MinValueValidator(10), MaxValueValidator(600)],
+        help_text=_(
+            "On screens: a trick whose players point at different cards for this long is "
+            "flagged, and you can settle it."
         ),
     )
     debrief_step = models.PositiveSmallIntegerField(
@@ -414,6 +373,11 @@ class Event(models.Model):
         self.refresh_from_db(fields=["version", "shared_version"])
 
     # --- finished and archived ---------------------------------------------------------
+
+    @property
+    def on_screens(self) -> bool:
+        """Whether the players hold their cards on screens (tables.rules.screen_play)."""
+        return self.cards == CardsOn.SCREENS
 
     @property
     def is_finished(self) -> bool:

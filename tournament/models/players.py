@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.event import Event
+from tournament.models.tokens import new_secret_token
 from tournament.rules.roster import (
     bidi_controls,
     code_point,
@@ -89,6 +90,8 @@ class Player(models.Model):
         _("status"), max_length=10, choices=PlayerStatus, default=PlayerStatus.PRESENT
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The player's own link at a screen event (/t/p/<token>/): it holds their seat and hand.
+    token = models.CharField(max_length=64, unique=True, default=new_secret_token)
 
     objects = PlayerQuerySet.as_manager()
 

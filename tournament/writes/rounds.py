@@ -43,6 +43,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, Table
+from tables.writes.screen_organizer import count_games_in_play
+from tables.writes.screen_play import deal_screen_tables
 from tournament.common.errors import Refused
 from tournament.models import (
     DebriefStep,
@@ -123,6 +125,8 @@ def advance_phase(
     else:
         raise Refused(_("The event is over: this is the debrief."))
     event.save_and_bump(fields)
+    # On screens, practice and every round begin with a deal at each table.
+    deal_screen_tables(event=event, now=now)
     return event
 
 
@@ -220,6 +224,9 @@ def close_round(
     # or waits, then finds the round closed and is kept as late.
     event = Event.objects.lock(round_.event_id)
     round_.event = event  # games_won_by_table reads the event's tables through it
+    if event.on_screens:
+        # The games in play count by tricks so far, as at a real table when time is up.
+        count_games_in_play(round_=round_, now=now)
     standings = round_.games_won_by_table()
     seats_next_round = round_.number < event.rounds_planned
     # Read once: for the moves' check and for the seating (no seating after the last round).

@@ -1,0 +1,139 @@
+"""The organizer's hand at screen tables: settling a trick left in disagreement, playing a
+card for a player who is gone, ending a game as it stands, and counting the games in play
+when a round closes.
+
+Terms:
+    stall       a complete trick whose players have not agreed for the event's
+                ``screen_stall_seconds`` (the radar flags it; tables.reads.screen_play).
+    settle      the organizer names the card that takes the trick, as they settle a
+                disputed game at a table with real cards.
+    gone        a player whose seat holder has not shown up for a minute
+                (tables.reads.screen_play.GONE_AFTER_SECONDS).
+    in play     a deal not yet ended; when the round closes it counts by tricks so far
+                (tables.writes.screen_play, Terms: count).
+
+Each function locks the event's row first, like every write.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import Deal, DealEnd, Game, Play, Table
+from tables.rules import screen_play as rules
+from tables.writes.screen_play import (
+    Done,
+    bump_table,
+    deal_in_play,
+    deal_next,
+    end_deal,
+    game_of,
+    play_refusal,
+    play_round,
+    take_trick,
+)
+from tournament.common.errors import Refused
+from tournament.models import Event, Player, Round
+
+
+def _table_deal(event: Event, table_number: int) -> tuple[Round, Deal]:
+    where = play_round(event) if event.on_screens and not event.is_finished else None
+    if where is None:
+        raise Refused(_("No game is being played on screens now."))
+    round_, _practice = where
+    table = Table.objects.filter(event=event, number=table_number).first()
+    deal = None if table is None else deal_in_play(round_, table.pk)
+    if deal is None:
+        raise Refused(_("Table %(number)s has no game in play.") % {"number": table_number})
+    return round_, deal
+
+
+@transaction.atomic
+def settle_trick(
+    *, event: Event, table_number: int, trick: int, card: str, by, now: datetime | None = None
+) -> Done:
+    """Give trick ``trick`` at the table to whoever played ``card`` (see Terms: settle)."""
+    now = now or timezone.now()
+    event = Event.objects.lock(event.pk)
+    round_, deal = _table_deal(event, table_number)
+    game = game_of(deal)
+    if game.trick is None or game.trick.number != trick:
+        raise Refused(_("That trick has already been taken."))
+    if not game.trick.complete:
+        raise Refused(_("Not every card of that trick is down yet."))
+    return take_trick(round_=round_, deal=deal, game=game, card=card, by=by, now=now)
+
+
+@transaction.atomic
+def play_for_player(
+    *, event: Event, player_id: int, card: str, by, now: datetime | None = None
+) -> Done:
+    """Play ``card`` from the hand of a player who is gone (see Terms), in their turn."""
+    now = now or timezone.now()
+    event = Event.objects.lock(event.pk)
+    player = Player.objects.filter(event=event, pk=player_id).first()
+    if player is None:
+        raise Refused(_("That player is not on this event's roster."))
+    where = play_round(event) if event.on_screens else None
+    if where is None:
+        raise Refused(_("No game is being played on screens now."))
+    round_, _practice = where
+    deal = next(
+        (
+            d
+            for d in Deal.objects.filter(round=round_, ended_at__isnull=True)
+            if player.pk in d.seats
+        ),
+        None,
+    )
+    if deal is None:
+        raise Refused(_("%(name)s has no game in play.") % {"name": player.name})
+    game = game_of(deal)
+    if (problem := rules.play_problem(game, player.pk, card)) is not None:
+        raise play_refusal(problem, game)
+    assert game.trick is not None
+    Play.objects.create(
+        deal=deal,
+        trick=game.trick.number,
+        player=player,
+        card=card,
+        client_key=f"organizer-{secrets.token_hex(16)}",
+        played_at=now,
+        by_organizer=True,
+    )
+    bump_table(deal)
+    return Done(deal)
+
+
+@transaction.atomic
+def end_game_as_it_stands(
+    *, event: Event, table_number: int, by, now: datetime | None = None
+) -> Game | None:
+    """End the table's game in play, counted by tricks so far, and deal the next one."""
+    now = now or timezone.now()
+    event = Event.objects.lock(event.pk)
+    round_, deal = _table_deal(event, table_number)
+    recorded = end_deal(
+        round_=round_, deal=deal, game=game_of(deal), end=DealEnd.ORGANIZER, now=now
+    )
+    deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
+    bump_table(deal)
+    return recorded
+
+
+def count_games_in_play(*, round_: Round, now: datetime) -> list[Game]:
+    """End every deal of ``round_`` still in play, counted by tricks so far (the caller,
+    tournament.writes.rounds.close_round, holds the event's lock)."""
+    counted = []
+    for deal in Deal.objects.filter(round=round_, ended_at__isnull=True).select_related("table"):
+        recorded = end_deal(
+            round_=round_, deal=deal, game=game_of(deal), end=DealEnd.TIME_UP, now=now
+        )
+        if recorded is not None:
+            counted.append(recorded)
+    return counted

@@ -1,0 +1,400 @@
+"""Every write of a screen table: dealing, playing a card, pointing, taking a trick,
+recording a game that ends, and the organizer's hand in it (settling a trick, playing for
+a player who is gone, ending a game as it stands).
+
+Terms:
+    screen table  a table of an event whose cards are on screens (Event.on_screens).
+    deal, play, pointing, taken, seat holder
+                  see tables.models.screen_play; the rules are tables.rules.screen_play.
+    play time     practice (practice deals of round 1, never counted) or an open round
+                  whose clock has not run out. Out of it no card is taken.
+    count         a deal that ends becomes the table's next game (tables.models.Game),
+                  confirmed at once: nobody reports it. Played out, it is a finished game;
+                  cut off (the round closed, or the organizer ended it) with at least one
+                  trick taken, it counts by tricks so far, as at a real table; with none it
+                  is not counted. Its winner is tables.rules.scoring's: most tricks (fewest
+                  at a fewest-wins table), ties in the one order of names.
+    client key    the key a screen makes for each action: the same key again is the same
+                  action, answered as done and never stored twice.
+
+Every function locks the event's row first (Event.objects.lock), in one transaction, and
+bumps the table's version so its screens (and the console, the projector) hear of it.
+A refusal is a Refused whose words never say that a card is not allowed: turns are the
+same at every table, and which card may be played is never judged.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import (
+    Deal,
+    DealEnd,
+    Game,
+    GameStatus,
+    Play,
+    Pointing,
+    ScreenSeat,
+    Table,
+    TakenTrick,
+)
+from tables.rules import screen_play as rules
+from tables.rules.scoring import game_winner
+from tournament.common.errors import Refused
+from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat
+from tournament.rules.ordering import name_key
+
+SCREENS_REPORTED_BY = "screens"
+
+
+@dataclass(frozen=True)
+class Done:
+    """What an action did: ``repeated`` when its client key was stored already."""
+
+    deal: Deal
+    repeated: bool = False
+    taken: TakenTrick | None = None
+    game: Game | None = None
+
+
+# --- where play happens ----------------------------------------------------------------
+
+
+def play_round(event: Event) -> tuple[Round, bool] | None:
+    """The round whose seats play now, and whether it is practice; None out of play time."""
+    if event.phase == Phase.PRACTICE:
+        round_ = event.rounds.filter(number=1).first()
+        return (round_, True) if round_ is not None else None
+    if event.phase == Phase.ROUND:
+        round_ = event.rounds.filter(number=event.round_number, status=RoundStatus.OPEN).first()
+        if round_ is not None and not event.time_is_up():
+            return round_, False
+    return None
+
+
+def _refuse_out_of_play(event: Event) -> tuple[Round, bool]:
+    if not event.on_screens:
+        raise Refused(_("The cards of this event are on the tables, not on screens."))
+    if event.is_finished:
+        raise Refused(_("The event is over."))
+    where = play_round(event)
+    if where is None:
+        if event.phase == Phase.ROUND:
+            raise Refused(_("Time is up: the round is over. Wait for the organizer."))
+        raise Refused(_("Play starts when the organizer starts the practice or a round."))
+    return where
+
+
+def _seated_in_order(round_: Round, table: Table) -> list[Player]:
+    seats = Seat.objects.filter(round=round_, table=table).select_related("player").order_by()
+    return sorted((seat.player for seat in seats), key=lambda player: name_key(player.name))
+
+
+def deal_next(round_: Round, table: Table, *, practice: bool, number: int, now: datetime) -> Deal:
+    players = _seated_in_order(round_, table)
+    ids = [player.pk for player in players]
+    seed = secrets.randbits(62)
+    dealt = rules.deal_game(ids, game_number=number, seed=seed)
+    return Deal.objects.create(
+        round=round_,
+        table=table,
+        number=number,
+        practice=practice,
+        seed=seed,
+        seats=ids,
+        hands={str(player): list(cards) for player, cards in dealt.hands.items()},
+        dealer_id=dealt.dealer,
+        leader_id=dealt.leader,
+        dealt_at=now,
+    )
+
+
+def deal_screen_tables(*, event: Event, now: datetime | None = None) -> list[Deal]:
+    """Deal the first game at every seated table for the play time that just began
+    (the caller holds the event's lock: tournament.writes.rounds.advance_phase). The
+    practice's deals still in play end uncounted when round 1 opens."""
+    now = now or timezone.now()
+    where = play_round(event)
+    if not event.on_screens or where is None:
+        return []
+    round_, practice = where
+    Deal.objects.filter(round__event=event, ended_at__isnull=True).update(
+        ended_at=now, end=DealEnd.ABANDONED
+    )
+    tables = Table.objects.filter(seats__round=round_).distinct().order_by("number")
+    return [deal_next(round_, table, practice=practice, number=1, now=now) for table in tables]
+
+
+# --- reading a deal under the lock ---------------------------------------------------------
+
+
+def deal_in_play(round_: Round, table_id: int) -> Deal | None:
+    return Deal.objects.filter(round=round_, table_id=table_id, ended_at__isnull=True).first()
+
+
+def game_of(deal: Deal) -> rules.Game[int]:
+    """Where ``deal`` stands, with the latest pointing at its current trick."""
+    plays = list(deal.plays.order_by("pk").values_list("trick", "player_id", "card"))
+    taken = dict(deal.taken.values_list("number", "taker_id"))
+    current = len(taken) + 1
+    pointing: dict[int, str] = {}
+    for player, card in (
+        deal.pointings.filter(trick=current).order_by("pk").values_list("player_id", "card")
+    ):
+        pointing[player] = card
+    return rules.replay(
+        [int(p) for p in deal.seats],
+        hands=deal.hands_by_player,
+        leader=deal.leader_id,
+        plays=plays,
+        taken=taken,
+        pointing=pointing,
+    )
+
+
+def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
+    round_, _practice = _refuse_out_of_play(event)
+    seat = Seat.objects.filter(round=round_, player=player).only("table_id").first()
+    if seat is None:
+        raise Refused(_("You are not seated at a table in this round."))
+    deal = deal_in_play(round_, seat.table_id)
+    if deal is None:
+        raise Refused(_("The next game is being dealt. Try again in a moment."))
+    return round_, deal
+
+
+def _refuse_unless_holder(player: Player, device: str) -> None:
+    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
+    if holder is not None and holder != device:
+        raise Refused(
+            _("Your seat is open on another device. Open your link here to take it back.")
+        )
+
+
+def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
+    if problem == rules.PlayProblem.NOT_YOUR_TURN and game.trick and game.trick.to_play:
+        name = Player.objects.filter(pk=game.trick.to_play).values_list("name", flat=True).get()
+        return Refused(_("Wait for your turn: %(name)s plays next.") % {"name": name})
+    messages = {
+        rules.PlayProblem.OVER: _("This game is over: the next one is being dealt."),
+        rules.PlayProblem.POINTING: _(
+            "Every card of this trick is down: point at the card that takes it."
+        ),
+        rules.PlayProblem.NOT_HELD: _("That card has already been played."),
+        rules.PlayProblem.SAT_OUT: _("You have no card left for this trick."),
+    }
+    return Refused(messages.get(problem, _("Wait for your turn.")))
+
+
+# --- a player's actions --------------------------------------------------------------------
+
+
+def _repeated(model: type[Play] | type[Pointing], client_key: str) -> Deal | None:
+    found = model.objects.filter(client_key=client_key).select_related("deal").first()
+    return None if found is None else found.deal
+
+
+@transaction.atomic
+def play_card(
+    *, player: Player, card: str, client_key: str, device: str, now: datetime | None = None
+) -> Done:
+    """Put ``card`` from ``player``'s hand into the trick at their table (see Terms)."""
+    now = now or timezone.now()
+    event = Event.objects.lock(player.event_id)
+    if (deal := _repeated(Play, client_key)) is not None:
+        return Done(deal, repeated=True)
+    _refuse_unless_holder(player, device)
+    _round, deal = _players_deal(event, player)
+    game = game_of(deal)
+    if (problem := rules.play_problem(game, player.pk, card)) is not None:
+        raise play_refusal(problem, game)
+    assert game.trick is not None  # play_problem refuses a game that is over
+    try:
+        with transaction.atomic():
+            Play.objects.create(
+                deal=deal,
+                trick=game.trick.number,
+                player=player,
+                card=card,
+                client_key=client_key,
+                played_at=now,
+            )
+    except IntegrityError:
+        # Only a key stored meanwhile (outside the event's lock) gets here.
+        if (deal := _repeated(Play, client_key)) is not None:
+            return Done(deal, repeated=True)
+        raise
+    _touch(deal, player, device, now)
+    return Done(deal)
+
+
+@transaction.atomic
+def point_at_card(
+    *,
+    player: Player,
+    trick: int,
+    card: str,
+    client_key: str,
+    device: str,
+    now: datetime | None = None,
+) -> Done:
+    """Point ``player`` at ``card`` in trick number ``trick`` of their table's game; when
+    everyone then points at one card, the trick is taken (and a game that ends counted)."""
+    now = now or timezone.now()
+    event = Event.objects.lock(player.event_id)
+    if (deal := _repeated(Pointing, client_key)) is not None:
+        return Done(deal, repeated=True)
+    _refuse_unless_holder(player, device)
+    round_, deal = _players_deal(event, player)
+    game = game_of(deal)
+    current = game.trick
+    if current is None or current.number != trick:
+        raise Refused(_("That trick has already been taken."))
+    if not current.complete:
+        raise Refused(_("Point once every card of the trick is down."))
+    if current.owner(card) is None:
+        raise Refused(_("That card is not in this trick."))
+    Pointing.objects.create(
+        deal=deal, trick=trick, player=player, card=card, client_key=client_key, pointed_at=now
+    )
+    _touch(deal, player, device, now)
+    game = game_of(deal)
+    assert game.trick is not None
+    taker = rules.agreed_taker(game.trick, [int(p) for p in deal.seats])
+    if taker is None:
+        return Done(deal)
+    return take_trick(round_=round_, deal=deal, game=game, card=card, by=None, now=now)
+
+
+def take_trick(
+    *, round_: Round, deal: Deal, game: rules.Game[int], card: str, by, now: datetime
+) -> Done:
+    """Give the current trick to whoever played ``card`` (by agreement, or the organizer
+    ``by``); a game that ends is counted and the next one dealt. The caller holds the
+    event's lock."""
+    trick = game.trick
+    assert trick is not None
+    assert trick.complete
+    taker = trick.owner(card)
+    if taker is None:
+        raise Refused(_("That card is not in this trick."))
+    complete_at = (
+        deal.plays.filter(trick=trick.number).order_by("-pk").values_list("played_at", flat=True)
+    ).first() or now
+    pointed = set(
+        deal.pointings.filter(trick=trick.number).values_list("card", flat=True).distinct()
+    )
+    taken = TakenTrick.objects.create(
+        deal=deal,
+        number=trick.number,
+        taker_id=taker,
+        card=card,
+        complete_at=complete_at,
+        taken_at=now,
+        disagreed=len(pointed) > 1,
+        settled=by is not None,
+        settled_by=by,
+    )
+    after = game_of(deal)
+    if not after.over:
+        bump_table(deal)
+        return Done(deal, taken=taken)
+    recorded = end_deal(round_=round_, deal=deal, game=after, end=DealEnd.PLAYED_OUT, now=now)
+    if play_round(Event.objects.get(pk=round_.event_id)) is not None:
+        deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
+    bump_table(deal)
+    return Done(deal, taken=taken, game=recorded)
+
+
+def end_deal(
+    *, round_: Round, deal: Deal, game: rules.Game[int], end: str, now: datetime
+) -> Game | None:
+    """End ``deal`` and count it (see Terms: count): the Game it made, or None."""
+    deal.ended_at, deal.end = now, end
+    if deal.practice or not game.taken:
+        if end != DealEnd.PLAYED_OUT:
+            deal.end = DealEnd.ABANDONED
+        deal.save(update_fields=["ended_at", "end"])
+        return None
+    names = dict(Player.objects.filter(pk__in=game.tricks).values_list("pk", "name"))
+    tricks = {names[player]: count for player, count in game.tricks.items()}
+    table = deal.table
+    winner_name = game_winner(tricks, fewest_wins=table.fewest_wins)
+    winner_id = next(player for player, name in names.items() if name == winner_name)
+    number = (
+        Game.objects.filter(round=round_, table=table)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    ) + 1
+    recorded = Game.objects.create(
+        round=round_,
+        table=table,
+        number=number,
+        winner_id=winner_id,
+        tricks=tricks,
+        finished=game.over,
+        status=GameStatus.CONFIRMED,
+        reported_by=SCREENS_REPORTED_BY,
+    )
+    deal.game = recorded
+    deal.save(update_fields=["ended_at", "end", "game"])
+    return recorded
+
+
+# --- who holds a seat --------------------------------------------------------------------
+
+SEEN_EVERY_SECONDS = 15
+
+
+def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bool:
+    """``device`` opened ``player``'s screen: it holds the seat from now on (see Terms:
+    seat holder). True when it took the seat from another device, whose screen is told."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Event.objects.lock(player.event_id)
+        seat, made = ScreenSeat.objects.get_or_create(
+            player=player, defaults={"device": device, "seen_at": now}
+        )
+        if made or seat.device == device:
+            if not made:
+                ScreenSeat.objects.filter(pk=seat.pk).update(seen_at=now)
+            return False
+        seat.device, seat.seen_at = device, now
+        seat.save(update_fields=["device", "seen_at"])
+        table_id = (
+            Seat.objects.filter(round__event=event, player=player)
+            .order_by("-round__number")
+            .values_list("table_id", flat=True)
+            .first()
+        )
+        if table_id is not None:
+            Table.objects.bump_version(table_id=table_id, event_id=event.pk)
+        return True
+
+
+def note_seen(*, player: Player, device: str, now: datetime | None = None) -> None:
+    """The seat's holder showed up (a poll): kept at most every SEEN_EVERY_SECONDS, one
+    UPDATE and no lock, as it changes nothing anybody plays."""
+    now = now or timezone.now()
+    ScreenSeat.objects.filter(
+        player=player,
+        device=device,
+        seen_at__lt=now - timezone.timedelta(seconds=SEEN_EVERY_SECONDS),
+    ).update(seen_at=now)
+
+
+def _touch(deal: Deal, player: Player, device: str, now: datetime) -> None:
+    ScreenSeat.objects.update_or_create(player=player, defaults={"device": device, "seen_at": now})
+    bump_table(deal)
+
+
+def bump_table(deal: Deal) -> None:
+    Table.objects.bump_version(table_id=deal.table_id, event_id=deal.round.event_id)

@@ -1,0 +1,53 @@
+"""Small helpers for events whose cards are on screens: play a trick, point, agree."""
+
+from __future__ import annotations
+
+import itertools
+
+from tables.models import Deal
+from tables.writes.screen_play import game_of, play_card, point_at_card
+from tests import factories
+from tournament.models import Event, Player
+
+_keys = itertools.count(1)
+
+
+def key(prefix: str = "k") -> str:
+    return f"{prefix}-{next(_keys)}"
+
+
+def screen_event(*, owner, players: int = 10, tables: int = 2, **fields) -> Event:
+    return factories.seated_event(
+        owner=owner, players=players, tables=tables, cards="screens", **fields
+    )
+
+
+def deal_at(event: Event, table_number: int) -> Deal:
+    return Deal.objects.get(round__event=event, table__number=table_number, ended_at__isnull=True)
+
+
+def device_of(player: Player) -> str:
+    return f"dev{player.pk}"
+
+
+def play_trick(event: Event, table_number: int) -> tuple[Deal, dict[int, str]]:
+    """Every player whose turn it is plays the first card of their hand; returns the deal
+    and each player's card."""
+    deal = deal_at(event, table_number)
+    cards = {}
+    while (trick := game_of(deal).trick) is not None and not trick.complete:
+        player = Player.objects.get(pk=trick.to_play)
+        card = game_of(deal).hands[player.pk][0]
+        play_card(player=player, card=card, client_key=key(), device=device_of(player))
+        cards[player.pk] = card
+    return deal, cards
+
+
+def everyone_points(deal: Deal, card: str):
+    trick = game_of(deal).trick
+    done = None
+    for player in Player.objects.filter(pk__in=deal.seats):
+        done = point_at_card(
+            player=player, trick=trick.number, card=card, client_key=key(), device=device_of(player)
+        )
+    return done
