@@ -18,6 +18,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tables.rules.screen_play import DECK
+from tables.rules.variants import DECK_SIZE
 from tournament.models import Player
 
 CLIENT_KEY_BYTES = 16  # 128 bits: two phones never make the same key
@@ -158,3 +160,17 @@ def tally_entries(data: Mapping[str, str]) -> dict[int, str] | None:
             return None
         entries[int(number)] = value
     return entries
+
+
+class ScreenActionForm(forms.Form):
+    """A card played or pointed at from a player's screen (tables.views.screen), with the
+    key the page made for it."""
+
+    card = forms.ChoiceField(choices=[(card, card) for card in DECK])
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$")
+    trick = forms.IntegerField(min_value=1, max_value=DECK_SIZE, required=False)
+
+    def first_error(self) -> str:
+        if "card" in self.errors:
+            return _("That card could not be read. Reload the page and try again.")
+        return _("The page sent something it should not. Reload the page and try again.")

@@ -1,12 +1,12 @@
 """URLs that phones open: a table's page (from its QR code) and a player's own page.
 
 Every URL carries a secret token (a table's, or the event's players_token); there is no
-sign-in. The player URLs come first so that "me" is never read as a table token.
+sign-in. The player URLs come first so that "me" and "p" are never read as a table token.
 """
 
 from django.urls import path
 
-from tables.views import answers, phone, player, tricks
+from tables.views import answers, phone, player, screen, tricks
 
 app_name = "phone"
 
@@ -18,6 +18,10 @@ urlpatterns = [
     path("me/<str:players_token>/language/", player.choose_language, name="player_language"),
     path("me/<str:players_token>/answer/", answers.answer_page, name="answer_page"),
     path("me/<str:players_token>/answer/send/", answers.player_answer, name="player_answer"),
+    path("p/<str:token>/", screen.screen_home, name="screen"),
+    path("p/<str:token>/live/", screen.screen_live, name="screen_live"),
+    path("p/<str:token>/play/", screen.play, name="screen_play"),
+    path("p/<str:token>/point/", screen.point, name="screen_point"),
     path("<str:token>/", phone.table_page, name="table"),
     path("<str:token>/answer/", answers.table_answer, name="table_answer"),
     path("<str:token>/language/", phone.choose_language, name="language"),

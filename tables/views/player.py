@@ -215,6 +215,9 @@ def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
             event, "", error=_("That name is not on the list. Pick yours again.")
         )
         return render(request, "phone/player_pick.html", context, status=400)
+    if event.on_screens:
+        # A screen event's player plays from their own link (tables.views.screen).
+        return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
     response = HttpResponseRedirect(_home_url(event))
     response.set_signed_cookie(
         _cookie_name(event),

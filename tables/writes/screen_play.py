@@ -6,8 +6,8 @@ Terms:
     screen table  a table of an event whose cards are on screens (Event.on_screens).
     deal, play, pointing, taken, seat holder
                   see tables.models.screen_play; the rules are tables.rules.screen_play.
-    play time     practice (practice deals of round 1, never counted) or an open round
-                  whose clock has not run out. Out of it no card is taken.
+    play time     study and practice (practice deals of round 1, never counted), or an open
+                  round whose clock has not run out. Out of it no card is taken.
     count         a deal that ends becomes the table's next game (tables.models.Game),
                   confirmed at once: nobody reports it. Played out, it is a finished game;
                   cut off (the round closed, or the organizer ended it) with at least one
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -68,7 +69,7 @@ class Done:
 
 def play_round(event: Event) -> tuple[Round, bool] | None:
     """The round whose seats play now, and whether it is practice; None out of play time."""
-    if event.phase == Phase.PRACTICE:
+    if event.phase in (Phase.STUDY, Phase.PRACTICE):
         round_ = event.rounds.filter(number=1).first()
         return (round_, True) if round_ is not None else None
     if event.phase == Phase.ROUND:
@@ -87,7 +88,7 @@ def _refuse_out_of_play(event: Event) -> tuple[Round, bool]:
     if where is None:
         if event.phase == Phase.ROUND:
             raise Refused(_("Time is up: the round is over. Wait for the organizer."))
-        raise Refused(_("Play starts when the organizer starts the practice or a round."))
+        raise Refused(_("Play starts when the organizer starts the study time."))
     return where
 
 
@@ -128,7 +129,18 @@ def deal_screen_tables(*, event: Event, now: datetime | None = None) -> list[Dea
         ended_at=now, end=DealEnd.ABANDONED
     )
     tables = Table.objects.filter(seats__round=round_).distinct().order_by("number")
-    return [deal_next(round_, table, practice=practice, number=1, now=now) for table in tables]
+    dealt_before = dict(
+        Deal.objects.filter(round=round_, practice=practice)
+        .values("table_id")
+        .annotate(last=Max("number"))
+        .values_list("table_id", "last")
+    )
+    return [
+        deal_next(
+            round_, table, practice=practice, number=dealt_before.get(table.pk, 0) + 1, now=now
+        )
+        for table in tables
+    ]
 
 
 # --- reading a deal under the lock ---------------------------------------------------------

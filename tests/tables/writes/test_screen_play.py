@@ -30,11 +30,12 @@ def playing(organizer):
     return factories.start_rounds(event)
 
 
-def test_practice_deals_uncounted_games_that_round_one_drops(organizer):
+def test_study_and_practice_deal_uncounted_games_that_round_one_drops(organizer):
     event = screen_event(owner=organizer)
-    event = advance_phase(event=event)  # study: no cards yet
     assert not Deal.objects.exists()
-    event = advance_phase(event=event)  # practice
+    event = advance_phase(event=event)  # study: the rules in view, and cards to try them
+    assert deal_at(event, 1).practice
+    event = advance_phase(event=event)  # practice: the study's deal dropped, a new one
     assert event.phase == Phase.PRACTICE
     practice = deal_at(event, 1)
     assert practice.practice

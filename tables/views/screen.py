@@ -1,0 +1,219 @@
+"""A player's own screen at an event whose cards are on screens: their table, their hand,
+the trick in play and the pointing, and between rounds where they go next.
+
+Terms:
+    personal link  /t/p/<token>/: the player's own token is the only credential. The
+                   event's join link (/t/me/<players_token>/) leads here once a person
+                   picks their name (tables.views.player).
+    device         the phone id cookie (tables.views.phone); the device that opened the
+                   link last holds the seat (tables.writes.screen_play.hold_seat).
+    action         a card played or a pointing, sent with the client key the page made:
+                   answered with ``X-Action-Stored`` once stored (or already stored), or a
+                   4xx with ``X-Action-Refused`` and the reason, never retried; anything
+                   else leaves it in the page's outbox (static/js/screen.js).
+    live part      the part of the page that polls and swaps (``#live``), 304 while the
+                   table's version, the event's shared version and the seat's holder stay.
+
+It shows the table's rules only while the table studies, as a table's phone does, and
+never another table's.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from tables.forms import ScreenActionForm
+from tables.models import ScreenSeat, Table
+from tables.reads.screen_play import deal_in_play_for, table_view
+from tables.reads.screens import player_screen
+from tables.rules.rule_sheets import rule_sheet
+from tables.views.links import link_invalid
+from tables.views.phone import _keep_phone_id, _phone_id
+from tables.writes.screen_play import hold_seat, note_seen, play_card, play_round, point_at_card
+from tournament.common.errors import Refused
+from tournament.common.languages import phone_language, speak
+from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
+from tournament.common.requests import HtmxRequest
+from tournament.models import Phase, Player, Seat, looks_like_token
+
+LIVE_PARTIAL = "phone/screen.html#live"
+STORED_HEADER = "X-Action-Stored"
+REFUSED_HEADER = "X-Action-Refused"
+# The ETag also changes this often, so a quiet table's polls reach the view and say the
+# player is still there (tables.reads.screen_play: gone).
+PRESENCE_SECONDS = 20
+
+PlayerView = Callable[..., HttpResponse]
+
+
+def _player(token: str) -> Player | None:
+    if not looks_like_token(token):
+        return None
+    return Player.objects.on_roster().filter(token=token).select_related("event").first()
+
+
+def player_from_link(view: PlayerView) -> PlayerView:
+    """Call ``view(request, player)`` for the player a personal link names, or the 404."""
+
+    @wraps(view)
+    def wrapped(request: HtmxRequest, token: str, *args, **kwargs) -> HttpResponse:
+        player = _player(token)
+        if player is None or not player.event.on_screens:
+            return link_invalid(request, for_player=True)
+        speak(request, phone_language(request, event_language=player.event.language))
+        return view(request, player, *args, **kwargs)
+
+    return wrapped
+
+
+def _version(request: HttpRequest, token: str) -> str | None:
+    row = (
+        Player.objects.filter(token=token)
+        .values_list("pk", "event__shared_version", "event__phase", "event__round_number")
+        .first()
+        if looks_like_token(token)
+        else None
+    )
+    if row is None:
+        return None
+    pk, shared, phase, number = row
+    number = max(number, 1) if phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE) else number
+    table_version = (
+        Seat.objects.filter(player_id=pk, round__number=number)
+        .values_list("table__version", flat=True)
+        .first()
+    )
+    holder = ScreenSeat.objects.filter(player_id=pk).values_list("device", flat=True).first()
+    mine = holder is None or holder == _phone_id(request)
+    return f"{shared}.{table_version or 0}.{int(mine)}.{int(time.time()) // PRESENCE_SECONDS}"
+
+
+def _context(
+    request: HttpRequest,
+    player: Player,
+    *,
+    device: str | None = None,
+    notice: tuple[str, str] | None = None,
+) -> dict:
+    event = player.event
+    device = device or _phone_id(request)
+    screen = player_screen(event, player)
+    view = None
+    where = play_round(event)
+    if screen.seat is not None and where is not None:
+        deal = deal_in_play_for(event, where[0].pk, screen.seat.table_id)
+        if deal is not None:
+            view = table_view(deal, event=event, me=player.pk)
+    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
+    seconds = event.clock_seconds_left()
+    table: Table | None = screen.seat.table if screen.seat else None
+    sheet = None
+    if table is not None and event.phase == Phase.STUDY:
+        # This player's own table's rules, in the study phase only (as its phone page).
+        players = len(view.seats) if view else None
+        sheet = rule_sheet(table.variant, players=players, translate=gettext)
+    return {
+        "event": event,
+        "me": player,
+        "screen": screen,
+        "table": table,
+        "view": view,
+        "practice": where is not None and where[1],
+        "sheet": sheet,
+        "taken_over": holder is not None and holder != device,
+        "notice": notice,
+        "seconds_left": seconds,
+        "clock_text": clock_text(seconds),
+        "phase_title": event.phase_title,
+        "etag": quoted_etag(_version(request, player.token) or ""),
+        "poll_trigger": poll_trigger(),
+        "live_url": reverse("phone:screen_live", args=[player.token]),
+        "play_url": reverse("phone:screen_play", args=[player.token]),
+        "point_url": reverse("phone:screen_point", args=[player.token]),
+        "home_url": reverse("phone:screen", args=[player.token]),
+        "new_key": secrets.token_urlsafe(16),
+    }
+
+
+@require_GET
+@never_cache
+@player_from_link
+def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
+    """The player's screen; opening it here takes the seat (see Terms: device)."""
+    device = _phone_id(request) or secrets.token_urlsafe(16)
+    if not player.event.is_finished:
+        hold_seat(player=player, device=device)
+    response = render(request, "phone/screen.html", _context(request, player, device=device))
+    _keep_phone_id(response, request, device)
+    return response
+
+
+@require_GET
+@never_cache
+@etag_from_version(_version, early=True)
+@player_from_link
+def screen_live(request: HtmxRequest, player: Player) -> HttpResponse:
+    if device := _phone_id(request):
+        note_seen(player=player, device=device)
+    return render(request, LIVE_PARTIAL, _context(request, player))
+
+
+def _answer(request: HtmxRequest, player: Player, *, stored: bool, notice=None, status=200):
+    if not request.htmx:
+        return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
+    player.event.refresh_from_db()
+    context = _context(request, player, notice=notice)
+    response = render(request, LIVE_PARTIAL, context, status=status)
+    response[STORED_HEADER if stored else REFUSED_HEADER] = "1"
+    return response
+
+
+def _act(request: HtmxRequest, player: Player, action) -> HttpResponse:
+    form = ScreenActionForm(request.POST)
+    if not form.is_valid():
+        return _answer(
+            request, player, stored=False, notice=("error", form.first_error()), status=400
+        )
+    device = _phone_id(request) or ""
+    try:
+        action(form.cleaned_data, device)
+    except Refused as refusal:
+        return _answer(request, player, stored=False, notice=("error", refusal.message), status=409)
+    return _answer(request, player, stored=True)
+
+
+@csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie
+@require_POST
+@player_from_link
+def play(request: HtmxRequest, player: Player) -> HttpResponse:
+    def action(data: dict, device: str) -> None:
+        play_card(player=player, card=data["card"], client_key=data["key"], device=device)
+
+    return _act(request, player, action)
+
+
+@csrf_exempt  # as play
+@require_POST
+@player_from_link
+def point(request: HtmxRequest, player: Player) -> HttpResponse:
+    def action(data: dict, device: str) -> None:
+        point_at_card(
+            player=player,
+            trick=data["trick"] or 0,
+            card=data["card"],
+            client_key=data["key"],
+            device=device,
+        )
+
+    return _act(request, player, action)

@@ -1,0 +1,99 @@
+"""A player's screen at a screen event: the personal link, the join link, playing and
+pointing through the page, and what it never says."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tables.models import Play, Pointing
+from tables.writes.screen_play import game_of
+from tests import factories
+from tests.screen_factories import deal_at, screen_event
+from tournament.models import Phase, Player
+from tournament.writes.rounds import advance_phase
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def playing(organizer):
+    return factories.start_rounds(screen_event(owner=organizer))
+
+
+def _url(name, player):
+    return reverse(f"phone:{name}", args=[player.token])
+
+
+def test_the_personal_link_shows_the_table_and_only_the_players_own_hand(client, playing):
+    deal = deal_at(playing, 1)
+    me = Player.objects.get(pk=deal.seats[0])
+    page = client.get(_url("screen", me)).content.decode()
+    assert "Your table" in page
+    mine = deal.hands_by_player[me.pk]
+    others = [c for p, hand in deal.hands_by_player.items() if p != me.pk for c in hand]
+    assert all(f'id="card-{card}"' in page for card in mine)
+    assert not any(f'id="card-{card}"' in page for card in others)
+
+
+def test_a_card_played_through_the_page_is_stored_once(client, playing):
+    deal = deal_at(playing, 1)
+    me = Player.objects.get(pk=game_of(deal).trick.to_play)
+    client.get(_url("screen", me))
+    card = deal.hands_by_player[me.pk][2]
+    data = {"card": card, "key": "abcdefgh12345678"}
+    first = client.post(_url("screen_play", me), data, headers={"HX-Request": "true"})
+    again = client.post(_url("screen_play", me), data, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    assert first["X-Action-Stored"] == "1"
+    assert again["X-Action-Stored"] == "1"
+    assert Play.objects.filter(deal=deal).count() == 1
+
+
+def test_out_of_turn_is_refused_with_a_reason_that_names_no_rule(client, playing):
+    deal = deal_at(playing, 1)
+    waiting = Player.objects.get(pk=game_of(deal).trick.players[2])
+    client.get(_url("screen", waiting))
+    data = {"card": deal.hands_by_player[waiting.pk][0], "key": "abcdefgh12345679"}
+    answer = client.post(_url("screen_play", waiting), data, headers={"HX-Request": "true"})
+    assert answer.status_code == 409
+    assert answer["X-Action-Refused"] == "1"
+    assert "Wait for your turn" in answer.content.decode()
+
+
+def test_the_join_link_leads_a_picked_name_to_its_personal_link(client, playing):
+    me = Player.objects.filter(event=playing).first()
+    answer = client.post(
+        reverse("phone:player_pick", args=[playing.players_token]), {"player": me.pk}
+    )
+    assert answer.status_code == 302
+    assert answer["Location"] == _url("screen", me)
+
+
+def test_study_shows_the_players_own_table_rules_and_practice_takes_them_away(client, organizer):
+    event = advance_phase(event=screen_event(owner=organizer))
+    assert event.phase == Phase.STUDY
+    me = Player.objects.get(pk=deal_at(event, 1).seats[0])
+    assert 'id="rules-title"' in client.get(_url("screen", me)).content.decode()
+    advance_phase(event=event)
+    assert 'id="rules-title"' not in client.get(_url("screen", me)).content.decode()
+
+
+def test_pointing_through_the_page_is_kept(client, playing):
+    from tests.screen_factories import play_trick
+
+    deal, cards = play_trick(playing, 1)
+    me = Player.objects.get(pk=deal.seats[0])
+    client.get(_url("screen", me))
+    card = cards[deal.seats[1]]
+    answer = client.post(
+        _url("screen_point", me),
+        {"card": card, "key": "pointing-key-1", "trick": 1},
+        headers={"HX-Request": "true"},
+    )
+    assert answer["X-Action-Stored"] == "1"
+    assert Pointing.objects.get(deal=deal, player=me).card == card
+
+
+def test_a_link_that_is_not_a_players_is_the_friendly_404(client, playing):
+    assert client.get("/t/p/nope-not-a-token/").status_code == 404
