@@ -13,10 +13,14 @@ Terms:
                  (or none ever did) while the table plays.
     disagreement a complete trick at which the players point at more than one card.
     stall        a complete trick not taken for the event's ``screen_stall_seconds``.
+    screen round the round whose seats hold cards: round 1 during study and practice, the
+                 open round during a round; *play time* is the same until the clock runs
+                 out (``play_round``).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -24,10 +28,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tables.models import Deal, ScreenSeat
+from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
 from tables.rules import screen_play as rules
 from tables.rules.variants import suit_name
-from tournament.models import Event, Player
+from tournament.models import Event, Phase, Player, Round, RoundStatus
+from tournament.rules.ordering import name_key
 
 GONE_AFTER_SECONDS = 60
 
@@ -176,9 +181,127 @@ def table_view(
     )
 
 
+def screen_round(event: Event) -> tuple[Round, bool] | None:
+    """The round whose seats hold cards now (round 1 in study and practice), and whether
+    it is practice; None between rounds, before study and at the debrief."""
+    if not event.on_screens:
+        return None
+    if event.phase in (Phase.STUDY, Phase.PRACTICE):
+        round_ = event.rounds.filter(number=1).first()
+        return (round_, True) if round_ is not None else None
+    if event.phase == Phase.ROUND:
+        round_ = event.rounds.filter(number=event.round_number, status=RoundStatus.OPEN).first()
+        return (round_, False) if round_ is not None else None
+    return None
+
+
+def play_round(event: Event) -> tuple[Round, bool] | None:
+    """As screen_round, but None once the round's clock has run out: play time."""
+    where = screen_round(event)
+    if where is None or event.is_finished or (not where[1] and event.time_is_up()):
+        return None
+    return where
+
+
 def deal_in_play_for(event: Event, round_id: int, table_id: int) -> Deal | None:
     return (
         Deal.objects.filter(round_id=round_id, table_id=table_id, ended_at__isnull=True)
         .select_related("table")
         .first()
     )
+
+
+@dataclass(frozen=True)
+class ConsoleTable:
+    """A screen table as the console shows it: the game in play, and the hand of the
+    player whose turn it is when they are gone (the organizer may play it for them)."""
+
+    view: TableView
+    stand_in: SeatView | None
+    stand_in_hand: list[CardView]
+
+
+def console_table(event: Event, round_id: int, table_id: int) -> ConsoleTable | None:
+    """None when the table has no game in play on screens. Six queries."""
+    deal = deal_in_play_for(event, round_id, table_id)
+    if deal is None:
+        return None
+    view = table_view(deal, event=event, me=None)
+    turn = next((seat for seat in view.seats if seat.to_play), None)
+    if turn is None or not turn.gone:
+        return ConsoleTable(view, None, [])
+    played = set(deal.plays.filter(player_id=turn.player_id).values_list("card", flat=True))
+    held = [card for card in deal.hands_by_player[turn.player_id] if card not in played]
+    return ConsoleTable(view, turn, [card_view(card) for card in held])
+
+
+@dataclass(frozen=True)
+class TableAlerts:
+    """What the radar needs of one screen table (see Terms)."""
+
+    stalled_seconds: int | None  # how long the trick now in disagreement has waited
+    disagrees: bool  # the players point at different cards now
+    disagreed: int  # tricks taken this round after a disagreement
+    gone: list[str]
+
+
+def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableAlerts]:
+    """Every screen table of the round with something to say, by table id; five queries
+    whatever the number of tables: the deals in play, their plays, their taken tricks,
+    the pointing at their current tricks, the seat holders (and one count)."""
+    deals = list(Deal.objects.filter(round_id=round_id, ended_at__isnull=True))
+    ids = [deal.pk for deal in deals]
+    plays: dict[int, list] = {pk: [] for pk in ids}
+    for deal_id, trick, player, card, at in (
+        Play.objects.filter(deal_id__in=ids)
+        .order_by("pk")
+        .values_list("deal_id", "trick", "player_id", "card", "played_at")
+    ):
+        plays[deal_id].append((trick, player, card, at))
+    taken: dict[int, dict[int, int]] = {pk: {} for pk in ids}
+    for deal_id, number, taker in TakenTrick.objects.filter(deal_id__in=ids).values_list(
+        "deal_id", "number", "taker_id"
+    ):
+        taken[deal_id][number] = taker
+    pointing: dict[tuple[int, int], dict[int, str]] = {}
+    for deal_id, trick, player, card in (
+        Pointing.objects.filter(deal_id__in=ids)
+        .order_by("pk")
+        .values_list("deal_id", "trick", "player_id", "card")
+    ):
+        pointing.setdefault((deal_id, trick), {})[player] = card
+    seated = {int(player) for deal in deals for player in deal.seats}
+    seen = dict(ScreenSeat.objects.filter(player_id__in=seated).values_list("player_id", "seen_at"))
+    names = dict(Player.objects.filter(pk__in=seated).values_list("pk", "name"))
+    disagreed = Counter(
+        TakenTrick.objects.filter(
+            deal__round_id=round_id, deal__practice=False, disagreed=True
+        ).values_list("deal__table_id", flat=True)
+    )
+    gone_before = now - timedelta(seconds=GONE_AFTER_SECONDS)
+    alerts: dict[int, TableAlerts] = {}
+    for deal in deals:
+        current = len(taken[deal.pk]) + 1
+        game = rules.replay(
+            [int(p) for p in deal.seats],
+            hands=deal.hands_by_player,
+            leader=deal.leader_id,
+            plays=[(t, p, c) for t, p, c, _at in plays[deal.pk]],
+            taken=taken[deal.pk],
+            pointing=pointing.get((deal.pk, current), {}),
+        )
+        trick = game.trick
+        stalled = None
+        if trick is not None and trick.complete:
+            since = max(at for t, _p, _c, at in plays[deal.pk] if t == trick.number)
+            waited = int((now - since).total_seconds())
+            if waited > event.screen_stall_seconds:
+                stalled = waited
+        gone = sorted(
+            (names[p] for p in game.seats if seen.get(p) is None or seen[p] < gone_before),
+            key=name_key,
+        )
+        alerts[deal.table_id] = TableAlerts(
+            stalled, trick is not None and rules.disagrees(trick), disagreed[deal.table_id], gone
+        )
+    return alerts

@@ -35,12 +35,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import ScreenActionForm
 from tables.models import ScreenSeat, Table
-from tables.reads.screen_play import deal_in_play_for, table_view
+from tables.reads.screen_play import deal_in_play_for, play_round, table_view
 from tables.reads.screens import player_screen
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.views.phone import _keep_phone_id, _phone_id
-from tables.writes.screen_play import hold_seat, note_seen, play_card, play_round, point_at_card
+from tables.writes.screen_play import hold_seat, note_seen, play_card, point_at_card
 from tournament.common.errors import Refused
 from tournament.common.languages import phone_language, speak
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Deal, DealEnd, Game, Play, Table
+from tables.reads.screen_play import play_round, screen_round
 from tables.rules import screen_play as rules
 from tables.writes.screen_play import (
     Done,
@@ -34,7 +35,6 @@ from tables.writes.screen_play import (
     end_deal,
     game_of,
     play_refusal,
-    play_round,
     take_trick,
 )
 from tournament.common.errors import Refused
@@ -42,7 +42,8 @@ from tournament.models import Event, Player, Round
 
 
 def _table_deal(event: Event, table_number: int) -> tuple[Round, Deal]:
-    where = play_round(event) if event.on_screens and not event.is_finished else None
+    # After time is up too: a trick left in disagreement can still be settled.
+    where = None if event.is_finished else screen_round(event)
     if where is None:
         raise Refused(_("No game is being played on screens now."))
     round_, _practice = where

@@ -45,10 +45,11 @@ from tables.models import (
     Table,
     TakenTrick,
 )
+from tables.reads.screen_play import play_round
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
 from tournament.common.errors import Refused
-from tournament.models import Event, Phase, Player, Round, RoundStatus, Seat
+from tournament.models import Event, Phase, Player, Round, Seat
 from tournament.rules.ordering import name_key
 
 SCREENS_REPORTED_BY = "screens"
@@ -65,18 +66,6 @@ class Done:
 
 
 # --- where play happens ----------------------------------------------------------------
-
-
-def play_round(event: Event) -> tuple[Round, bool] | None:
-    """The round whose seats play now, and whether it is practice; None out of play time."""
-    if event.phase in (Phase.STUDY, Phase.PRACTICE):
-        round_ = event.rounds.filter(number=1).first()
-        return (round_, True) if round_ is not None else None
-    if event.phase == Phase.ROUND:
-        round_ = event.rounds.filter(number=event.round_number, status=RoundStatus.OPEN).first()
-        if round_ is not None and not event.time_is_up():
-            return round_, False
-    return None
 
 
 def _refuse_out_of_play(event: Event) -> tuple[Round, bool]:
@@ -318,7 +307,7 @@ def take_trick(
         bump_table(deal)
         return Done(deal, taken=taken)
     recorded = end_deal(round_=round_, deal=deal, game=after, end=DealEnd.PLAYED_OUT, now=now)
-    if play_round(Event.objects.get(pk=round_.event_id)) is not None:
+    if play_round(round_.event) is not None:
         deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
     bump_table(deal)
     return Done(deal, taken=taken, game=recorded)

@@ -17,32 +17,28 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.http import QueryDict
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from tables.rules.variants import (
     ALL_VARIANTS,
     EVERY_VARIANT,
-    NEW_CLAUSES,
-    DifferenceSet,
     Variant,
-    clause_meaning,
     variant_label,
 )
 from tournament.common.isolation import with_names
-from tournament.common.languages import known_language
 from tournament.common.requests import client_address
+from tournament.forms.events import EventForm as EventForm
+from tournament.forms.events import choice_field
 from tournament.models import (
     PLAYER_NAME_MAX_LENGTH,
     STAGE_CHOICES,
     Event,
-    Phase,
     Player,
     PlayerStatus,
 )
@@ -61,134 +57,6 @@ from tournament.rules.roster import (
     read_lines,
 )
 from tournament.writes import signin
-
-
-def _choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
-    """The form's own copy of a choice field, whose choices are set when the form is made."""
-    field = form.fields[name]
-    if not isinstance(field, forms.ChoiceField):
-        raise TypeError(f"{name} is not a choice field")
-    return field
-
-
-class EventForm(forms.ModelForm):
-    """A new event, or an existing event's settings."""
-
-    class Meta:
-        model = Event
-        fields = [
-            "name",
-            "rounds_planned",
-            "round_minutes",
-            "study_minutes",
-            "practice_minutes",
-            "paper_only",
-            "language",
-            "difference_set",
-            "disruptive_share",
-        ]
-        widgets = {
-            "disruptive_share": forms.NumberInput(attrs={"min": 0, "max": 1, "step": 0.05}),
-            "name": forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}),
-            "rounds_planned": forms.NumberInput(attrs={"min": 1, "max": 20}),
-            "round_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
-            "study_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
-            "practice_minutes": forms.NumberInput(attrs={"min": 1, "max": 60}),
-        }
-        labels = {
-            "rounds_planned": gettext_lazy("Number of rounds"),
-            "round_minutes": gettext_lazy("Round (minutes)"),
-            "study_minutes": gettext_lazy("Study (minutes)"),
-            "practice_minutes": gettext_lazy("Practice (minutes)"),
-            "difference_set": gettext_lazy("Hidden differences"),
-            "disruptive_share": gettext_lazy("Disruptive tables, at most (share)"),
-        }
-        help_texts = {
-            "difference_set": gettext_lazy("Used by the next draw of the variants."),
-            "disruptive_share": gettext_lazy(
-                "“Fewest tricks wins” and “must beat the best card” go to at most this share "
-                "of the tables, e.g. 0.2 for one in five."
-            ),
-        }
-
-    custom_clauses = forms.MultipleChoiceField(
-        label=gettext_lazy("Clauses of a custom set"),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        _choice_field(self, "custom_clauses").choices = [
-            (clause.value, clause_meaning(clause, _)) for clause in NEW_CLAUSES
-        ]
-        if not self.is_bound:
-            self.initial["custom_clauses"] = list(self.instance.custom_clauses or [])
-        # A form that leaves them out (an older page, a script) keeps the event's choice.
-        self.fields["difference_set"].required = False
-        self.fields["disruptive_share"].required = False
-        self.fields["language"].required = False
-
-    def clean_language(self) -> str:
-        if language := self.cleaned_data.get("language"):
-            return language
-        # A new event speaks the console's language; an existing one keeps its own.
-        if self.instance._state.adding:
-            return known_language(get_language()) or settings.LANGUAGE_CODE
-        return self.instance.language
-
-    def clean_difference_set(self) -> str:
-        return self.cleaned_data.get("difference_set") or self.instance.difference_set
-
-    def clean_disruptive_share(self) -> float:
-        share = self.cleaned_data.get("disruptive_share")
-        return self.instance.disruptive_share if share is None else share
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        cleaned = self.cleaned_data  # what super().clean() returns
-        chosen = cleaned.get("custom_clauses") or []
-        if cleaned.get("difference_set") == DifferenceSet.CUSTOM and not chosen:
-            self.add_error(
-                "custom_clauses", _("Tick at least one clause for a custom set of differences.")
-            )
-        return cleaned
-
-    def save(self, commit: bool = True) -> Event:
-        self.instance.custom_clauses = list(self.cleaned_data.get("custom_clauses") or [])
-        return super().save(commit)
-
-    def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise ValidationError(_("Give the event a name."))
-        return name
-
-    def clean_rounds_planned(self) -> int:
-        rounds = self.cleaned_data["rounds_planned"]
-        event = self.instance
-        if event.pk is None:
-            return rounds
-        highest = max((r.number for r in event.rounds.all()), default=0)
-        if rounds < highest:
-            raise ValidationError(
-                _("Round %(number)s is already seated or played, so at least %(number)s rounds.")
-                % {"number": highest}
-            )
-        last_closed_was_last = (
-            event.phase in (Phase.BETWEEN_ROUNDS, Phase.DEBRIEF)
-            and event.round_number == event.rounds_planned
-            and highest == event.round_number
-        )
-        if rounds > event.rounds_planned and last_closed_was_last:
-            raise ValidationError(
-                _(
-                    "The last round is already closed, without a seating for another round. "
-                    "To play more rounds: undo that close, change the number of rounds, "
-                    "then close the round again."
-                )
-            )
-        return rounds
 
 
 def _name_the_line_of_a_nul(field: forms.Field) -> None:
@@ -360,7 +228,7 @@ class TablePlanForm(forms.Form):
 
     def __init__(self, *args, options: list, **kwargs):
         super().__init__(*args, **kwargs)
-        _choice_field(self, "table_count").choices = [
+        choice_field(self, "table_count").choices = [
             (plan.table_count, plan_choice_label(plan)) for plan in options
         ]
 
@@ -385,8 +253,8 @@ class MovePlayerForm(forms.Form):
 
     def __init__(self, *args, players: list[tuple[int, str]], tables: list[int], **kwargs):
         super().__init__(*args, **kwargs)
-        _choice_field(self, "player").choices = [("", _("Choose a player")), *players]
-        _choice_field(self, "table").choices = [
+        choice_field(self, "player").choices = [("", _("Choose a player")), *players]
+        choice_field(self, "table").choices = [
             (n, _("Table %(number)s") % {"number": n}) for n in tables
         ]
 
@@ -405,7 +273,7 @@ class SetVariantForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _choice_field(self, "variant").choices = variant_choices()
+        choice_field(self, "variant").choices = variant_choices()
 
     def clean_variant(self) -> Variant:
         return Variant.from_code(self.cleaned_data["variant"])

@@ -1,6 +1,9 @@
 """What the debrief shows beyond the ladder: disputes, clashes and paths, in few queries.
 
 Terms:
+    disagreed trick at a screen event, what the debrief counts where it counts disputed
+                   games: a trick whose players pointed at different cards before it was
+                   taken (tables.models.TakenTrick.disagreed).
     disputed game  a game that was ever disputed: its phones named different winners
                    (even if one phone later agreed), it is disputed now, or the organizer
                    settled or corrected its winner. A game the organizer added by hand (a
@@ -27,10 +30,19 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import CorrectionAction, Game, GameCorrection, GameReport, GameStatus, Table
+from tables.models import (
+    CorrectionAction,
+    Game,
+    GameCorrection,
+    GameReport,
+    GameStatus,
+    Table,
+    TakenTrick,
+)
 from tournament.models import (
     SCREENS_BEFORE_STAGE,
     DebriefQuestion,
@@ -99,6 +111,20 @@ def disputed_games(event: Event) -> set[tuple[int, int, int]]:
     return keys
 
 
+def disagreed_tricks(event: Event) -> Counter[tuple[int, int]]:
+    """At a screen event, what stands for disputed games: the tricks whose players pointed
+    at different cards before one took them, per (table number, round number). Practice
+    deals are left out, as practice games are."""
+    rows = (
+        TakenTrick.objects.filter(deal__round__event=event, deal__practice=False, disagreed=True)
+        .order_by()
+        .values("deal__table__number", "deal__round__number")
+        .annotate(count=Count("pk"))
+        .values_list("deal__table__number", "deal__round__number", "count")
+    )
+    return Counter({(table, round_): count for table, round_, count in rows})
+
+
 def build_debrief(event: Event) -> Debrief:
     variants = {table.number: table.variant for table in Table.objects.filter(event=event)}
     seats = list(
@@ -116,7 +142,11 @@ def build_debrief(event: Event) -> Debrief:
         seated[(table, number)].append(player)
         by_player[player][number] = table
         names[player] = name
-    disputes = Counter((table, round_) for table, round_, _number in disputed_games(event))
+    disputes = (
+        disagreed_tricks(event)
+        if event.on_screens
+        else Counter((table, round_) for table, round_, _number in disputed_games(event))
+    )
     cells = {
         (table, number): TableRound(
             table,

@@ -13,6 +13,12 @@ Terms:
                   quiet     no report for this long (Event.radar_quiet_minutes), counted from
                             the table's last report or the round's start
                   streak    one player won every game so far, at least Event.radar_streak
+                  stall     (cards on screens) a complete trick in disagreement for longer
+                            than Event.screen_stall_seconds: the organizer settles it
+                  gone      (cards on screens) players whose screen has not shown up for a
+                            minute: the organizer may play for them or end the game
+                  disagree  (cards on screens) the players point at different cards now,
+                            or tricks were taken after a disagreement this round
     rank        tables by their heaviest flag, then how many flags, then the higher table.
 
 Only while a round is open; a paused clock silences the time flags, never the disputes
@@ -30,9 +36,12 @@ from datetime import datetime
 
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, GameStatus, Table
+from tables.reads.screen_play import TableAlerts, table_alerts
+from tournament.common.isolation import with_names
 from tournament.models import Event, Phase, Round, RoundStatus, Seat, SeatReason
 
 # Seats that did not come from another table: nobody new sits there.
@@ -42,7 +51,16 @@ SETTLED_REASONS = (
     SeatReason.STAYS_AT_TOP,
     SeatReason.STAYS_AT_BOTTOM,
 )
-WEIGHT = {"disputes": 40, "late": 35, "newcomers": 30, "quiet": 20, "streak": 10}
+WEIGHT = {
+    "stall": 45,
+    "disputes": 40,
+    "gone": 38,
+    "late": 35,
+    "newcomers": 30,
+    "disagree": 25,
+    "quiet": 20,
+    "streak": 10,
+}
 
 
 @dataclass(frozen=True)
@@ -77,14 +95,22 @@ def build_radar(event: Event, *, now: datetime | None = None) -> list[RadarLine]
     if round_ is None:
         return []
     reading = _read_round(event, round_)
+    # A screen table tells its own story: stalls, disagreements and players gone, in
+    # place of the time since its last report (its games report themselves).
+    screens = table_alerts(event, round_.pk, now) if event.on_screens else None
     lines = []
     for table_id, number in reading.numbers.items():
+        time_flags = (
+            screen_flags(screens.get(table_id))
+            if screens is not None
+            else [_time_flag(event, round_, reading, table_id, now)]
+        )
         flags = [
             flag
             for flag in (
                 _dispute_flag(reading.disputed[table_id]),
                 _late_flag(reading.kept[table_id]),
-                _time_flag(event, round_, reading, table_id, now),
+                *time_flags,
                 _streak_flag(event, reading.winners[table_id]),
             )
             if flag is not None
@@ -139,6 +165,52 @@ def _read_round(event: Event, round_: Round) -> _RoundReading:
         .values_list("table_id", "count")
     )
     return _RoundReading(numbers, last_report, disputed, kept, winners, newcomers)
+
+
+def screen_flags(alerts: TableAlerts | None) -> list[Flag | None]:
+    """A screen table's flags: a stalled trick, a trick in disagreement now (or tricks
+    that were, this round), players gone."""
+    if alerts is None:
+        return []
+    flags: list[Flag | None] = []
+    if alerts.stalled_seconds is not None:
+        flags.append(
+            Flag(
+                "stall",
+                _("A trick in disagreement for %(seconds)s s: settle it")
+                % {"seconds": alerts.stalled_seconds},
+                WEIGHT["stall"] + alerts.stalled_seconds / 60,
+            )
+        )
+    elif alerts.disagrees or alerts.disagreed:
+        text = (
+            _("The players point at different cards now")
+            if alerts.disagrees
+            else ngettext(
+                "%(count)s trick taken after a disagreement",
+                "%(count)s tricks taken after a disagreement",
+                alerts.disagreed,
+            )
+            % {"count": alerts.disagreed}
+        )
+        flags.append(Flag("disagree", text, WEIGHT["disagree"] + alerts.disagreed))
+    if alerts.gone:
+        flags.append(
+            Flag(
+                "gone",
+                with_names(
+                    ngettext(
+                        "Gone for more than a minute: %(names)s",
+                        "Gone for more than a minute: %(names)s",
+                        len(alerts.gone),
+                    ),
+                    {"names": ", ".join(alerts.gone)},
+                    names={"names"},
+                ),
+                WEIGHT["gone"] + len(alerts.gone),
+            )
+        )
+    return flags
 
 
 def _dispute_flag(count: int) -> Flag | None:

@@ -29,6 +29,7 @@ from tournament.views.organizer import (
     room,
     roster,
     rounds,
+    screens,
     server,
     tables,
     team,
@@ -101,6 +102,14 @@ tables_urls = [
         tables.table_sheet_language,
         name="table_sheet_language",
     ),
+]
+
+# A screen table's organizer actions, and the players' personal links (cards on screens).
+screens_urls = [
+    path("tables/<int:number>/settle-trick/", screens.screen_settle, name="screen_settle"),
+    path("tables/<int:number>/play-for/", screens.screen_play_for, name="screen_play_for"),
+    path("tables/<int:number>/end-game/", screens.screen_end_game, name="screen_end_game"),
+    path("players/links/", screens.player_links, name="player_links"),
 ]
 
 games_urls = [
@@ -190,6 +199,7 @@ FEATURES = [
     roster_urls,
     plan_urls,
     tables_urls,
+    screens_urls,
     games_urls,
     paper_urls,
     rounds_urls,

@@ -246,9 +246,7 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
             data.tables,
             data.rounds,
             data.grid_cells(),
-            label=_("Which rules met, and disputed games, per table and round")
-            if clashes
-            else _("Disputed games per table and round"),
+            label=_grid_label(event, clashes=clashes),
             show_kinds=clashes,
             translate=_,
         )
@@ -288,3 +286,15 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
         kind_legend=legend,
         timelines=timelines,
     )
+
+
+def _grid_label(event: Event, *, clashes: bool) -> str:
+    """The grid's accessible name: at a screen event it counts tricks in disagreement
+    where it counts disputed games (tournament.reads.debrief.disagreed_tricks)."""
+    if event.on_screens:
+        if clashes:
+            return _("Which rules met, and tricks in disagreement, per table and round")
+        return _("Tricks in disagreement per table and round")
+    if clashes:
+        return _("Which rules met, and disputed games, per table and round")
+    return _("Disputed games per table and round")

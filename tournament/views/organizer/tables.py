@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.models import Table
+from tables.reads.screen_play import console_table, screen_round
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.models import Event, Round
@@ -48,16 +49,22 @@ def table_context(request: HttpRequest, event: Event, number: int) -> dict:
     if round_number is not None:
         here += f"?round={round_number}"
         live_url += f"?round={round_number}"
+    where = screen_round(event)
+    on_screen = None
+    if where is not None and view.round_ is not None and where[0].pk == view.round_.pk:
+        on_screen = console_table(event, where[0].pk, table.pk)
     return {
         "event": event,
         "table": table,
+        "on_screen": on_screen,
         "variant_label": view.variant_label,
         "round": view.round_,
         "rounds": view.rounds,
         "players": view.players,
         "possible_winners": view.possible_winners,
         "games": view.games,
-        "can_add": view.can_add,
+        # At a screen table the games record themselves: the console only watches.
+        "can_add": view.can_add and not event.on_screens,
         "here": here,
         "live_url": live_url,
         "etag": quoted_etag(event.version),

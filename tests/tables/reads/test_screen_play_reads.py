@@ -1,0 +1,87 @@
+"""What screen tables show: a player's view keeps other hands secret, the radar's alerts
+(stalls, disagreements, players gone), in the same number of queries at 20 and 500
+players."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tables.reads.screen_play import card_view, table_alerts, table_view
+from tables.writes.screen_play import hold_seat, point_at_card
+from tests import factories
+from tests.screen_factories import deal_at, device_of, key, play_trick, screen_event
+from tournament.models import Player
+from tournament.reads.radar import build_radar
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_card_is_named_for_a_screen_reader_and_shows_its_suit_symbol():
+    seven = card_view("7H")
+    assert seven.label == "7 of hearts"
+    assert seven.symbol == "♥"
+    assert card_view("AS").label == "ace of spades"
+
+
+def test_a_players_view_holds_their_own_hand_and_the_consoles_none(organizer):
+    event = factories.start_rounds(screen_event(owner=organizer))
+    deal = deal_at(event, 1)
+    me = deal.seats[0]
+    mine = table_view(deal, event=event, me=me)
+    assert [card.code for card in mine.hand] == list(deal.hands_by_player[me])
+    assert table_view(deal, event=event, me=None).hand == []
+
+
+def _split_pointing(event, table_number):
+    deal, cards = play_trick(event, table_number)
+    seats = [Player.objects.get(pk=pk) for pk in deal.seats]
+    for number, player in enumerate(seats):
+        card = cards[deal.seats[0]] if number else cards[deal.seats[1]]
+        point_at_card(player=player, trick=1, card=card, client_key=key(), device=device_of(player))
+    return deal
+
+
+def test_the_radar_flags_a_stalled_trick_above_a_disagreement(organizer):
+    event = factories.start_rounds(screen_event(owner=organizer, screen_stall_seconds=30))
+    _split_pointing(event, 1)
+    _split_pointing(event, 2)
+    for player in event.players.all():
+        hold_seat(player=player, device=device_of(player))
+    later = timezone.now() + timedelta(seconds=event.screen_stall_seconds + 5)
+    lines = build_radar(event, now=later)
+    assert [flag.kind for flag in lines[0].flags] == ["stall"]
+    soon = build_radar(event, now=timezone.now())
+    assert {flag.kind for line in soon for flag in line.flags} == {"disagree"}
+
+
+def test_the_radar_names_players_who_are_gone(organizer):
+    event = factories.start_rounds(screen_event(owner=organizer))
+    lines = build_radar(event)
+    assert {flag.kind for line in lines for flag in line.flags} == {"gone"}
+    assert "Player 001" in str(lines[-1].flags[0].text) or "Player 001" in str(
+        lines[0].flags[0].text
+    )
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 4), (500, 100)])
+def test_the_screen_reads_cost_the_same_at_20_and_500_players(
+    organizer, signed_in, django_assert_num_queries, players, tables
+):
+    event = factories.start_rounds(screen_event(owner=organizer, players=players, tables=tables))
+    for number in (1, tables):
+        _split_pointing(event, number)
+    deal = deal_at(event, 1)
+    with django_assert_num_queries(5):
+        table_view(deal, event=event, me=deal.seats[0])
+    round_id = deal.round_id
+    with django_assert_num_queries(7):
+        alerts = table_alerts(event, round_id, timezone.now())
+    assert len(alerts) == tables
+    me = Player.objects.get(pk=deal.seats[0])
+    signed_in.get(reverse("phone:screen", args=[me.token]))
+    with django_assert_num_queries(18):
+        signed_in.get(reverse("phone:screen_live", args=[me.token]))
