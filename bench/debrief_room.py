@@ -104,8 +104,12 @@ class Debrief:
 
 
 async def _answer_once(port: int, path: str, question_id: int, index: int) -> tuple[bool, float]:
+    from tables.views.phone import signed_phone_id
+
     connection = Connection("127.0.0.1", port)
-    phone = secrets.token_urlsafe(16)
+    # Signed, as the page gives it (tables.views.phone: phone id): an id the server did
+    # not sign is refused, as from a phone that did not keep its cookie.
+    phone = signed_phone_id(secrets.token_urlsafe(16))
     word = WORDS[index % len(WORDS)]
     body = f"question={question_id}&text={word}".encode()
     headers = {

@@ -35,7 +35,7 @@ def play_trick(event: Event, table_number: int) -> tuple[Deal, dict[int, str]]:
     and each player's card."""
     deal = deal_at(event, table_number)
     cards = {}
-    while (trick := game_of(deal).trick) is not None and not trick.complete:
+    while (trick := game_of(deal).trick) is not None and trick.to_play is not None:
         player = Player.objects.get(pk=trick.to_play)
         card = game_of(deal).hands[player.pk][0]
         play_card(player=player, card=card, client_key=key(), device=device_of(player))
@@ -45,6 +45,7 @@ def play_trick(event: Event, table_number: int) -> tuple[Deal, dict[int, str]]:
 
 def everyone_points(deal: Deal, card: str):
     trick = game_of(deal).trick
+    assert trick is not None
     done = None
     for player in Player.objects.filter(pk__in=deal.seats):
         done = point_at_card(

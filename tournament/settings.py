@@ -177,6 +177,7 @@ MIDDLEWARE = [
 # production URLconf knows nothing of the bench.
 ROOT_URLCONF = "bench.urls" if BENCH else "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"
+ASGI_APPLICATION = "tournament.asgi.application"
 
 TEMPLATES: list[TemplatesSetting] = [
     {

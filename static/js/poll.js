@@ -6,12 +6,18 @@
      JavaScript, which the Content-Security-Policy forbids.
    - A polled element carries data-etag (rendered by the server). Each poll sends it back
      as If-None-Match; the server answers 304 and the page stays exactly as it is.
-   - A 286 answer (stop polling) carries an element without hx-trigger: polling ends there. */
+   - A 286 answer (stop polling) carries an element without hx-trigger: polling ends there.
+   - A page whose pushed channel is open (<body data-pushed>, set by screen.js) polls only
+     every PUSHED_EVERY-th tick: the channel says when something changed. */
 (function () {
   var POLL_SECONDS = 0.5; // tournament.common.polling.POLL_INTERVAL_SECONDS
   var POLL_EVENT = "poll";
+  var PUSHED_EVERY = 20;
+  var ticks = 0;
 
   function poll() {
+    ticks = (ticks + 1) % PUSHED_EVERY;
+    if (document.body && document.body.hasAttribute("data-pushed") && ticks !== 0) return;
     if (document.visibilityState === "visible" && document.body) {
       document.body.dispatchEvent(new CustomEvent(POLL_EVENT));
     }

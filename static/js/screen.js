@@ -96,6 +96,35 @@
     send();
   });
 
+  // The pushed channel (tables.views.live_channel): each message says the table changed,
+  // and the live part is fetched as a poll would (a 304 when it was this page's own
+  // change). A message that lands while a fetch is on its way asks again after it.
+  var fetching = false;
+  var again = false;
+  function refresh() {
+    if (fetching) { again = true; return; }
+    document.body.dispatchEvent(new CustomEvent("poll"));
+  }
+  function openStream() {
+    var el = live();
+    var url = el && el.getAttribute("data-stream");
+    if (!url || !window.EventSource) return;
+    var source = new EventSource(url);
+    source.onopen = function () { document.body.setAttribute("data-pushed", ""); };
+    source.onmessage = refresh;
+    // The browser reconnects by itself; meanwhile the page polls at the usual pace.
+    source.onerror = function () { document.body.removeAttribute("data-pushed"); };
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.id === "live") fetching = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt.id !== "live") return;
+    fetching = false;
+    if (again) { again = false; refresh(); }
+  });
+  document.addEventListener("DOMContentLoaded", openStream);
+
   window.addEventListener("online", send);
   document.addEventListener("htmx:afterRequest", function (event) {
     var offline = document.getElementById("offline");

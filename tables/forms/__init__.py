@@ -172,5 +172,5 @@ class ScreenActionForm(forms.Form):
 
     def first_error(self) -> str:
         if "card" in self.errors:
-            return _("That card could not be read. Reload the page and try again.")
-        return _("The page sent something it should not. Reload the page and try again.")
+            return str(_("That card could not be read. Reload the page and try again."))
+        return str(_("The page sent something it should not. Reload the page and try again."))

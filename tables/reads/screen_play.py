@@ -252,24 +252,24 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
     deals = list(Deal.objects.filter(round_id=round_id, ended_at__isnull=True))
     ids = [deal.pk for deal in deals]
     plays: dict[int, list] = {pk: [] for pk in ids}
-    for deal_id, trick, player, card, at in (
+    for deal_id, number, player, card, at in (
         Play.objects.filter(deal_id__in=ids)
         .order_by("pk")
         .values_list("deal_id", "trick", "player_id", "card", "played_at")
     ):
-        plays[deal_id].append((trick, player, card, at))
+        plays[deal_id].append((number, player, card, at))
     taken: dict[int, dict[int, int]] = {pk: {} for pk in ids}
     for deal_id, number, taker in TakenTrick.objects.filter(deal_id__in=ids).values_list(
         "deal_id", "number", "taker_id"
     ):
         taken[deal_id][number] = taker
     pointing: dict[tuple[int, int], dict[int, str]] = {}
-    for deal_id, trick, player, card in (
+    for deal_id, number, player, card in (
         Pointing.objects.filter(deal_id__in=ids)
         .order_by("pk")
         .values_list("deal_id", "trick", "player_id", "card")
     ):
-        pointing.setdefault((deal_id, trick), {})[player] = card
+        pointing.setdefault((deal_id, number), {})[player] = card
     seated = {int(player) for deal in deals for player in deal.seats}
     seen = dict(ScreenSeat.objects.filter(player_id__in=seated).values_list("player_id", "seen_at"))
     names = dict(Player.objects.filter(pk__in=seated).values_list("pk", "name"))

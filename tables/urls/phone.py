@@ -22,6 +22,8 @@ urlpatterns = [
     path("p/<str:token>/live/", screen.screen_live, name="screen_live"),
     path("p/<str:token>/play/", screen.play, name="screen_play"),
     path("p/<str:token>/point/", screen.point, name="screen_point"),
+    # Served by tables.views.live_channel under ASGI; this view answers only elsewhere.
+    path("p/<str:token>/stream/", screen.no_stream, name="screen_stream"),
     path("<str:token>/", phone.table_page, name="table"),
     path("<str:token>/answer/", answers.table_answer, name="table_answer"),
     path("<str:token>/language/", phone.choose_language, name="language"),

@@ -139,6 +139,7 @@ def _context(
         "etag": quoted_etag(_version(request, player.token) or ""),
         "poll_trigger": poll_trigger(),
         "live_url": reverse("phone:screen_live", args=[player.token]),
+        "stream_url": reverse("phone:screen_stream", args=[player.token]),
         "play_url": reverse("phone:screen_play", args=[player.token]),
         "point_url": reverse("phone:screen_point", args=[player.token]),
         "home_url": reverse("phone:screen", args=[player.token]),
@@ -217,3 +218,12 @@ def point(request: HtmxRequest, player: Player) -> HttpResponse:
         )
 
     return _act(request, player, action)
+
+
+@require_GET
+@never_cache
+def no_stream(request: HttpRequest, token: str) -> HttpResponse:
+    """The live channel's URL where no ASGI server routes it (tournament.asgi), as under
+    Django's own test or development server: 204 tells the page's EventSource to stop
+    trying, and the page keeps polling."""
+    return HttpResponse(status=204)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -49,6 +49,7 @@ from tables.reads.screen_play import play_round
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
 from tournament.common.errors import Refused
+from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Phase, Player, Round, Seat
 from tournament.rules.ordering import name_key
 
@@ -388,7 +389,7 @@ def note_seen(*, player: Player, device: str, now: datetime | None = None) -> No
     ScreenSeat.objects.filter(
         player=player,
         device=device,
-        seen_at__lt=now - timezone.timedelta(seconds=SEEN_EVERY_SECONDS),
+        seen_at__lt=now - timedelta(seconds=SEEN_EVERY_SECONDS),
     ).update(seen_at=now)
 
 
@@ -399,3 +400,4 @@ def _touch(deal: Deal, player: Player, device: str, now: datetime) -> None:
 
 def bump_table(deal: Deal) -> None:
     Table.objects.bump_version(table_id=deal.table_id, event_id=deal.round.event_id)
+    wake_after_commit()  # the table's screens in this process hear of it at once

@@ -131,6 +131,7 @@ class FakeGranian:
 
     def serve(self) -> None:
         self.port_seen_by_workers = os.environ.get("FIVETRICKS_PORT")
+        self.threads_seen_by_workers = os.environ.get("FIVETRICKS_THREADS")
         self.pid_seen_by_workers = os.environ.get(SERVER_PID_VARIABLE)
         for hook in self.hooks:
             announcer = hook()
@@ -154,6 +155,7 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
         serve.multiprocessing, "set_start_method", lambda m, force: start_methods.append(m)
     )
     monkeypatch.delenv("FIVETRICKS_PORT", raising=False)  # restored after the test
+    monkeypatch.delenv("FIVETRICKS_THREADS", raising=False)
     monkeypatch.delenv(SERVER_PID_VARIABLE, raising=False)
     for hosted in ("DATABASE_URL", "FIVETRICKS_BEHIND_PROXY", "FIVETRICKS_PUBLIC_URL"):
         monkeypatch.delenv(hosted, raising=False)  # a laptop, even in a run on PostgreSQL
@@ -163,12 +165,14 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     call_command("serve", "--port", "8123", stdout=out)
 
     (server,) = FakeGranian.made
-    assert server.target == "tournament.wsgi:application"
-    assert server.options["interface"] == "wsgi"
+    assert server.target == "tournament.asgi:application"
+    assert server.options["interface"] == "asgi"
     assert server.options["address"] == "0.0.0.0"
     assert server.options["port"] == 8123
     assert server.options["workers"] == serve.default_workers()
-    assert server.options["blocking_threads"] == serve.THREADS_PER_WORKER
+    # Django's threads are tournament.asgi's (FIVETRICKS_THREADS); granian's ASGI takes one.
+    assert server.options["blocking_threads"] == 1
+    assert server.threads_seen_by_workers == str(serve.THREADS_PER_WORKER)
     assert server.port_seen_by_workers == "8123"
     # The process the console's "Stop the server" signals is this one, granian's main.
     assert server.pid_seen_by_workers == str(os.getpid())

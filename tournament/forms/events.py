@@ -89,6 +89,7 @@ class EventForm(forms.ModelForm):
         self.fields["difference_set"].required = False
         self.fields["disruptive_share"].required = False
         self.fields["language"].required = False
+        self.fields["cards"].required = False
 
     def clean_language(self) -> str:
         if language := self.cleaned_data.get("language"):

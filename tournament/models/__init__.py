@@ -45,8 +45,7 @@ from tournament.models.debrief import (
     DebriefQuestion,
     DebriefQuestionQuerySet,
 )
-from tournament.models.event import CardsOn, DifferenceSetChoice, Event
-from tournament.models.event_queries import EventQuerySet
+from tournament.models.event import CardsOn, DifferenceSetChoice, Event, EventQuerySet
 from tournament.models.notes import NOTE_TEXT_MAX_LENGTH, NoteTag, ObserverNote
 from tournament.models.phases import (
     CLOCKED_PHASES,

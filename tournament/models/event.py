@@ -24,26 +24,25 @@ on theirs. The players, seats, debrief questions and notes build on this one.
 
 from __future__ import annotations
 
-from datetime import datetime
+from functools import cache
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models, transaction
+from django.db import connections, models, transaction
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.event_queries import EventQuerySet
+from tournament.models.cofacilitators import CoFacilitator
+from tournament.models.event_clock import EventClock
 from tournament.models.phases import (
-    CLOCKED_PHASES,
     PHASE_TITLES,
     DebriefStep,
     PathsHighlight,
     Phase,
 )
 from tournament.models.rounds import Round, RoundStatus
-from tournament.models.tokens import new_secret_token, new_seed
+from tournament.models.tokens import looks_like_token, new_secret_token, new_seed
 from tournament.rules.cards import (
     DEFAULT_DISRUPTIVE_SHARE,
     NEW_CLAUSES,
@@ -51,7 +50,72 @@ from tournament.rules.cards import (
     DifferenceSet,
     difference_clauses,
 )
-from tournament.rules.clock import Clock
+
+
+@cache
+def _lock_sql(for_update: bool) -> str:
+    """The event's row by id, locked where the database locks rows (see EventQuerySet.lock)."""
+    meta = Event._meta
+    columns = ", ".join(f'"{field.column}"' for field in meta.concrete_fields)
+    sql = f'SELECT {columns} FROM "{meta.db_table}" WHERE "{meta.pk.column}" = %s'
+    return sql + (" FOR UPDATE" if for_update else "")
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def visible_to(self, user) -> EventQuerySet:
+        """The events this user organizes (a superuser: every event)."""
+        if user.is_superuser:
+            return self
+        return self.filter(owner=user)
+
+    def reachable_by(self, user) -> EventQuerySet:
+        """The events this user organizes, and the one they co-facilitate while their
+        invitation is not revoked (checked on every request, so revoking works at once)."""
+        if user.is_superuser:
+            return self
+        helping = CoFacilitator.objects.active().filter(user=user).values("event_id")
+        return self.filter(Q(owner=user) | Q(pk__in=helping))
+
+    def for_players_token(self, token: str) -> EventQuerySet:
+        """The event a players link names: none for a token that we cannot have made."""
+        if not looks_like_token(token):
+            return self.none()
+        return self.filter(players_token=token)
+
+    def lock(self, event_id: int) -> Event:
+        """The event as it stands now, its row locked until the transaction ends.
+
+        Every bridge that writes an event's rows calls this first, inside its transaction,
+        so two requests for one event run one after the other and the second sees what
+        the first committed (a report and a round close, a confirmation and a dispute).
+        SQLite's write lock does that for the whole database, taken at BEGIN (IMMEDIATE
+        transactions): there FOR UPDATE is left out and this is a plain read. Taking the
+        event first, before any other row, keeps two requests from each holding a row
+        the other waits for.
+        """
+        # Prepared SQL, not .select_for_update().get(): compiling that query cost more
+        # than running it, and every report pays it while it holds the lock (issue 23).
+        for_update = connections[self.db].features.has_select_for_update
+        if for_update and connections[self.db].get_autocommit():
+            # As select_for_update() says: a row lock outside a transaction ends at once.
+            raise transaction.TransactionManagementError(
+                "Event.objects.lock() is for use inside a transaction."
+            )
+        event = next(iter(self.raw(_lock_sql(for_update), (event_id,))), None)
+        if event is None:
+            raise self.model.DoesNotExist(f"No event {event_id}.")
+        return event
+
+    def bump_version(self, event_id: int) -> None:
+        """Tell every polling screen that something it shows has changed.
+
+        A change confined to one table's games bumps that table instead
+        (tables.models.TableQuerySet.bump_version), so the phones at every other table
+        keep answering 304.
+        """
+        self.filter(pk=event_id).update(
+            version=F("version") + 1, shared_version=F("shared_version") + 1
+        )
 
 
 class CardsOn(models.TextChoices):
@@ -71,7 +135,7 @@ class DifferenceSetChoice(models.TextChoices):
     CUSTOM = DifferenceSet.CUSTOM.value, _("Custom: choose the clauses")
 
 
-class Event(models.Model):
+class Event(EventClock, models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -319,51 +383,6 @@ class Event(models.Model):
             Phase.ROUND: self.round_minutes,
         }
         return minutes.get(phase or self.phase)
-
-    @property
-    def clock(self) -> Clock:
-        """The countdown as the stored fields and the phase have it now."""
-        return Clock(
-            ends_at=self.clock_ends_at,
-            paused_remaining=self.clock_paused_remaining,
-            timed=self.phase in CLOCKED_PHASES,
-        )
-
-    def _keep_clock(self, clock: Clock) -> None:
-        self.clock_ends_at = clock.ends_at
-        self.clock_paused_remaining = clock.paused_remaining
-
-    @property
-    def has_clock(self) -> bool:
-        return self.clock.is_set
-
-    @property
-    def clock_is_paused(self) -> bool:
-        return self.clock.is_paused
-
-    def clock_seconds_left(self, now: datetime | None = None) -> int | None:
-        return self.clock.seconds_left(now or timezone.now())
-
-    def time_is_up(self, now: datetime | None = None) -> bool:
-        return self.clock.is_over(now or timezone.now())
-
-    def start_clock(self, minutes: int, now: datetime | None = None) -> None:
-        self._keep_clock(self.clock.started(minutes, now or timezone.now()))
-
-    def stop_clock(self) -> None:
-        self._keep_clock(self.clock.stopped())
-
-    def pause_clock(self, now: datetime | None = None) -> None:
-        self._keep_clock(self.clock.paused(now or timezone.now()))
-
-    def resume_clock(self, now: datetime | None = None) -> None:
-        self._keep_clock(self.clock.resumed(now or timezone.now()))
-
-    def add_clock_time(self, seconds: int = 60, now: datetime | None = None) -> None:
-        self._keep_clock(self.clock.extended(seconds, now or timezone.now()))
-
-    def end_clock_now(self, now: datetime | None = None) -> None:
-        self._keep_clock(self.clock.ended(now or timezone.now()))
 
     def save_and_bump(self, update_fields: list[str]) -> None:
         """Save the given fields and bump both versions in the same UPDATE."""

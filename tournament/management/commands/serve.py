@@ -16,8 +16,8 @@ Terms:
     browser  with --browser (what `fivetricks` and a double click pass), the laptop's
              default browser opens, once ready, on a one-time sign-in link whose page has
              a Sign in button to the console; never on a Linux machine without a display.
-    worker   a granian process running the Django app (WSGI). One per core, except on
-             Windows, where granian can run only one.
+    worker   a granian process running the site (ASGI: tournament.asgi). One per core,
+             except on Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
              so a few per worker are enough to keep a slow page from holding up the polls.
     unsound  an SQLite database file that is not a database at all, or fails
@@ -62,7 +62,9 @@ from tournament.writes.signin import ensure_organizer, sign_in_path
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-WSGI_TARGET = "tournament.wsgi:application"
+# The whole site on ASGI: Django in a pool of threads, and the live channel of screen
+# tables as coroutines (tournament.asgi).
+ASGI_TARGET = "tournament.asgi:application"
 THREADS_PER_WORKER = 4
 PROGRESS_SECONDS = 5.0
 READY_POLL_SECONDS = 0.2
@@ -324,13 +326,16 @@ class Command(BaseCommand):
         # then runs the same way, and no worker inherits this process's database connection.
         multiprocessing.set_start_method("spawn", force=True)
         connections.close_all()
+        # The threads serving Django in each worker (tournament.asgi reads it).
+        os.environ["FIVETRICKS_THREADS"] = str(max(1, threads))
         server = Granian(
-            WSGI_TARGET,
+            ASGI_TARGET,
             address=host,
             port=port,
-            interface=Interfaces.WSGI,
+            interface=Interfaces.ASGI,
             workers=workers,
-            blocking_threads=max(1, threads),
+            # ASGI needs no blocking thread of granian's: Django runs in tournament.asgi's.
+            blocking_threads=1,
             working_dir=settings.BASE_DIR,
             # Granian's own "Listening at 0.0.0.0" would send people to a useless address;
             # the banner says where to go instead. Its warnings and errors still show.

@@ -1,0 +1,278 @@
+"""The pushed channel of screen tables: server-sent events that tell a player's screen the
+moment its table changes, so a card played shows on the other screens at the table at once
+instead of at the next poll.
+
+Terms:
+    stream     GET /t/p/<token>/stream/, answered ``text/event-stream`` by this module's
+               ASGI coroutine (tournament.asgi routes it here, before Django). Each event's
+               data is the table's key; the page then fetches its live part through
+               Django as any poll does (tables.views.screen), so the channel carries no
+               card and needs no rule of its own about what a screen may see.
+    key        what a player's screen depends on that others change: the event's shared
+               version and the version of the table the player sits at
+               (tables.models.TableQuerySet.bump_version).
+    watcher    one per server process: while any stream is open, every TICK_SECONDS it
+               reads the versions of the events and tables its streams follow, in two
+               small queries, and wakes the streams whose key changed. It reads the
+               database, so a card played through another app server (several servers on
+               one PostgreSQL) reaches these screens the same way, with no broker between
+               servers; a write in this process wakes it at once (``wake_watchers``).
+    heartbeat  a comment line every HEARTBEAT_SECONDS keeps proxies from closing an idle
+               stream; it also says the player is still there (ScreenSeat.seen_at).
+
+The database is read in one thread of the channel's own (``_DB``), with Django's ORM, so
+the event loop never waits on it and the thread keeps one persistent connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.http.request import split_domain_port, validate_host
+from django.utils import timezone
+
+from tables.models import ScreenSeat, Table
+from tables.reads.screen_play import screen_round
+from tournament.common.wake import register_sleeper
+from tournament.models import Event, Phase, Player, Seat, looks_like_token
+
+TICK_SECONDS = 0.02
+HEARTBEAT_SECONDS = 15.0
+RETRY_MILLISECONDS = 1000
+STREAM_PATH = re.compile(r"/t/p/(?P<token>[A-Za-z0-9_-]{1,64})/stream/")
+
+logger = logging.getLogger(__name__)
+_DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Follower:
+    """One open stream: whose screen, and what it has been told."""
+
+    token: str
+    player_id: int
+    event_id: int
+    table_id: int | None
+    key: tuple[int, int]  # as the watcher last read it
+    told: tuple[int, int] = (0, 0)  # as the screen was last told
+    woken: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+# --- reading the database (in the channel's thread) ---------------------------------------
+
+
+def _in_db_thread(function: Callable[..., Any], *args: Any) -> Awaitable[Any]:
+    def run() -> Any:
+        close_old_connections()  # as Django does around each request
+        return function(*args)
+
+    return asyncio.get_running_loop().run_in_executor(_DB, run)
+
+
+def _follow(token: str) -> Follower | None:
+    """The player a stream's token names, their table in the round that holds cards (or
+    their latest seat), and its key; None for a link that names nobody."""
+    player = (
+        Player.objects.on_roster().filter(token=token).select_related("event").first()
+        if looks_like_token(token)
+        else None
+    )
+    if player is None or not player.event.on_screens:
+        return None
+    event = player.event
+    where = screen_round(event)
+    seats = Seat.objects.filter(player=player)
+    if where is not None:
+        seats = seats.filter(round=where[0])
+    elif event.phase == Phase.BETWEEN_ROUNDS:
+        seats = seats.filter(round__number=event.round_number)
+    seat = seats.order_by("-round__number").values_list("table_id", "table__version").first()
+    table_id, version = seat if seat else (None, 0)
+    return Follower(token, player.pk, event.pk, table_id, (event.shared_version, version))
+
+
+def _versions(event_ids: set[int], table_ids: set[int]) -> tuple[dict, dict]:
+    events = dict(Event.objects.filter(pk__in=event_ids).values_list("pk", "shared_version"))
+    tables = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+    return events, tables
+
+
+def _seen(player_id: int) -> None:
+    ScreenSeat.objects.filter(player_id=player_id).update(seen_at=timezone.now())
+
+
+# --- the watcher --------------------------------------------------------------------------
+
+
+class Watcher:
+    """Wakes the streams of this process whose key changed (see Terms: watcher)."""
+
+    def __init__(self) -> None:
+        self.followers: set[Follower] = set()
+        self.task: asyncio.Task | None = None
+        self.poke = asyncio.Event()
+
+    def add(self, follower: Follower) -> None:
+        self.followers.add(follower)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def remove(self, follower: Follower) -> None:
+        self.followers.discard(follower)
+
+    async def run(self) -> None:
+        while self.followers:
+            followers = list(self.followers)
+            self.poke.clear()  # before reading: a wake from now on makes another round
+            try:
+                events, tables = await _in_db_thread(
+                    _versions,
+                    {f.event_id for f in followers},
+                    {f.table_id for f in followers if f.table_id is not None},
+                )
+            except Exception:  # the database away for a moment: try again, say it once
+                logger.warning("The live channel could not read the versions.", exc_info=True)
+                await asyncio.sleep(1)
+                continue
+            for follower in followers:
+                key = (
+                    events.get(follower.event_id, 0),
+                    tables.get(follower.table_id, 0) if follower.table_id else 0,
+                )
+                if key != follower.key:
+                    follower.key = key
+                    follower.woken.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.poke.wait(), TICK_SECONDS)
+
+
+_watchers: dict[asyncio.AbstractEventLoop, Watcher] = {}
+
+
+def _watcher() -> Watcher:
+    loop = asyncio.get_running_loop()
+    if loop not in _watchers:
+        _watchers[loop] = Watcher()
+    return _watchers[loop]
+
+
+def wake_watchers() -> None:
+    """Called once a write in this process committed (tournament.common.wake): the
+    watchers read the versions now rather than at their next tick. Safe from any thread."""
+    for loop, watcher in list(_watchers.items()):
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(watcher.poke.set)
+
+
+register_sleeper(wake_watchers)
+
+
+# --- the ASGI coroutine -------------------------------------------------------------------
+
+
+def _host_allowed(scope: Scope) -> bool:
+    headers = dict(scope.get("headers") or [])
+    host = headers.get(b"host", b"").decode("latin-1")
+    domain, _port = split_domain_port(host)
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    return bool(domain) and validate_host(domain, allowed)
+
+
+async def _answer(send: Send, status: int, text: str) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+        }
+    )
+    await send({"type": "http.response.body", "body": text.encode()})
+
+
+async def _until_disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None:
+    """Serve one stream until the screen goes away (see Terms: stream)."""
+    if scope.get("method") != "GET":
+        await _answer(send, 405, "GET only")
+        return
+    if not _host_allowed(scope):
+        await _answer(send, 400, "Bad Request")
+        return
+    follower = await _in_db_thread(_follow, token)
+    if follower is None:
+        await _answer(send, 404, "Not Found")
+        return
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"),
+                (b"cache-control", b"no-store"),
+                (b"x-accel-buffering", b"no"),  # a proxy in front passes each event on
+            ],
+        }
+    )
+    await _send_key(send, follower, retry=True)
+    watcher = _watcher()
+    watcher.add(follower)
+    gone = asyncio.ensure_future(_until_disconnect(receive))
+    try:
+        await _serve(send, follower, gone)
+    except OSError:
+        pass  # the screen went away mid-write
+    finally:
+        watcher.remove(follower)
+        gone.cancel()
+
+
+async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
+    while not gone.done():
+        woken = asyncio.ensure_future(follower.woken.wait())
+        done, _pending = await asyncio.wait(
+            {woken, gone}, timeout=HEARTBEAT_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
+        woken.cancel()
+        if gone in done:
+            return
+        if woken in done:
+            follower.woken.clear()
+            if follower.key[0] != follower.told[0]:
+                # The event changed: the player may sit elsewhere now (a round closed).
+                moved = await _in_db_thread(_follow, follower.token)
+                if moved is None:
+                    return  # removed from the roster, or the link rotated
+                follower.table_id, follower.key = moved.table_id, moved.key
+            await _send_key(send, follower)
+        else:
+            await send(
+                {"type": "http.response.body", "body": b": still here\n\n", "more_body": True}
+            )
+            await _in_db_thread(_seen, follower.player_id)
+
+
+async def _send_key(send: Send, follower: Follower, *, retry: bool = False) -> None:
+    lines = [f"retry: {RETRY_MILLISECONDS}"] if retry else []
+    follower.told = follower.key
+    lines.append(f"data: {follower.key[0]}.{follower.key[1]}")
+    body = ("\n".join(lines) + "\n\n").encode()
+    await send({"type": "http.response.body", "body": body, "more_body": True})

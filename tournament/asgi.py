@@ -1,0 +1,31 @@
+"""ASGI entry point, served by granian (`manage.py serve`, `make run`): the whole site.
+
+Terms:
+    live channel  the screen tables' server-sent events (tables.views.live_channel): one
+                  coroutine per open stream, routed here before Django, so hundreds of
+                  open streams hold no thread.
+    site          everything else: Django's WSGI application (tournament.wsgi, with its
+                  warm-up and its watch on the main process) run in a pool of threads by
+                  a2wsgi, as granian's WSGI workers ran it; the pool's size is the serve
+                  command's --threads (FIVETRICKS_THREADS).
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+
+from a2wsgi import WSGIMiddleware  # noqa: E402
+
+from tournament.wsgi import application as django_application  # noqa: E402  (sets Django up)
+
+from tables.views.live_channel import STREAM_PATH, stream  # noqa: E402
+
+THREADS = max(1, int(os.environ.get("FIVETRICKS_THREADS") or 4))
+site = WSGIMiddleware(django_application, workers=THREADS)
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and (found := STREAM_PATH.fullmatch(scope["path"])):
+        await stream(scope, receive, send, found["token"])
+        return
+    await site(scope, receive, send)
