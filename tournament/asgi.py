@@ -14,11 +14,13 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
+from a2wsgi import WSGIMiddleware
 
-from tournament.wsgi import application as django_application  # noqa: E402  (sets Django up)
+# Django is set up by this import, before the live channel's models are imported.
+from tournament.wsgi import application as django_application
 
-from tables.views.live_channel import STREAM_PATH, stream  # noqa: E402
+# isort: split
+from tables.views.live_channel import STREAM_PATH, stream
 
 THREADS = max(1, int(os.environ.get("FIVETRICKS_THREADS") or 4))
 site = WSGIMiddleware(django_application, workers=THREADS)
