@@ -5,25 +5,24 @@ Terms:
                   coroutine per open stream, routed here before Django, so hundreds of
                   open streams hold no thread.
     site          everything else: Django's WSGI application (tournament.wsgi, with its
-                  warm-up and its watch on the main process) run in a pool of threads by
-                  a2wsgi, as granian's WSGI workers ran it; the pool's size is the serve
-                  command's --threads (FIVETRICKS_THREADS).
+                  warm-up and its watch on the main process) run in a pool of threads
+                  (tournament.threaded_wsgi), as granian's WSGI workers ran it; the pool's
+                  size is the serve command's --threads (FIVETRICKS_THREADS).
 """
 
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
-from a2wsgi import WSGIMiddleware
-
 # Django is set up by this import, before the live channel's models are imported.
 from tournament.wsgi import application as django_application
 
 # isort: split
 from tables.views.live_channel import STREAM_PATH, stream
+from tournament.threaded_wsgi import ThreadedWSGI
 
 THREADS = max(1, int(os.environ.get("FIVETRICKS_THREADS") or 4))
-site = WSGIMiddleware(django_application, workers=THREADS)
+site = ThreadedWSGI(django_application, threads=THREADS)
 
 
 async def application(scope, receive, send):

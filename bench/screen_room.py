@@ -1,0 +1,405 @@
+"""A screen room on loopback: players at tables of 5, each with a screen of their own (a
+keep-alive connection and the live channel's stream), playing Five Tricks at a human pace
+against the real server (`manage.py serve`: granian, ASGI, SQLite).
+
+Terms:
+    player        a virtual player: holds its stream (tables.views.live_channel) and, at
+                  each message, fetches its live part as static/js/screen.js does (with
+                  its ETag; polls every PUSHED_POLL_SECONDS besides, as poll.js does while
+                  the stream is open). When the live part says it is their turn, they wait
+                  a human moment and play the first card of their hand; when every card of
+                  a trick is down, they point at the first card played. One trick in ten,
+                  the last player first points at another card and changes their mind a
+                  moment later: a disagreement, settled by the players.
+    pace          a card every MIN_PACE..MAX_PACE seconds at each table: the player whose
+                  turn it is waits that long (uniformly) before playing.
+    card to table from a play's POST sent until each other player of the table holds a
+                  live part showing that card (``data-card``): what a table waits to see a
+                  card played.
+    play          a play's POST, answered.
+    errors        failed exchanges, answers that are neither 200 nor 304, an action
+                  refused although the page offered it, a stream that broke.
+    stored once   after the run, every acknowledged play (X-Action-Stored) is stored,
+                  once, and nothing else is: ``remote_plays_stored`` equals
+                  ``remote_plays_acknowledged`` and every stored key was acknowledged.
+
+Traffic goes to 127.0.0.1 only; every loop stops by time. Usage (its own server):
+    .venv/bin/python bench/screen_room.py --players 250 --seconds 45
+compare.py (`make bench`) runs it on its server after the room of phones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from _client import FAILURES, Connection, percentile
+from _setup import free_port, make_owner, running_server, setup_django
+
+HTMX = {"HX-Request": "true"}
+MIN_PACE, MAX_PACE = 1.0, 3.0
+POINT_DELAY = (0.3, 1.2)
+PUSHED_POLL_SECONDS = 10.0
+OPENING = 16  # screens opened at once before the run
+GAME = re.compile(rb'data-game="(\d+)" data-practice="(\d)" data-trick="(\d*)"')
+TRICK_CARDS = re.compile(rb'data-card="(\w\w)"')
+HAND = re.compile(rb'id="card-(\w\w)"')
+MY_TURN = b"your-turn"
+POINTED = re.compile(rb'id="point-(\w\w)"[^>]*aria-pressed="true"')
+CAN_POINT = b'id="point-'
+STORED = "x-action-stored"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=250)
+    parser.add_argument("--seconds", type=float, default=45)
+    parser.add_argument("--seed", type=int, default=7)
+    return parser.parse_args()
+
+
+def prepare_screen_event(players: int):
+    """A screen event of ``players`` at tables of 5, round 1 open: its players' tokens by
+    table number and each player's signed phone id."""
+    from tables.views.phone import signed_phone_id
+    from tournament.models import Event, Player
+    from tournament.writes.rounds import advance_phase
+    from tournament.writes.seating import seat_players
+
+    owner = make_owner()
+    event = Event.objects.create(
+        owner=owner, name="Screen room", seed=5, rounds_planned=3, cards="screens"
+    )
+    Player.objects.bulk_create(Player(event=event, name=f"Player {i:03d}") for i in range(players))
+    seat_players(event=event, table_count=max(1, players // 5))
+    for _ in range(3):
+        event = advance_phase(event=event)
+    tables: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for seat in event.current_round.seats.select_related("player", "table"):
+        phone = signed_phone_id(f"bench{seat.player.pk:0>12}")
+        tables[seat.table.number].append((seat.player.token, phone))
+    return event, dict(tables)
+
+
+@dataclass
+class ScreenRoom:
+    """What one screen room measured."""
+
+    seconds: float = 0.0
+    players: int = 0
+    plays: list[float] = field(default_factory=list)  # each play's POST latency
+    points: list[float] = field(default_factory=list)
+    fetches: list[float] = field(default_factory=list)
+    # (table, game, card) -> when its play's POST was sent, and who played it
+    sent: dict[tuple[int, int, str], tuple[float, str]] = field(default_factory=dict)
+    # (table, game, card, player) -> when that player's screen first showed it
+    seen: dict[tuple[int, int, str, str], float] = field(default_factory=dict)
+    acknowledged: set[str] = field(default_factory=set)
+    errors: int = 0
+    disagreements: int = 0
+    stored: int = 0
+    stored_unacknowledged: int = 0
+
+    def card_to_table(self) -> list[float]:
+        waits = []
+        for (table, game, card, viewer), at in self.seen.items():
+            sent = self.sent.get((table, game, card))
+            if sent is not None and sent[1] != viewer:
+                waits.append(at - sent[0])
+        return waits
+
+    def summary(self) -> dict[str, float]:
+        waits = self.card_to_table()
+        return {
+            "remote_players": self.players,
+            "remote_seconds": round(self.seconds, 1),
+            "remote_plays_acknowledged": len(self.acknowledged),
+            "remote_plays_stored": self.stored,
+            "remote_stored_unacknowledged": self.stored_unacknowledged,
+            "remote_disagreements": self.disagreements,
+            "remote_card_to_table_p50_s": round(percentile(waits, 0.50), 3),
+            "remote_card_to_table_p99_s": round(percentile(waits, 0.99), 3),
+            "remote_card_to_table_max_s": round(max(waits, default=0.0), 3),
+            "remote_play_p50_ms": round(percentile(self.plays, 0.50) * 1000, 1),
+            "remote_play_p99_ms": round(percentile(self.plays, 0.99) * 1000, 1),
+            "remote_fetch_p99_ms": round(percentile(self.fetches, 0.99) * 1000, 1),
+            "remote_errors": self.errors,
+        }
+
+
+class Stream:
+    """A server-sent events stream read on its own connection: messages as they come."""
+
+    def __init__(self, port: int, path: str, cookie: str) -> None:
+        self.port, self.path, self.cookie = port, path, cookie
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        request = (
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Accept: text/event-stream\r\nCookie: {self.cookie}\r\n\r\n"
+        )
+        self.writer.write(request.encode())
+        status = await self.reader.readline()
+        if b" 200 " not in status:
+            raise ConnectionError(f"stream answered {status!r}")
+        self.chunked = False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
+                self.chunked = True
+        self.buffer = b""
+
+    async def message(self) -> bytes:
+        """The next message's data (comments and retries skipped)."""
+        assert self.reader is not None
+        while True:
+            if b"\n\n" in self.buffer:
+                block, self.buffer = self.buffer.split(b"\n\n", 1)
+                data = [line[5:].strip() for line in block.split(b"\n") if line.startswith(b"data:")]
+                if data:
+                    return b"\n".join(data)
+                continue
+            if self.chunked:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                if size == 0:
+                    raise ConnectionError("the stream ended")
+                self.buffer += await self.reader.readexactly(size)
+                await self.reader.readline()
+            else:
+                chunk = await self.reader.read(4096)
+                if not chunk:
+                    raise ConnectionError("the stream ended")
+                self.buffer += chunk
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+class Player:
+    """One virtual player (see Terms)."""
+
+    def __init__(self, room: ScreenRoom, port: int, table: int, token: str, phone: str,
+                 rng: random.Random) -> None:  # fmt: skip
+        self.room, self.port, self.table, self.token, self.rng = room, port, table, token, rng
+        self.cookie = f"ft_phone={phone}"
+        self.connection = Connection("127.0.0.1", port)
+        self.actions = Connection("127.0.0.1", port)
+        self.etag = ""
+        self.html = b""
+        self.busy = False
+        self.last_poll = 0.0
+
+    async def open(self) -> None:
+        page = await self.connection.request("GET", f"/t/p/{self.token}/", {"Cookie": self.cookie})
+        if page.status != 200:
+            raise ConnectionError(f"page answered {page.status}")
+        await self.fetch()
+
+    async def fetch(self) -> None:
+        headers = {**HTMX, "Cookie": self.cookie}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        began = time.perf_counter()
+        answer = await self.connection.request("GET", f"/t/p/{self.token}/live/", headers)
+        self.room.fetches.append(time.perf_counter() - began)
+        if answer.status == 200:
+            self.etag = answer.headers.get("etag", "")
+            self.look(answer.body)
+        elif answer.status != 304:
+            self.room.errors += 1
+
+    def look(self, html: bytes) -> None:
+        """Keep the live part, and note when each card in play first showed here."""
+        self.html = html
+        now = time.perf_counter()
+        game = GAME.search(html)
+        if game is None or game.group(2) == b"1":
+            return
+        number = int(game.group(1))
+        for card in TRICK_CARDS.findall(html):
+            key = (self.table, number, card.decode(), self.token)
+            self.room.seen.setdefault(key, now)
+
+    async def run(self, stop_at: float) -> None:
+        stream = Stream(self.port, f"/t/p/{self.token}/stream/", self.cookie)
+        try:
+            await stream.open()
+            while time.perf_counter() < stop_at:
+                timeout = min(PUSHED_POLL_SECONDS, stop_at - time.perf_counter())
+                try:
+                    await asyncio.wait_for(stream.message(), max(0.01, timeout))
+                except TimeoutError:
+                    pass
+                if time.perf_counter() >= stop_at:
+                    break
+                await self.fetch()
+                self.act(stop_at)
+        except FAILURES:
+            self.room.errors += 1
+        finally:
+            await stream.close()
+            await self.connection.close()
+
+    def act(self, stop_at: float) -> None:
+        if self.busy:
+            return
+        if MY_TURN in self.html and (cards := HAND.findall(self.html)):
+            self.busy = True
+            delay = self.rng.uniform(MIN_PACE, MAX_PACE)
+            asyncio.ensure_future(self.play(cards[0].decode(), delay, stop_at))
+        elif CAN_POINT in self.html and (cards := TRICK_CARDS.findall(self.html)):
+            pointed = POINTED.search(self.html)
+            target = cards[0].decode()
+            if pointed is not None and pointed.group(1).decode() == target:
+                return
+            first = target
+            if pointed is None and len(cards) > 1 and self.rng.random() < 0.1:
+                first = cards[-1].decode()  # points elsewhere first: a disagreement
+                self.room.disagreements += 1
+            self.busy = True
+            asyncio.ensure_future(self.point(first, stop_at))
+
+    async def play(self, card: str, delay: float, stop_at: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            if time.perf_counter() >= stop_at:
+                return
+            game = GAME.search(self.html)
+            number = int(game.group(1)) if game else 0
+            key = f"bench-{self.token[:12]}-{time.perf_counter_ns()}"
+            began = time.perf_counter()
+            self.room.sent[(self.table, number, card)] = (began, self.token)
+            answer = await self.post("play", f"card={card}&key={key}")
+            self.room.plays.append(time.perf_counter() - began)
+            if answer is not None and STORED in answer.headers:
+                self.room.acknowledged.add(key)
+        finally:
+            self.busy = False
+        self.act(stop_at)
+
+    async def point(self, card: str, stop_at: float) -> None:
+        await asyncio.sleep(self.rng.uniform(*POINT_DELAY))
+        try:
+            if time.perf_counter() >= stop_at:
+                return
+            game = GAME.search(self.html)
+            trick = game.group(3).decode() if game else ""
+            key = f"point-{self.token[:12]}-{time.perf_counter_ns()}"
+            began = time.perf_counter()
+            await self.post("point", f"card={card}&key={key}&trick={trick}")
+            self.room.points.append(time.perf_counter() - began)
+        finally:
+            self.busy = False
+        self.act(stop_at)
+
+    async def post(self, action: str, body: str):
+        headers = {
+            **HTMX,
+            "Cookie": self.cookie,
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        try:
+            answer = await self.actions.request(
+                "POST", f"/t/p/{self.token}/{action}/", headers, body.encode()
+            )
+        except FAILURES:
+            self.room.errors += 1
+            return None
+        if answer.status == 200 and STORED in answer.headers:
+            self.look(answer.body)
+            return answer
+        # A pointing that arrives as the trick is taken, or a play as time runs out, is
+        # refused for a reason the next fetch shows; anything else is an error.
+        if answer.status != 409:
+            self.room.errors += 1
+        return answer
+
+
+async def run_screen_room(port: int, tables: dict, *, seconds: float, seed: int) -> ScreenRoom:
+    room = ScreenRoom(players=sum(len(seats) for seats in tables.values()))
+    rng = random.Random(seed)
+    players = [
+        Player(room, port, number, token, phone, random.Random(rng.random()))
+        for number, seats in sorted(tables.items())
+        for token, phone in seats
+    ]
+    gate = asyncio.Semaphore(OPENING)
+
+    async def opened(player: Player) -> None:
+        async with gate:
+            await player.open()
+
+    await asyncio.gather(*(opened(player) for player in players))
+    start = time.perf_counter()
+    await asyncio.gather(*(player.run(start + seconds) for player in players))
+    room.seconds = time.perf_counter() - start
+    for player in players:
+        await player.actions.close()
+    return room
+
+
+def count_stored(event, room: ScreenRoom) -> None:
+    from tables.models import Play
+
+    keys = set(
+        Play.objects.filter(deal__round__event=event, by_organizer=False).values_list(
+            "client_key", flat=True
+        )
+    )
+    room.stored = len(keys)
+    room.stored_unacknowledged = len(keys - room.acknowledged)
+    missing = len(room.acknowledged - keys)
+    room.errors += missing + room.stored_unacknowledged
+
+
+def screen_figures(port: int, *, players: int, seconds: float, seed: int = 7) -> ScreenRoom:
+    """The screen room on a running server (compare.py's): a new event, then the run."""
+    event, tables = prepare_screen_event(players)
+    room = asyncio.run(run_screen_room(port, tables, seconds=seconds, seed=seed))
+    count_stored(event, room)
+    return room
+
+
+def print_screen_room(room: ScreenRoom) -> None:
+    figures = room.summary()
+    print(
+        f"screen room: {room.players} players at tables of 5 on screens, a card every "
+        f"{MIN_PACE:.0f}-{MAX_PACE:.0f} s per table, {room.seconds:.0f} s"
+    )
+    print(
+        f"  card to table  p50 {figures['remote_card_to_table_p50_s'] * 1000:6.1f} ms"
+        f"  p99 {figures['remote_card_to_table_p99_s'] * 1000:6.1f} ms"
+        f"  max {figures['remote_card_to_table_max_s'] * 1000:6.1f} ms"
+    )
+    print(
+        f"  play POST      p50 {figures['remote_play_p50_ms']:6.1f} ms"
+        f"  p99 {figures['remote_play_p99_ms']:6.1f} ms"
+        f"  ({figures['remote_plays_acknowledged']} plays acknowledged,"
+        f" {figures['remote_plays_stored']} stored, {figures['remote_disagreements']}"
+        f" disagreements)"
+    )
+    print(f"  errors {figures['remote_errors']}")
+
+
+def main() -> None:
+    import json
+
+    args = parse_args()
+    data_dir = setup_django()
+    port = free_port()
+    with running_server(data_dir, port):
+        room = screen_figures(port, players=args.players, seconds=args.seconds, seed=args.seed)
+    print_screen_room(room)
+    print(json.dumps(room.summary()))
+
+
+if __name__ == "__main__":
+    main()
