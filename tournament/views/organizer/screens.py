@@ -46,16 +46,15 @@ def screen_settle(request: EventRequest, event: Event, number: int) -> HttpRespo
         done = settle_trick(
             event=event, table_number=number, trick=trick, card=card, by=request.user
         )
-        return (
-            _("Trick %(trick)s at table %(table)s goes to the %(card)s (decided by you).")
-            % {
-                "trick": trick,
-                "table": number,
-                "card": card_view(card).label,
-            }
-            if done.taken
-            else ""
-        )
+        if done.taken is None:
+            return ""
+        message = _("Table %(table)s: trick %(trick)s goes to %(name)s (%(card)s), decided by you.")
+        return message % {
+            "trick": trick,
+            "table": number,
+            "name": done.taken.taker.name,
+            "card": card_view(card).label,
+        }
 
     return run_action(request, settle, default=table_url(event, number))
 
@@ -66,10 +65,11 @@ def screen_play_for(request: EventRequest, event: Event, number: int) -> HttpRes
     def play() -> str:
         card = _card(request)
         player_id = positive_int(request.POST.get("player")) or 0
-        play_for_player(event=event, player_id=player_id, card=card, by=request.user)
-        return _("You played the %(card)s at table %(table)s.") % {
+        done = play_for_player(event=event, player_id=player_id, card=card, by=request.user)
+        return _("Table %(table)s: played for %(name)s: %(card)s.") % {
             "card": card_view(card).label,
             "table": number,
+            "name": done.deal.round.event.players.get(pk=player_id).name,
         }
 
     return run_action(request, play, default=table_url(event, number))
