@@ -3,19 +3,20 @@ keep-alive connection and the live channel's stream), playing Five Tricks at a h
 against the real server (`manage.py serve`: granian, ASGI, SQLite).
 
 Terms:
-    player        a virtual player: holds its stream (tables.views.live_channel) and, at
-                  each message, fetches its live part as static/js/screen.js does (with
-                  its ETag; polls every PUSHED_POLL_SECONDS besides, as poll.js does while
-                  the stream is open). When the live part says it is their turn, they wait
-                  a human moment and play the first card of their hand; when every card of
-                  a trick is down, they point at the first card played. One trick in ten,
-                  the last player first points at another card and changes their mind a
-                  moment later: a disagreement, settled by the players.
+    player        a virtual player: holds its stream (tables.views.live_channel), takes the
+                  table's state it pushes, and fetches its live part (with its ETag) at any
+                  other message or a new deal, as static/js/screen.js does; it also polls
+                  every PUSHED_POLL_SECONDS, as poll.js does while the stream is open.
+                  When the table's state says it is their turn, they wait a human moment
+                  and play the first card of their hand; when every card of a trick is
+                  down, they point at the first card played. One trick in ten, a player
+                  first points at another card and changes their mind a moment later: a
+                  disagreement, settled by the players.
     pace          a card every MIN_PACE..MAX_PACE seconds at each table: the player whose
                   turn it is waits that long (uniformly) before playing.
     card to table from a play's POST sent until each other player of the table holds a
-                  live part showing that card (``data-card``): what a table waits to see a
-                  card played.
+                  state showing that card (``data-card``), pushed or fetched: what a table
+                  waits to see a card played.
     play          a play's POST, answered.
     errors        failed exchanges, answers that are neither 200 nor 304, an action
                   refused although the page offered it, a stream that broke.
@@ -49,8 +50,11 @@ OPENING = 16  # screens opened at once before the run
 GAME = re.compile(rb'data-game="(\d+)" data-practice="(\d)" data-trick="(\d*)"')
 TRICK_CARDS = re.compile(rb'data-card="(\w\w)"')
 HAND = re.compile(rb'id="card-(\w\w)"')
-MY_TURN = b"your-turn"
-POINTED = re.compile(rb'id="point-(\w\w)"[^>]*aria-pressed="true"')
+TO_PLAY = re.compile(rb'data-to-play="(\d*)"')
+ME = re.compile(rb'data-me="(\d+)"')
+DEAL = re.compile(rb'id="table-state"[^>]*data-deal="(\d+)"')
+VERSION = re.compile(rb'id="table-state"[^>]*data-version="(\d+)"')
+POINTERS = re.compile(rb'id="point-(\w\w)"[^>]*data-pointers="([\d ]*)"')
 CAN_POINT = b'id="point-'
 STORED = "x-action-stored"
 
@@ -60,6 +64,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=250)
     parser.add_argument("--seconds", type=float, default=45)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--threads", type=int, help="the server's threads per worker")
     return parser.parse_args()
 
 
@@ -101,9 +106,14 @@ class ScreenRoom:
     seen: dict[tuple[int, int, str, str], float] = field(default_factory=dict)
     acknowledged: set[str] = field(default_factory=set)
     errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     disagreements: int = 0
     stored: int = 0
     stored_unacknowledged: int = 0
+
+    def failed(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] += 1
 
     def card_to_table(self) -> list[float]:
         waits = []
@@ -156,15 +166,17 @@ class Stream:
                 self.chunked = True
         self.buffer = b""
 
-    async def message(self) -> bytes:
-        """The next message's data (comments and retries skipped)."""
+    async def message(self) -> tuple[bytes, bytes]:
+        """The next message: its event type (b"message" by default) and its data."""
         assert self.reader is not None
         while True:
             if b"\n\n" in self.buffer:
                 block, self.buffer = self.buffer.split(b"\n\n", 1)
-                data = [line[5:].strip() for line in block.split(b"\n") if line.startswith(b"data:")]
+                lines = block.split(b"\n")
+                data = [line[6:] for line in lines if line.startswith(b"data: ")]
+                kind = next((line[7:] for line in lines if line.startswith(b"event: ")), b"message")
                 if data:
-                    return b"\n".join(data)
+                    return kind, b"\n".join(data)
                 continue
             if self.chunked:
                 size = int((await self.reader.readline()).split(b";")[0], 16)
@@ -193,9 +205,16 @@ class Player:
         self.connection = Connection("127.0.0.1", port)
         self.actions = Connection("127.0.0.1", port)
         self.etag = ""
-        self.html = b""
+        self.html = b""  # the table's state, as last fetched or pushed
+        self.hand: list[str] = []
+        self.deal = b""
+        self.me = b""
         self.busy = False
-        self.last_poll = 0.0
+        self.tasks: set[asyncio.Future] = set()  # the actions under way, kept alive
+        # What this player last did, as (deal, trick[, card]): a screen that has played
+        # or pointed waits for the table's state to move on, as a person would.
+        self.played: tuple[bytes, bytes] = (b"", b"")
+        self.pointed: tuple[bytes, bytes, str] = (b"", b"", "")
 
     async def open(self) -> None:
         page = await self.connection.request("GET", f"/t/p/{self.token}/", {"Cookie": self.cookie})
@@ -214,10 +233,24 @@ class Player:
             self.etag = answer.headers.get("etag", "")
             self.look(answer.body)
         elif answer.status != 304:
-            self.room.errors += 1
+            self.room.failed(f"fetch answered {answer.status}")
 
-    def look(self, html: bytes) -> None:
-        """Keep the live part, and note when each card in play first showed here."""
+    def look(self, html: bytes, *, pushed: bool = False) -> None:
+        """Keep the table's state (and from a live part, the hand), and note when each
+        card in play first showed here."""
+        if pushed:
+            deal, version = DEAL.search(html), VERSION.search(html)
+            shown = VERSION.search(self.html)
+            if deal is None or deal.group(1) != self.deal:
+                return  # a new deal: the screen fetches its live part (its new hand)
+            if version and shown and int(version.group(1)) <= int(shown.group(1)):
+                return  # older than what is shown
+        else:
+            self.hand = [card.decode() for card in HAND.findall(html)]
+            if (me := ME.search(html)) is not None:
+                self.me = me.group(1)
+            deal = DEAL.search(html)
+            self.deal = deal.group(1) if deal else b""
         self.html = html
         now = time.perf_counter()
         game = GAME.search(html)
@@ -235,15 +268,21 @@ class Player:
             while time.perf_counter() < stop_at:
                 timeout = min(PUSHED_POLL_SECONDS, stop_at - time.perf_counter())
                 try:
-                    await asyncio.wait_for(stream.message(), max(0.01, timeout))
+                    kind, data = await asyncio.wait_for(stream.message(), max(0.01, timeout))
                 except TimeoutError:
-                    pass
+                    kind, data = b"poll", b""
                 if time.perf_counter() >= stop_at:
                     break
-                await self.fetch()
+                if kind == b"table":
+                    self.look(data, pushed=True)
+                    deal = DEAL.search(data)
+                    if deal is not None and deal.group(1) != self.deal:
+                        await self.fetch()
+                else:
+                    await self.fetch()
                 self.act(stop_at)
-        except FAILURES:
-            self.room.errors += 1
+        except FAILURES as failure:
+            self.room.failed(f"stream: {type(failure).__name__}")
         finally:
             await stream.close()
             await self.connection.close()
@@ -251,21 +290,34 @@ class Player:
     def act(self, stop_at: float) -> None:
         if self.busy:
             return
-        if MY_TURN in self.html and (cards := HAND.findall(self.html)):
+        turn = TO_PLAY.search(self.html)
+        game = GAME.search(self.html)
+        trick = game.group(3) if game else b""
+        if (
+            turn is not None
+            and turn.group(1) == self.me
+            and self.hand
+            and self.played != (self.deal, trick)
+        ):
+            self.played = (self.deal, trick)
             self.busy = True
             delay = self.rng.uniform(MIN_PACE, MAX_PACE)
-            asyncio.ensure_future(self.play(cards[0].decode(), delay, stop_at))
+            self.tasks.add(asyncio.ensure_future(self.play(self.hand[0], delay, stop_at)))
         elif CAN_POINT in self.html and (cards := TRICK_CARDS.findall(self.html)):
-            pointed = POINTED.search(self.html)
+            pointed = next(
+                (m for m in POINTERS.finditer(self.html) if self.me in m.group(2).split()), None
+            )
             target = cards[0].decode()
             if pointed is not None and pointed.group(1).decode() == target:
                 return
+            if self.pointed == (self.deal, trick, target):
+                return  # pointed there already; the table's state has not caught up
             first = target
             if pointed is None and len(cards) > 1 and self.rng.random() < 0.1:
                 first = cards[-1].decode()  # points elsewhere first: a disagreement
                 self.room.disagreements += 1
             self.busy = True
-            asyncio.ensure_future(self.point(first, stop_at))
+            self.tasks.add(asyncio.ensure_future(self.point(first, stop_at)))
 
     async def play(self, card: str, delay: float, stop_at: float) -> None:
         await asyncio.sleep(delay)
@@ -281,6 +333,8 @@ class Player:
             self.room.plays.append(time.perf_counter() - began)
             if answer is not None and STORED in answer.headers:
                 self.room.acknowledged.add(key)
+                if card in self.hand:  # as screen.js takes it from the hand at once
+                    self.hand.remove(card)
         finally:
             self.busy = False
         self.act(stop_at)
@@ -294,32 +348,43 @@ class Player:
             trick = game.group(3).decode() if game else ""
             key = f"point-{self.token[:12]}-{time.perf_counter_ns()}"
             began = time.perf_counter()
-            await self.post("point", f"card={card}&key={key}&trick={trick}")
+            answer = await self.post("point", f"card={card}&key={key}&trick={trick}")
             self.room.points.append(time.perf_counter() - began)
+            if answer is not None and STORED in answer.headers:
+                self.pointed = (self.deal, trick.encode(), card)
         finally:
             self.busy = False
         self.act(stop_at)
 
-    async def post(self, action: str, body: str):
+    async def post(self, action: str, body: str, *, again: bool = True):
         headers = {
             **HTMX,
             "Cookie": self.cookie,
             "Content-Type": "application/x-www-form-urlencoded",
+            "X-Screen-Pushed": "1",  # as screen.js sends it while its stream is open
         }
         try:
             answer = await self.actions.request(
                 "POST", f"/t/p/{self.token}/{action}/", headers, body.encode()
             )
-        except FAILURES:
-            self.room.errors += 1
+        except ConnectionError:
+            # The server closed the keep-alive connection this request went out on: sent
+            # again on a new one, with the same key, as a browser would (stored once).
+            if again:
+                return await self.post(action, body, again=False)
+            self.room.failed(f"{action}: ConnectionError")
             return None
-        if answer.status == 200 and STORED in answer.headers:
-            self.look(answer.body)
+        except FAILURES as failure:
+            self.room.failed(f"{action}: {type(failure).__name__}")
+            return None
+        if answer.status in (200, 204) and STORED in answer.headers:
+            if answer.body:
+                self.look(answer.body)
             return answer
         # A pointing that arrives as the trick is taken, or a play as time runs out, is
         # refused for a reason the next fetch shows; anything else is an error.
         if answer.status != 409:
-            self.room.errors += 1
+            self.room.failed(f"{action} answered {answer.status}")
         return answer
 
 
@@ -356,8 +421,10 @@ def count_stored(event, room: ScreenRoom) -> None:
     )
     room.stored = len(keys)
     room.stored_unacknowledged = len(keys - room.acknowledged)
-    missing = len(room.acknowledged - keys)
-    room.errors += missing + room.stored_unacknowledged
+    for _missing in room.acknowledged - keys:
+        room.failed("acknowledged, not stored")
+    for _extra in keys - room.acknowledged:
+        room.failed("stored, not acknowledged")
 
 
 def screen_figures(port: int, *, players: int, seconds: float, seed: int = 7) -> ScreenRoom:
@@ -386,7 +453,8 @@ def print_screen_room(room: ScreenRoom) -> None:
         f" {figures['remote_plays_stored']} stored, {figures['remote_disagreements']}"
         f" disagreements)"
     )
-    print(f"  errors {figures['remote_errors']}")
+    kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(room.error_kinds.items()))
+    print(f"  errors {figures['remote_errors']}" + (f" ({kinds})" if kinds else ""))
 
 
 def main() -> None:
@@ -395,7 +463,8 @@ def main() -> None:
     args = parse_args()
     data_dir = setup_django()
     port = free_port()
-    with running_server(data_dir, port):
+    options = ["--threads", str(args.threads)] if args.threads else []
+    with running_server(data_dir, port, *options):
         room = screen_figures(port, players=args.players, seconds=args.seconds, seed=args.seed)
     print_screen_room(room)
     print(json.dumps(room.summary()))

@@ -6,9 +6,16 @@
    - An action is forgotten only when the answer says X-Action-Stored (stored, or stored
      before) or X-Action-Refused (a reason, shown; never retried). Anything else leaves it
      waiting: sent again when the connection comes back, at each poll, and at page load.
-   - The answer (the live part) replaces #live; the focus goes back to the same id, else
-     to the h1, and a notice is read out once from #announce.
-   - A card tapped while another action waits is queued behind it, never instead of it. */
+   - The answer replaces the play area (#screen-play), or the live part (#live) when the
+     action was refused; the focus goes back to the same id, else to the h1, and a
+     notice is read out once from #announce.
+   - A card tapped while another action waits is queued behind it, never instead of it.
+   - The live channel (tables.views.live_channel) pushes the table's public state
+     ("table" events, #table-state, the same for every screen at the table): it is
+     swapped in unless older than the one shown, this screen's marks are set (its seat,
+     "your turn", where it points, its hand's cards enabled in its turn), and a new deal
+     fetches the live part, which holds the new hand. Other messages fetch the live part
+     as a poll would. */
 (function () {
   "use strict";
   var live = function () { return document.getElementById("live"); };
@@ -30,22 +37,38 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
+  // An answer holds the play area alone (#screen-play) or, refused, the whole live part.
   function swapLive(html) {
-    var old = live();
-    if (!old) return;
-    var focused = document.activeElement && document.activeElement.id;
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    var fresh = holder.querySelector("#live");
-    if (!fresh) return;
+    var part = holder.querySelector("#screen-play");
+    var old = part ? document.getElementById("screen-play") : live();
+    var fresh = part || holder.querySelector("#live");
+    if (!old || !fresh) return;
+    var focused = document.activeElement && document.activeElement.id;
     old.replaceWith(fresh);
-    if (window.htmx) window.htmx.process(fresh);
+    if (window.htmx && !part) window.htmx.process(fresh);
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
-    else if (focused) { var h1 = fresh.querySelector("h1"); if (h1) h1.focus(); }
+    else if (focused) { var h1 = document.querySelector("h1"); if (h1) h1.focus(); }
     var news = fresh.querySelector("[data-news]");
     var announce = document.getElementById("announce");
     if (news && announce) announce.textContent = news.textContent;
+  }
+
+  // Stored, with the live channel open: the answer is empty and the channel brings the
+  // table's state. Meanwhile this screen shows its own action at once.
+  function shownAtOnce(action) {
+    if (action.url === (live() && live().dataset.playUrl)) {
+      var card = document.getElementById("card-" + action.card);
+      if (card && card.parentNode) card.parentNode.remove();
+      var turn = document.querySelector(".your-turn");
+      if (turn) turn.hidden = true;
+    } else {
+      document.querySelectorAll("[data-pointers]").forEach(function (button) {
+        button.setAttribute("aria-pressed", button.value === action.card ? "true" : "false");
+      });
+    }
   }
 
   function send() {
@@ -58,18 +81,21 @@
     body.set("key", action.key);
     if (action.trick) body.set("trick", action.trick);
     sending = true;
+    var headers = { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" };
+    if (document.body.hasAttribute("data-pushed")) headers["X-Screen-Pushed"] = "1";
     fetch(action.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
-      headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: headers,
     }).then(function (response) {
       var settled = response.headers.get("X-Action-Stored") || response.headers.get("X-Action-Refused");
       return response.text().then(function (html) {
         if (!settled) throw new Error("not settled");
         writeBox(readBox().filter(function (kept) { return kept.key !== action.key; }));
         sending = false;
-        swapLive(html);
+        if (html) swapLive(html);
+        else shownAtOnce(action);
         send();
       });
     }).catch(function () {
@@ -86,8 +112,9 @@
     event.preventDefault();
     var trick = form.querySelector("input[name=trick]");
     var box = readBox();
+    var urls = live() ? live().dataset : {};
     box.push({
-      url: form.action,
+      url: (kind === "point" ? urls.pointUrl : urls.playUrl) || form.action,
       card: event.submitter.value,
       trick: trick ? trick.value : "",
       key: newKey(),
@@ -105,6 +132,49 @@
     if (fetching) { again = true; return; }
     document.body.dispatchEvent(new CustomEvent("poll"));
   }
+  function markMine(state) {
+    var me = live() && live().dataset.me;
+    state.querySelectorAll(".seat").forEach(function (seat) {
+      var mine = seat.dataset.player === me;
+      seat.classList.toggle("seat-me", mine);
+      var tag = seat.querySelector(".you-tag");
+      if (tag) tag.hidden = !mine;
+    });
+    state.querySelectorAll("[data-pointers]").forEach(function (button) {
+      var mine = button.dataset.pointers.split(" ").indexOf(me) >= 0;
+      button.setAttribute("aria-pressed", mine ? "true" : "false");
+    });
+    var myTurn = state.dataset.toPlay === me;
+    var turn = state.querySelector(".your-turn");
+    var waiting = state.querySelector(".waiting-for");
+    if (turn) turn.hidden = !myTurn;
+    if (waiting) waiting.hidden = myTurn;
+    document.querySelectorAll(".hand-cards button.card").forEach(function (card) {
+      if (myTurn) card.removeAttribute("aria-disabled");
+      else card.setAttribute("aria-disabled", "true");
+    });
+    return myTurn;
+  }
+
+  function applyState(html) {
+    var shown = document.getElementById("table-state");
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#table-state");
+    if (!shown || !fresh) { refresh(); return; }
+    if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
+    if (fresh.dataset.deal !== shown.dataset.deal) { refresh(); return; }
+    var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
+    var focused = document.activeElement && document.activeElement.id;
+    shown.replaceWith(fresh);
+    var mine = markMine(fresh);
+    var again = focused && document.getElementById(focused);
+    if (again) again.focus();
+    var announce = document.getElementById("announce");
+    var turn = fresh.querySelector(".your-turn");
+    if (announce && mine && !wasMine && turn) announce.textContent = turn.textContent;
+  }
+
   function openStream() {
     var el = live();
     var url = el && el.getAttribute("data-stream");
@@ -112,6 +182,7 @@
     var source = new EventSource(url);
     source.onopen = function () { document.body.setAttribute("data-pushed", ""); };
     source.onmessage = refresh;
+    source.addEventListener("table", function (event) { applyState(event.data); });
     // The browser reconnects by itself; meanwhile the page polls at the usual pace.
     source.onerror = function () { document.body.removeAttribute("data-pushed"); };
   }

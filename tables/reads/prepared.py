@@ -146,11 +146,11 @@ def _converters(model: type[models.Model]) -> list[tuple[models.Field, object, l
 
 
 @cache
-def _table_with_event() -> tuple[str, list, list]:
+def _table_with_event(key: str = "token") -> tuple[str, list, list]:
     sql = (
         f"SELECT {_columns(Table, 't')}, {_columns(Event, 'e')} FROM {_table(Table)} t "
         f"JOIN {_table(Event)} e ON e.{_column(Event, 'id')} = t.{_column(Table, 'event')} "
-        f"WHERE t.{_column(Table, 'token')} = %s"
+        f"WHERE t.{_column(Table, key)} = %s"
     )
     return sql, _converters(Table), _converters(Event)
 
@@ -168,9 +168,22 @@ def table_by_token(token: str) -> Table | None:
     """The table a link's token names, its event loaded: what every phone request starts
     with (tables.views.links), so it is prepared too. The token must look like one
     (tournament.models.looks_like_token), which the caller checks."""
-    sql, table_fields, event_fields = _table_with_event()
+    return _table_and_event("token", token)
+
+
+def table_with_event(table_id: int) -> Table:
+    """The table by id, its event loaded: a screen table's pushed state
+    (tables.views.screen) reads it for every change of the table."""
+    table = _table_and_event("id", table_id)
+    if table is None:
+        raise Table.DoesNotExist(table_id)
+    return table
+
+
+def _table_and_event(key: str, value: object) -> Table | None:
+    sql, table_fields, event_fields = _table_with_event(key)
     with connection.cursor() as cursor:
-        cursor.execute(sql, (token,))
+        cursor.execute(sql, (value,))
         row = cursor.fetchone()
     if row is None:
         return None

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
+from tables.reads.screen_rows import people, plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.rules.variants import suit_name
 from tournament.models import Event, Phase, Player, Round, RoundStatus
@@ -78,7 +79,8 @@ class SeatView:
 class TrickCard:
     card: CardView
     player_name: str
-    pointers: list[str]
+    pointers: list[str]  # names, for the eye
+    pointer_ids: list[int]  # for the screen that marks its own pointing
 
 
 @dataclass
@@ -91,6 +93,7 @@ class TableView:
     trick: list[TrickCard]
     hand: list[CardView]
     my_turn: bool
+    to_play_id: int | None
     to_play_name: str
     pointing_open: bool
     my_pointing: str | None
@@ -108,18 +111,13 @@ class TableView:
 def table_view(
     deal: Deal, *, event: Event, me: int | None, now: datetime | None = None
 ) -> TableView:
-    """The deal in play as ``me`` sees it (None: the organizer). Five queries."""
+    """The deal in play as ``me`` sees it (None: the organizer). Five prepared queries."""
     now = now or timezone.now()
-    plays = list(deal.plays.order_by("pk").values_list("trick", "player_id", "card", "played_at"))
-    taken = list(deal.taken.order_by("number").values_list("number", "taker_id", "card"))
+    plays = [(p.trick, p.player_id, p.card, p.played_at) for p in plays_of(deal.pk)]
+    taken = [(t.number, t.taker_id, t.card) for t in taken_of(deal.pk)]
     seats = [int(p) for p in deal.seats]
-    names = dict(Player.objects.filter(pk__in=seats).values_list("pk", "name"))
-    current = len(taken) + 1
-    pointing: dict[int, str] = {}
-    for player, card in (
-        deal.pointings.filter(trick=current).order_by("pk").values_list("player_id", "card")
-    ):
-        pointing[player] = card
+    names, holders = people(seats)
+    pointing = {row.player_id: row.card for row in pointing_of(deal.pk)}
     game = rules.replay(
         seats,
         hands=deal.hands_by_player,
@@ -128,7 +126,7 @@ def table_view(
         taken={number: taker for number, taker, _card in taken},
         pointing=pointing,
     )
-    seen = dict(ScreenSeat.objects.filter(player_id__in=seats).values_list("player_id", "seen_at"))
+    seen = {player: holder.seen_at for player, holder in holders.items()}
     gone_before = now - timedelta(seconds=GONE_AFTER_SECONDS)
     trick = game.trick
     in_trick = dict(trick.plays) if trick else {}
@@ -158,6 +156,7 @@ def table_view(
             card_view(card),
             names.get(player, "?"),
             sorted(names[p] for p, c in pointed.items() if c == card),
+            sorted(p for p, c in pointed.items() if c == card),
         )
         for player, card in (trick.plays if trick else ())
     ]
@@ -170,6 +169,7 @@ def table_view(
         trick=trick_cards,
         hand=[card_view(card) for card in game.hands.get(me, ())] if me else [],
         my_turn=trick is not None and trick.to_play == me and me is not None,
+        to_play_id=trick.to_play if trick else None,
         to_play_name=names.get(trick.to_play, "") if trick and trick.to_play else "",
         pointing_open=trick is not None and trick.complete,
         my_pointing=trick.pointing.get(me) if trick and me else None,

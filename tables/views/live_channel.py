@@ -11,6 +11,12 @@ Terms:
     key        what a player's screen depends on that others change: the event's shared
                version and the version of the table the player sits at
                (tables.models.TableQuerySet.bump_version).
+    state      when only the table changed (a card, a pointing, a trick taken), the
+               stream pushes the table's public state itself (``event: table``, rendered
+               once per table and language by tables.views.screen.pushed_table_state, with
+               no hand in it): the screens swap it in without asking. A change of the event
+               (a phase, the clock, a close) is sent as the key alone, and the screens
+               fetch their live part.
     watcher    one per server process: while any stream is open, every TICK_SECONDS it
                reads the versions of the events and tables its streams follow, in two
                small queries, and wakes the streams whose key changed. It reads the
@@ -18,7 +24,8 @@ Terms:
                one PostgreSQL) reaches these screens the same way, with no broker between
                servers; a write in this process wakes it at once (``wake_watchers``).
     heartbeat  a comment line every HEARTBEAT_SECONDS keeps proxies from closing an idle
-               stream; it also says the player is still there (ScreenSeat.seen_at).
+               stream; and as often, the watcher notes every player whose stream is open
+               as still there (ScreenSeat.seen_at), in one write for the process.
 
 The database is read in one thread of the channel's own (``_DB``), with Django's ORM, so
 the event loop never waits on it and the thread keeps one persistent connection.
@@ -38,10 +45,12 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 from django.http.request import split_domain_port, validate_host
-from django.utils import timezone
 
-from tables.models import ScreenSeat, Table
+from tables.models import Table
 from tables.reads.screen_play import screen_round
+from tables.views.screen import pushed_table_state
+from tables.writes.screen_play import note_seen
+from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.wake import register_sleeper
 from tournament.models import Event, Phase, Player, Seat, looks_like_token
 
@@ -67,7 +76,9 @@ class Follower:
     event_id: int
     table_id: int | None
     key: tuple[int, int]  # as the watcher last read it
+    language: str = ""
     told: tuple[int, int] = (0, 0)  # as the screen was last told
+    state: tuple[int, str] | None = None  # the table's state to push, with its version
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -82,7 +93,7 @@ def _in_db_thread(function: Callable[..., Any], *args: Any) -> Awaitable[Any]:
     return asyncio.get_running_loop().run_in_executor(_DB, run)
 
 
-def _follow(token: str) -> Follower | None:
+def _follow(token: str, own_language: str = "") -> Follower | None:
     """The player a stream's token names, their table in the round that holds cards (or
     their latest seat), and its key; None for a link that names nobody."""
     player = (
@@ -101,7 +112,9 @@ def _follow(token: str) -> Follower | None:
         seats = seats.filter(round__number=event.round_number)
     seat = seats.order_by("-round__number").values_list("table_id", "table__version").first()
     table_id, version = seat if seat else (None, 0)
-    return Follower(token, player.pk, event.pk, table_id, (event.shared_version, version))
+    language = known_language(own_language) or known_language(event.language) or "en"
+    key = (event.shared_version, version)
+    return Follower(token, player.pk, event.pk, table_id, key, language)
 
 
 def _versions(event_ids: set[int], table_ids: set[int]) -> tuple[dict, dict]:
@@ -110,8 +123,8 @@ def _versions(event_ids: set[int], table_ids: set[int]) -> tuple[dict, dict]:
     return events, tables
 
 
-def _seen(player_id: int) -> None:
-    ScreenSeat.objects.filter(player_id=player_id).update(seen_at=timezone.now())
+def _seen(player_ids: set[int]) -> None:
+    note_seen(player_ids=player_ids)
 
 
 # --- the watcher --------------------------------------------------------------------------
@@ -124,6 +137,7 @@ class Watcher:
         self.followers: set[Follower] = set()
         self.task: asyncio.Task | None = None
         self.poke = asyncio.Event()
+        self.seen_at = 0.0  # when the open streams' players were last noted as there
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
@@ -147,6 +161,7 @@ class Watcher:
                 logger.warning("The live channel could not read the versions.", exc_info=True)
                 await asyncio.sleep(1)
                 continue
+            changed = []
             for follower in followers:
                 key = (
                     events.get(follower.event_id, 0),
@@ -154,9 +169,51 @@ class Watcher:
                 )
                 if key != follower.key:
                     follower.key = key
-                    follower.woken.set()
+                    changed.append(follower)
+            await self.push_states(changed)
+            for follower in changed:
+                follower.woken.set()
+            await self.note_present(followers)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.poke.wait(), TICK_SECONDS)
+
+    async def note_present(self, followers: list[Follower]) -> None:
+        """Every HEARTBEAT_SECONDS, the players whose streams are open are still there:
+        one queued write for the whole process (see Terms: heartbeat)."""
+        now = asyncio.get_running_loop().time()
+        if now - self.seen_at < HEARTBEAT_SECONDS:
+            return
+        self.seen_at = now
+        try:
+            await _in_db_thread(_seen, {follower.player_id for follower in followers})
+        except Exception:
+            logger.warning("The live channel could not note who is there.", exc_info=True)
+
+    async def push_states(self, changed: list[Follower]) -> None:
+        """Render the state of each table whose followers saw only the table change, once
+        per language, for them to push (see Terms: state)."""
+        wanted = {
+            (follower.table_id, follower.language)
+            for follower in changed
+            if follower.table_id is not None and follower.key[0] == follower.told[0]
+        }
+        if not wanted:
+            return
+        try:
+            states = await _in_db_thread(_render_states, wanted)
+        except Exception:  # the screens then fetch their live part, as without a state
+            logger.warning("The live channel could not render a table.", exc_info=True)
+            return
+        for follower in changed:
+            follower.state = states.get((follower.table_id, follower.language))
+
+
+def _render_states(wanted: set[tuple[int, str]]) -> dict[tuple[int, str], tuple[int, str]]:
+    states = {}
+    for table_id, language in wanted:
+        if (state := pushed_table_state(table_id, language)) is not None:
+            states[(table_id, language)] = state
+    return states
 
 
 _watchers: dict[asyncio.AbstractEventLoop, Watcher] = {}
@@ -217,7 +274,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None
     if not _host_allowed(scope):
         await _answer(send, 400, "Bad Request")
         return
-    follower = await _in_db_thread(_follow, token)
+    follower = await _in_db_thread(_follow, token, _cookie(scope, PHONE_LANGUAGE_COOKIE))
     if follower is None:
         await _answer(send, 404, "Not Found")
         return
@@ -258,16 +315,40 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
             follower.woken.clear()
             if follower.key[0] != follower.told[0]:
                 # The event changed: the player may sit elsewhere now (a round closed).
-                moved = await _in_db_thread(_follow, follower.token)
+                moved = await _in_db_thread(_follow, follower.token, follower.language)
                 if moved is None:
                     return  # removed from the roster, or the link rotated
                 follower.table_id, follower.key = moved.table_id, moved.key
-            await _send_key(send, follower)
+                follower.state = None
+            if follower.state is not None and follower.state[0] >= follower.key[1]:
+                await _send_state(send, follower)
+            else:
+                await _send_key(send, follower)
         else:
             await send(
                 {"type": "http.response.body", "body": b": still here\n\n", "more_body": True}
             )
             await _in_db_thread(_seen, follower.player_id)
+
+
+async def _send_state(send: Send, follower: Follower) -> None:
+    assert follower.state is not None
+    version, html = follower.state
+    follower.told, follower.state = follower.key, None
+    lines = ["event: table", f"id: {follower.key[0]}.{version}"]
+    lines += [f"data: {line}" for line in html.strip().splitlines()]
+    body = ("\n".join(lines) + "\n\n").encode()
+    await send({"type": "http.response.body", "body": body, "more_body": True})
+
+
+def _cookie(scope: Scope, name: str) -> str:
+    for header, value in scope.get("headers") or []:
+        if header == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                key, _sep, found = part.strip().partition("=")
+                if key == name:
+                    return found
+    return ""
 
 
 async def _send_key(send: Send, follower: Follower, *, retry: bool = False) -> None:

@@ -27,28 +27,42 @@ from functools import wraps
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import ScreenActionForm
-from tables.models import ScreenSeat, Table
+from tables.models import Deal, ScreenSeat, Table
+from tables.reads import prepared
 from tables.reads.screen_play import deal_in_play_for, play_round, table_view
+from tables.reads.screen_rows import deal_in_play_at
 from tables.reads.screens import player_screen
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.views.phone import _keep_phone_id, _phone_id
-from tables.writes.screen_play import hold_seat, note_seen, play_card, point_at_card
+from tables.writes.screen_play import (
+    SEEN_EVERY_SECONDS,
+    Done,
+    hold_seat,
+    note_seen,
+    play_card,
+    point_at_card,
+)
 from tournament.common.errors import Refused
-from tournament.common.languages import phone_language, speak
+from tournament.common.languages import phone_language, pick_phone_language, speak
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
 from tournament.common.requests import HtmxRequest
 from tournament.models import Phase, Player, Seat, looks_like_token
 
 LIVE_PARTIAL = "phone/screen.html#live"
+PLAY_PARTIAL = "phone/_screen_play.html"
+STATE_TEMPLATE = "phone/_screen_table_state.html"
 STORED_HEADER = "X-Action-Stored"
+PUSHED_HEADER = "X-Screen-Pushed"  # sent by static/js/screen.js while its stream is open
 REFUSED_HEADER = "X-Action-Refused"
 # The ETag also changes this often, so a quiet table's polls reach the view and say the
 # player is still there (tables.reads.screen_play: gone).
@@ -115,7 +129,9 @@ def _context(
         deal = deal_in_play_for(event, where[0].pk, screen.seat.table_id)
         if deal is not None:
             view = table_view(deal, event=event, me=player.pk)
-    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
+    holder, seen_at = ScreenSeat.objects.filter(player=player).values_list(
+        "device", "seen_at"
+    ).first() or (None, None)
     seconds = event.clock_seconds_left()
     table: Table | None = screen.seat.table if screen.seat else None
     sheet = None
@@ -127,11 +143,17 @@ def _context(
         "event": event,
         "me": player,
         "screen": screen,
-        "table": table,
+        # Not "table": the phone pages' base would carry that table's own phone link.
+        "seat_table": table,
+        "own_language_url": True,
         "view": view,
         "practice": where is not None and where[1],
         "sheet": sheet,
         "taken_over": holder is not None and holder != device,
+        # This device holds the seat and was last seen a while ago (tables.reads: gone).
+        "seen_late": holder == device
+        and seen_at is not None
+        and (timezone.now() - seen_at).total_seconds() > SEEN_EVERY_SECONDS,
         "notice": notice,
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
@@ -165,41 +187,65 @@ def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
 @etag_from_version(_version, early=True)
 @player_from_link
 def screen_live(request: HtmxRequest, player: Player) -> HttpResponse:
-    if device := _phone_id(request):
-        note_seen(player=player, device=device)
-    return render(request, LIVE_PARTIAL, _context(request, player))
+    context = _context(request, player)
+    if context["seen_late"]:
+        note_seen(player_ids=[player.pk])
+    return render(request, LIVE_PARTIAL, context)
 
 
-def _answer(request: HtmxRequest, player: Player, *, stored: bool, notice=None, status=200):
+def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, status=200):
+    """The answer to an action (see Terms: action). A stored one is answered with nothing
+    when the screen's live channel is open (``X-Screen-Pushed``), else with the play area
+    alone, read from the deal the write returns: a card played is the most frequent
+    request of a screen table, and its answer costs a table's read at most, never a
+    page's. A refused one gets the whole live part, with its reason."""
     if not request.htmx:
         return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
+    if done is not None and request.headers.get(PUSHED_HEADER) == "1":
+        # The live channel is open on this screen: it brings the table's state to every
+        # screen at the table, this one too, so the answer says "stored" and nothing else.
+        response = HttpResponse(status=204)
+        response[STORED_HEADER] = "1"
+        return response
+    if done is not None:
+        deal = Deal.objects.select_related("table", "round__event").get(pk=done.deal.pk)
+        if deal.ended_at is None:
+            event = deal.round.event
+            context = {
+                "view": table_view(deal, event=event, me=player.pk),
+                "me": player,
+                "new_key": secrets.token_urlsafe(16),
+                "play_url": reverse("phone:screen_play", args=[player.token]),
+                "point_url": reverse("phone:screen_point", args=[player.token]),
+            }
+            response = render(request, PLAY_PARTIAL, context)
+            response[STORED_HEADER] = "1"
+            return response
     player.event.refresh_from_db()
     context = _context(request, player, notice=notice)
     response = render(request, LIVE_PARTIAL, context, status=status)
-    response[STORED_HEADER if stored else REFUSED_HEADER] = "1"
+    response[STORED_HEADER if done is not None else REFUSED_HEADER] = "1"
     return response
 
 
 def _act(request: HtmxRequest, player: Player, action) -> HttpResponse:
     form = ScreenActionForm(request.POST)
     if not form.is_valid():
-        return _answer(
-            request, player, stored=False, notice=("error", form.first_error()), status=400
-        )
+        return _answer(request, player, notice=("error", form.first_error()), status=400)
     device = _phone_id(request) or ""
     try:
-        action(form.cleaned_data, device)
+        done = action(form.cleaned_data, device)
     except Refused as refusal:
-        return _answer(request, player, stored=False, notice=("error", refusal.message), status=409)
-    return _answer(request, player, stored=True)
+        return _answer(request, player, notice=("error", refusal.message), status=409)
+    return _answer(request, player, done=done)
 
 
 @csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie
 @require_POST
 @player_from_link
 def play(request: HtmxRequest, player: Player) -> HttpResponse:
-    def action(data: dict, device: str) -> None:
-        play_card(player=player, card=data["card"], client_key=data["key"], device=device)
+    def action(data: dict, device: str) -> Done:
+        return play_card(player=player, card=data["card"], client_key=data["key"], device=device)
 
     return _act(request, player, action)
 
@@ -208,8 +254,8 @@ def play(request: HtmxRequest, player: Player) -> HttpResponse:
 @require_POST
 @player_from_link
 def point(request: HtmxRequest, player: Player) -> HttpResponse:
-    def action(data: dict, device: str) -> None:
-        point_at_card(
+    def action(data: dict, device: str) -> Done:
+        return point_at_card(
             player=player,
             trick=data["trick"] or 0,
             card=data["card"],
@@ -220,6 +266,14 @@ def point(request: HtmxRequest, player: Player) -> HttpResponse:
     return _act(request, player, action)
 
 
+@csrf_exempt  # a language pick risks nothing; the link in the URL is the credential
+@require_POST
+@player_from_link
+def choose_language(request: HtmxRequest, player: Player) -> HttpResponse:
+    """This device's own language, kept for a year; an empty pick follows the room again."""
+    return pick_phone_language(request, reverse("phone:screen", args=[player.token]))
+
+
 @require_GET
 @never_cache
 def no_stream(request: HttpRequest, token: str) -> HttpResponse:
@@ -227,3 +281,18 @@ def no_stream(request: HttpRequest, token: str) -> HttpResponse:
     Django's own test or development server: 204 tells the page's EventSource to stop
     trying, and the page keeps polling."""
     return HttpResponse(status=204)
+
+
+def pushed_table_state(table_id: int, language: str) -> tuple[int, str] | None:
+    """The table's public state (#table-state) for the live channel to push to every
+    screen at the table: rendered once, for nobody in particular (each screen marks its
+    own seat), in ``language``; with the table's version, so a screen never takes an
+    older state over a newer one. None when the table has no game in play. Six queries."""
+    deal = deal_in_play_at(table_id)
+    if deal is None:
+        return None
+    deal.table = table = prepared.table_with_event(table_id)
+    with translation.override(language):
+        view = table_view(deal, event=table.event, me=None)
+        html = render_to_string(STATE_TEMPLATE, {"view": view, "me_id": None})
+    return table.version, html

@@ -28,6 +28,7 @@ from tables.models import Deal, DealEnd, Game, Play, Table
 from tables.reads.screen_play import play_round, screen_round
 from tables.rules import screen_play as rules
 from tables.writes.screen_play import (
+    DealState,
     Done,
     bump_table,
     deal_in_play,
@@ -51,6 +52,7 @@ def _table_deal(event: Event, table_number: int) -> tuple[Round, Deal]:
     deal = None if table is None else deal_in_play(round_, table.pk)
     if deal is None:
         raise Refused(_("Table %(number)s has no game in play.") % {"number": table_number})
+    deal.round = round_
     return round_, deal
 
 
@@ -62,12 +64,13 @@ def settle_trick(
     now = now or timezone.now()
     event = Event.objects.lock(event.pk)
     round_, deal = _table_deal(event, table_number)
-    game = game_of(deal)
-    if game.trick is None or game.trick.number != trick:
+    state = DealState.read(deal)
+    current = state.game.trick
+    if current is None or current.number != trick:
         raise Refused(_("That trick has already been taken."))
-    if not game.trick.complete:
+    if not current.complete:
         raise Refused(_("Not every card of that trick is down yet."))
-    return take_trick(round_=round_, deal=deal, game=game, card=card, by=by, now=now)
+    return take_trick(round_=round_, state=state, card=card, by=by, now=now)
 
 
 @transaction.atomic
@@ -94,6 +97,7 @@ def play_for_player(
     )
     if deal is None:
         raise Refused(_("%(name)s has no game in play.") % {"name": player.name})
+    deal.round = round_
     game = game_of(deal)
     if (problem := rules.play_problem(game, player.pk, card)) is not None:
         raise play_refusal(problem, game)

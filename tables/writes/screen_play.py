@@ -26,6 +26,7 @@ same at every table, and which card may be played is never judged.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -46,6 +47,7 @@ from tables.models import (
     TakenTrick,
 )
 from tables.reads.screen_play import play_round
+from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
 from tournament.common.errors import Refused
@@ -137,46 +139,70 @@ def deal_screen_tables(*, event: Event, now: datetime | None = None) -> list[Dea
 
 
 def deal_in_play(round_: Round, table_id: int) -> Deal | None:
-    return Deal.objects.filter(round=round_, table_id=table_id, ended_at__isnull=True).first()
+    deal = Deal.objects.filter(round=round_, table_id=table_id, ended_at__isnull=True).first()
+    if deal is not None:
+        deal.round = round_
+    return deal
+
+
+@dataclass
+class DealState:
+    """A deal's plays, taken tricks and the pointing at its current trick, read once
+    under the event's lock (three queries) and kept up to date in memory as the write
+    adds to them, so a write replays the game as often as it needs without reading it
+    again: the less a write does while it holds the lock, the sooner the next one runs."""
+
+    deal: Deal
+    plays: list[tuple[int, int, str, datetime]]  # (trick, player, card, played at)
+    taken: dict[int, int]  # trick number -> taker
+    pointings: list[tuple[int, str]]  # the current trick's, in order: (player, card)
+
+    @classmethod
+    def read(cls, deal: Deal) -> DealState:
+        plays = [(p.trick, p.player_id, p.card, p.played_at) for p in plays_of(deal.pk)]
+        taken = {t.number: t.taker_id for t in taken_of(deal.pk)}
+        pointings = [(row.player_id, row.card) for row in pointing_of(deal.pk)]
+        return cls(deal, plays, taken, pointings)
+
+    @property
+    def game(self) -> rules.Game[int]:
+        return rules.replay(
+            [int(p) for p in self.deal.seats],
+            hands=self.deal.hands_by_player,
+            leader=self.deal.leader_id,
+            plays=[(trick, player, card) for trick, player, card, _at in self.plays],
+            taken=self.taken,
+            pointing=dict(self.pointings),
+        )
 
 
 def game_of(deal: Deal) -> rules.Game[int]:
     """Where ``deal`` stands, with the latest pointing at its current trick."""
-    plays = list(deal.plays.order_by("pk").values_list("trick", "player_id", "card"))
-    taken = dict(deal.taken.values_list("number", "taker_id"))
-    current = len(taken) + 1
-    pointing: dict[int, str] = {}
-    for player, card in (
-        deal.pointings.filter(trick=current).order_by("pk").values_list("player_id", "card")
-    ):
-        pointing[player] = card
-    return rules.replay(
-        [int(p) for p in deal.seats],
-        hands=deal.hands_by_player,
-        leader=deal.leader_id,
-        plays=plays,
-        taken=taken,
-        pointing=pointing,
-    )
+    return DealState.read(deal).game
 
 
 def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
     round_, _practice = _refuse_out_of_play(event)
-    seat = Seat.objects.filter(round=round_, player=player).only("table_id").first()
-    if seat is None:
-        raise Refused(_("You are not seated at a table in this round."))
-    deal = deal_in_play(round_, seat.table_id)
+    # The deal in play at the player's seat, in one query; the reason only when none.
+    deal = Deal.objects.filter(
+        round=round_, ended_at__isnull=True, table__seats__round=round_, table__seats__player=player
+    ).first()
     if deal is None:
+        if not Seat.objects.filter(round=round_, player=player).exists():
+            raise Refused(_("You are not seated at a table in this round."))
         raise Refused(_("The next game is being dealt. Try again in a moment."))
+    deal.round = round_
     return round_, deal
 
 
-def _refuse_unless_holder(player: Player, device: str) -> None:
+def _refuse_unless_holder(player: Player, device: str) -> bool:
+    """Refuse a device that no longer holds the seat; whether any device holds it."""
     holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     if holder is not None and holder != device:
         raise Refused(
             _("Your seat is open on another device. Open your link here to take it back.")
         )
+    return holder is not None
 
 
 def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
@@ -198,7 +224,7 @@ def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
 
 
 def _repeated(model: type[Play] | type[Pointing], client_key: str) -> Deal | None:
-    found = model.objects.filter(client_key=client_key).select_related("deal").first()
+    found = model.objects.filter(client_key=client_key).select_related("deal__round").first()
     return None if found is None else found.deal
 
 
@@ -211,9 +237,9 @@ def play_card(
     event = Event.objects.lock(player.event_id)
     if (deal := _repeated(Play, client_key)) is not None:
         return Done(deal, repeated=True)
-    _refuse_unless_holder(player, device)
+    held = _refuse_unless_holder(player, device)
     _round, deal = _players_deal(event, player)
-    game = game_of(deal)
+    game = DealState.read(deal).game
     if (problem := rules.play_problem(game, player.pk, card)) is not None:
         raise play_refusal(problem, game)
     assert game.trick is not None  # play_problem refuses a game that is over
@@ -232,7 +258,7 @@ def play_card(
         if (deal := _repeated(Play, client_key)) is not None:
             return Done(deal, repeated=True)
         raise
-    _touch(deal, player, device, now)
+    _touch(deal, player, device, now, held=held)
     return Done(deal)
 
 
@@ -252,10 +278,10 @@ def point_at_card(
     event = Event.objects.lock(player.event_id)
     if (deal := _repeated(Pointing, client_key)) is not None:
         return Done(deal, repeated=True)
-    _refuse_unless_holder(player, device)
+    held = _refuse_unless_holder(player, device)
     round_, deal = _players_deal(event, player)
-    game = game_of(deal)
-    current = game.trick
+    state = DealState.read(deal)
+    current = state.game.trick
     if current is None or current.number != trick:
         raise Refused(_("That trick has already been taken."))
     if not current.complete:
@@ -265,33 +291,29 @@ def point_at_card(
     Pointing.objects.create(
         deal=deal, trick=trick, player=player, card=card, client_key=client_key, pointed_at=now
     )
-    _touch(deal, player, device, now)
-    game = game_of(deal)
+    _touch(deal, player, device, now, held=held)
+    state.pointings.append((player.pk, card))
+    game = state.game
     assert game.trick is not None
     taker = rules.agreed_taker(game.trick, [int(p) for p in deal.seats])
     if taker is None:
         return Done(deal)
-    return take_trick(round_=round_, deal=deal, game=game, card=card, by=None, now=now)
+    return take_trick(round_=round_, state=state, card=card, by=None, now=now)
 
 
-def take_trick(
-    *, round_: Round, deal: Deal, game: rules.Game[int], card: str, by, now: datetime
-) -> Done:
+def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime) -> Done:
     """Give the current trick to whoever played ``card`` (by agreement, or the organizer
     ``by``); a game that ends is counted and the next one dealt. The caller holds the
     event's lock."""
-    trick = game.trick
+    deal = state.deal
+    trick = state.game.trick
     assert trick is not None
     assert trick.complete
     taker = trick.owner(card)
     if taker is None:
         raise Refused(_("That card is not in this trick."))
-    complete_at = (
-        deal.plays.filter(trick=trick.number).order_by("-pk").values_list("played_at", flat=True)
-    ).first() or now
-    pointed = set(
-        deal.pointings.filter(trick=trick.number).values_list("card", flat=True).distinct()
-    )
+    complete_at = max((at for number, _p, _c, at in state.plays if number == trick.number))
+    pointed = {pointed_card for _player, pointed_card in state.pointings}
     taken = TakenTrick.objects.create(
         deal=deal,
         number=trick.number,
@@ -303,7 +325,9 @@ def take_trick(
         settled=by is not None,
         settled_by=by,
     )
-    after = game_of(deal)
+    state.taken[trick.number] = taker
+    state.pointings = []
+    after = state.game
     if not after.over:
         bump_table(deal)
         return Done(deal, taken=taken)
@@ -382,22 +406,35 @@ def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bo
         return True
 
 
-def note_seen(*, player: Player, device: str, now: datetime | None = None) -> None:
-    """The seat's holder showed up (a poll): kept at most every SEEN_EVERY_SECONDS, one
-    UPDATE and no lock, as it changes nothing anybody plays."""
+def note_seen(*, player_ids: Iterable[int], now: datetime | None = None) -> int:
+    """The seat holders of these players showed up (a poll, the live channel's heartbeat):
+    their ``seen_at`` is kept when older than SEEN_EVERY_SECONDS, in one UPDATE, as a
+    queued writer (a statement outside a transaction would meet SQLite's busy wait and
+    slow the writers queued behind it). Returns how many seats were stale."""
     now = now or timezone.now()
-    ScreenSeat.objects.filter(
-        player=player,
-        device=device,
-        seen_at__lt=now - timedelta(seconds=SEEN_EVERY_SECONDS),
-    ).update(seen_at=now)
+    ids = sorted(set(player_ids))
+    if not ids:
+        return 0
+    with transaction.atomic():
+        for event_id in sorted(
+            set(Player.objects.filter(pk__in=ids).values_list("event_id", flat=True))
+        ):
+            Event.objects.lock(event_id)
+        return ScreenSeat.objects.filter(
+            player_id__in=ids, seen_at__lt=now - timedelta(seconds=SEEN_EVERY_SECONDS)
+        ).update(seen_at=now)
 
 
-def _touch(deal: Deal, player: Player, device: str, now: datetime) -> None:
-    ScreenSeat.objects.update_or_create(player=player, defaults={"device": device, "seen_at": now})
+def _touch(deal: Deal, player: Player, device: str, now: datetime, *, held: bool) -> None:
+    """The player acted from ``device``: it holds the seat and was seen now."""
+    if held:
+        ScreenSeat.objects.filter(player=player).update(seen_at=now)
+    else:
+        ScreenSeat.objects.create(player=player, device=device, seen_at=now)
     bump_table(deal)
 
 
 def bump_table(deal: Deal) -> None:
-    Table.objects.bump_version(table_id=deal.table_id, event_id=deal.round.event_id)
+    event_id = deal.round.event_id  # the writes set deal.round: no query here
+    Table.objects.bump_version(table_id=deal.table_id, event_id=event_id)
     wake_after_commit()  # the table's screens in this process hear of it at once

@@ -1,0 +1,93 @@
+"""A screen table's rows as its hottest paths read them, by prepared SQL: the deal in
+play at a table, and a deal's plays, taken tricks and pointing.
+
+Terms:
+    prepared   SQL written once per process from the models' own table and column names
+               and run through the ORM's raw(), so values are converted as any query's
+               (tables.reads.prepared says why: compiling an ORM query cost more than
+               running it). Each card played and each pointing is read back by every
+               write that follows it at its table and by every push of the table's state
+               (tables.views.live_channel), so these few queries run hundreds of times a
+               second in a busy room.
+    current    the trick being played or pointed at: one more than the tricks taken.
+
+Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import models
+
+from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
+from tournament.models import Player
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column, not a reverse relation
+    return f'"{field.column}"'
+
+
+def _table(model: type[models.Model]) -> str:
+    return f'"{model._meta.db_table}"'
+
+
+@cache
+def _sql() -> dict[str, str]:
+    deal = _column(Play, "deal")
+    taken_count = (
+        f"(SELECT COUNT(*) FROM {_table(TakenTrick)} WHERE {_column(TakenTrick, 'deal')} = %s)"
+    )
+    return {
+        "deal": (
+            f"SELECT * FROM {_table(Deal)} WHERE {_column(Deal, 'table')} = %s "
+            f"AND {_column(Deal, 'ended_at')} IS NULL"
+        ),
+        "plays": f"SELECT * FROM {_table(Play)} WHERE {deal} = %s ORDER BY {_column(Play, 'id')}",
+        "taken": (
+            f"SELECT * FROM {_table(TakenTrick)} WHERE {_column(TakenTrick, 'deal')} = %s "
+            f"ORDER BY {_column(TakenTrick, 'number')}"
+        ),
+        "pointing": (
+            f"SELECT * FROM {_table(Pointing)} WHERE {_column(Pointing, 'deal')} = %s "
+            f"AND {_column(Pointing, 'trick')} = {taken_count} + 1 "
+            f"ORDER BY {_column(Pointing, 'id')}"
+        ),
+        "players": f"SELECT * FROM {_table(Player)} WHERE {_column(Player, 'id')} IN ",
+        "seen": f"SELECT * FROM {_table(ScreenSeat)} WHERE {_column(ScreenSeat, 'player')} IN ",
+    }
+
+
+def _in(ids: list[int]) -> str:
+    return "(" + ", ".join(["%s"] * len(ids)) + ")"
+
+
+def deal_in_play_at(table_id: int) -> Deal | None:
+    """The deal in play at a table (one at most: a constraint says so)."""
+    return next(iter(Deal.objects.raw(_sql()["deal"], (table_id,))), None)
+
+
+def plays_of(deal_id: int) -> list[Play]:
+    """The deal's plays, in the order they were made."""
+    return list(Play.objects.raw(_sql()["plays"], (deal_id,)))
+
+
+def taken_of(deal_id: int) -> list[TakenTrick]:
+    """The deal's taken tricks, by number."""
+    return list(TakenTrick.objects.raw(_sql()["taken"], (deal_id,)))
+
+
+def pointing_of(deal_id: int) -> list[Pointing]:
+    """Every pointing at the deal's current trick, in the order made (see Terms)."""
+    return list(Pointing.objects.raw(_sql()["pointing"], (deal_id, deal_id)))
+
+
+def people(ids: list[int]) -> tuple[dict[int, str], dict[int, ScreenSeat]]:
+    """The names of these players, and their seat holders where they have one."""
+    if not ids:
+        return {}, {}
+    names = {p.pk: p.name for p in Player.objects.raw(_sql()["players"] + _in(ids), ids)}
+    seats = {s.player_id: s for s in ScreenSeat.objects.raw(_sql()["seen"] + _in(ids), ids)}
+    return names, seats
