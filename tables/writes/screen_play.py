@@ -108,19 +108,31 @@ def deal_next(round_: Round, table: Table, *, practice: bool, number: int, now: 
     )
 
 
-def deal_screen_tables(*, event: Event, now: datetime | None = None) -> list[Deal]:
-    """Deal the first game at every seated table for the play time that just began
-    (the caller holds the event's lock: tournament.writes.rounds.advance_phase). The
-    practice's deals still in play end uncounted when round 1 opens."""
+def deal_screen_tables(
+    *, event: Event, now: datetime | None = None, keep: bool = False
+) -> list[Deal]:
+    """Deal a game at every seated table for the play time that just began (the caller
+    holds the event's lock: tournament.writes.rounds.advance_phase). The deals still in
+    play end uncounted (the study's when practice begins, the practice's when round 1
+    opens); with ``keep``, they go on and only the tables without one are dealt (time
+    added to a round whose close was undone)."""
     now = now or timezone.now()
     where = play_round(event)
     if not event.on_screens or where is None:
         return []
     round_, practice = where
-    Deal.objects.filter(round__event=event, ended_at__isnull=True).update(
-        ended_at=now, end=DealEnd.ABANDONED
+    in_play = Deal.objects.filter(round__event=event, ended_at__isnull=True)
+    if keep:
+        playing = set(in_play.values_list("table_id", flat=True))
+    else:
+        in_play.update(ended_at=now, end=DealEnd.ABANDONED)
+        playing = set()
+    tables = (
+        Table.objects.filter(seats__round=round_)
+        .exclude(pk__in=playing)
+        .distinct()
+        .order_by("number")
     )
-    tables = Table.objects.filter(seats__round=round_).distinct().order_by("number")
     dealt_before = dict(
         Deal.objects.filter(round=round_, practice=practice)
         .values("table_id")

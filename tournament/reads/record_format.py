@@ -52,6 +52,7 @@ from tables.models import (
 from tournament.models import (
     NOTE_TEXT_MAX_LENGTH,
     PLAYER_NAME_MAX_LENGTH,
+    CardsOn,
     DebriefAnswer,
     DebriefQuestion,
     DebriefStep,
@@ -104,6 +105,9 @@ class Kind(StrEnum):
     USER = "user"  # a user (foreign key) by username; any text, blank if this site lacks it
     TRICKS = "tricks"  # tricks per player: ids written as names; names on the roster
     SNAPSHOT = "snapshot"  # a corrections-log snapshot: any object, its tricks as TRICKS
+    CARD = "card"  # a card's code, "7H" (tables.rules.screen_play)
+    NAMES = "names"  # a list of players (ids) written as names; each on the roster, once
+    HANDS = "hands"  # cards per player: ids written as names; each card dealt once
 
 
 # The kinds whose value is another row: the model field is a foreign key, read by its id.
@@ -199,6 +203,11 @@ def _username(key: str) -> Field:
     return Field(key, Kind.USER, null=True, max_length=USERNAME_MAX_LENGTH)
 
 
+# For the sections other modules describe (tournament.reads.record_screens).
+time_field = _time
+username_field = _username
+
+
 # The clauses beyond the classic three, added after version 1: absent means classic.
 CLAUSE_FIELDS = ("no_trump", "trumps_broken", "must_overtake", "fewest_wins")
 
@@ -234,6 +243,9 @@ EVENT = Section(
         _time("clock_ends_at", null=True),
         Field("clock_paused_remaining", Kind.DURATION, null=True),
         Field("rules_revealed", Kind.FLAG),
+        # Cards on screens (issue 33); a record written before them is a room's event.
+        Field("cards", Kind.CHOICE, choices=_values(CardsOn), missing=CardsOn.TABLE.value),
+        Field("screen_stall_seconds", Kind.WHOLE, minimum=10, maximum=600, missing=60),
     ),
 )
 

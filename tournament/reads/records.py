@@ -84,6 +84,7 @@ from tournament.reads.record_format import (
     Kind,
     Section,
 )
+from tournament.reads.record_screens import DEALS, screen_deals, trick_rows
 from tournament.rules.ordering import name_key
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -125,7 +126,7 @@ def _one_moment() -> Iterator[None]:
 
 
 def export_event(event: Event, *, now: datetime | None = None) -> dict[str, Any]:
-    """The record of an event (see Terms), read in ten queries whatever its size."""
+    """The record of an event (see Terms), read in fifteen queries whatever its size."""
     with _one_moment():
         return _read_record(event, now or timezone.now())
 
@@ -164,6 +165,10 @@ class _Writer:
                 return _names_for(value, self.names)
             case Kind.SNAPSHOT:
                 return _snapshot_with_names(value, self.names)
+            case Kind.NAMES:
+                return [self.names.get(int(player)) for player in value]
+            case Kind.HANDS:
+                return {self.names.get(int(player)): list(cards) for player, cards in value.items()}
             case Kind.USER:
                 return record_name(value) if value else value
         return (value or None) if field.null_is_blank else value
@@ -208,6 +213,9 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
             by_round[row["round_id"]].append(row)
         for round_id, lists in parts.items():
             lists[part.key] = out.rows(part, by_round[round_id])
+    deals = screen_deals(event, out)  # after the games: a deal names the game it counted as
+    for round_id, lists in parts.items():
+        lists[DEALS.key] = deals.get(round_id, [])
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -310,6 +318,15 @@ def results_rows(record: dict[str, Any]) -> list[list[Any]]:
                     reason = _("Not seated in round %(number)s") % {"number": number + 1}
             rows.append([number, table, name, wins[name], move, reason, next_table])
     return rows
+
+
+def tricks_csv(record: dict[str, Any]) -> str:
+    """The screen tables' tricks as CSV text (tournament.reads.record_screens: trick row)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for row in trick_rows(record):
+        writer.writerow([neutralised(cell) for cell in row])
+    return CSV_BOM + out.getvalue()
 
 
 def results_csv(record: dict[str, Any]) -> str:

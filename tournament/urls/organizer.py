@@ -185,6 +185,7 @@ records_urls = [
     path("records/event.json", records.event_json, name="event_json"),
     path("records/results.csv", records.event_results_csv, name="results_csv"),
     path("records/notes.csv", records.event_notes_csv, name="notes_csv"),
+    path("records/tricks.csv", records.event_tricks_csv, name="tricks_csv"),
     path("records/answers.csv", records.event_answers_csv, name="answers_csv"),
     path("records/back-up/", records.back_up_now, name="back_up_now"),
 ]

@@ -29,6 +29,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tables.models import GameStatus
+from tables.rules.screen_play import is_card
 from tournament.models import DebriefStep
 from tournament.reads.record_format import (
     ANSWERS,
@@ -53,6 +54,7 @@ from tournament.reads.record_format import (
     Kind,
     Section,
 )
+from tournament.reads.record_screens import DEALS
 from tournament.rules.cards import Variant
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH, AnswerKind
 from tournament.rules.roster import (
@@ -64,8 +66,15 @@ from tournament.rules.roster import (
 )
 from tournament.writes.record_fields import RecordObject, RecordProblem, is_whole, problem
 from tournament.writes.record_file import MAX_PLAYERS, MAX_ROUNDS, check_shape
+from tournament.writes.record_screens import check_deals
 
 Row = dict[str, Any]
+
+
+def _listed(value: Any, where: str) -> list:
+    if not isinstance(value, list):
+        raise problem(where, _("expected a list of cards."))
+    return value
 
 
 @dataclass
@@ -84,6 +93,12 @@ class Checked:
     def usernames(self) -> set[str]:
         names = {r["closed_by"] for r in self.rounds}
         names.update(c["changed_by"] for r in self.rounds for c in r[CORRECTIONS.key])
+        names.update(
+            trick["settled_by"]
+            for r in self.rounds
+            for deal in r[DEALS.key]
+            for trick in deal["tricks"]
+        )
         return {name for name in names if name}
 
 
@@ -200,6 +215,12 @@ class _Reader:
                 return self.tricks(item.raw(key), item.at(key))
             case Kind.SNAPSHOT:
                 return item.snapshot(key, self.tricks)
+            case Kind.CARD:
+                return self.card(item.raw(key), item.at(key))
+            case Kind.NAMES:
+                return self.names(item.raw(key), item.at(key))
+            case Kind.HANDS:
+                return self.hands(item.raw(key), item.at(key))
         reads = {
             Kind.FRACTION: item.fraction,
             Kind.FLAG: item.flag,
@@ -247,6 +268,30 @@ class _Reader:
                 _("there is no question at position %(position)s.") % {"position": position},
             )
         return position
+
+    def card(self, value: Any, where: str) -> str:
+        if not is_card(value):
+            raise problem(where, _("“%(card)s” is not a card of Five Tricks.") % {"card": value})
+        return value
+
+    def names(self, value: Any, where: str) -> list[str]:
+        if not isinstance(value, list) or not value:
+            raise problem(where, _("expected a list of names."))
+        for name in value:
+            if not isinstance(name, str) or name not in self.roster:
+                raise problem(where, _("“%(name)s” is not on the roster.") % {"name": name})
+        if len(set(value)) != len(value):
+            raise problem(where, _("a name is there twice."))
+        return value
+
+    def hands(self, value: Any, where: str) -> dict[str, list[str]]:
+        if not isinstance(value, dict):
+            raise problem(where, _("expected an object of names and cards."))
+        self.names(list(value), where)
+        cards = [self.card(card, where) for hand in value.values() for card in _listed(hand, where)]
+        if len(set(cards)) != len(cards):
+            raise problem(where, _("a card was dealt twice."))
+        return value
 
     def tricks(self, value: Any, where: str) -> dict[str, int] | None:
         if value is None:
@@ -342,6 +387,7 @@ class _Reader:
         row[GAMES.key] = [self.game_row(game) for game in item.objects(GAMES.key)]
         for part in (REPORTS, CORRECTIONS):
             row[part.key] = [self.read(part, each) for each in item.objects(part.key)]
+        row[DEALS.key] = check_deals(self, item)
         return row
 
     def seat_row(self, item: RecordObject, round_number: int, seated: set[str]) -> Row:

@@ -63,6 +63,7 @@ from tournament.reads.record_format import (
 )
 from tournament.writes.record_checks import Checked, Row, check_record
 from tournament.writes.record_fields import RecordProblem
+from tournament.writes.record_screens import hands_to_ids, names_to_ids, write_deals
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -145,6 +146,10 @@ class _Builder:
                     value = _with_ids(value, self.players)
                 case Kind.SNAPSHOT:
                     value = _snapshot_with_ids(value, self.players)
+                case Kind.NAMES:
+                    value = names_to_ids(value, self.players)
+                case Kind.HANDS:
+                    value = hands_to_ids(value, self.players)
             values[one.model_field] = value
         return values
 
@@ -217,6 +222,7 @@ def _create(checked: Checked, owner: User) -> ImportedEvent:
         report.client_key = _new_report_key()
     GameReport.objects.bulk_create(reports)
     GameCorrection.objects.bulk_create(parts(CORRECTIONS))
+    write_deals(build, in_rounds)
     build.restamp()
 
     ObserverNote.objects.bulk_create(build.row(NOTES, row, event=event) for row in checked.notes)

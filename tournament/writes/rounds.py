@@ -181,6 +181,10 @@ def change_clock(
     else:
         raise ValueError(f"unknown clock action: {action!r}")
     event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+    if action == ClockAction.ADD_MINUTE:
+        # Time given back to a round whose games were counted (its close undone): the
+        # screen tables get a new deal where none is in play.
+        deal_screen_tables(event=event, now=now, keep=True)
     return event
 
 

@@ -163,3 +163,15 @@ def test_the_organizer_settles_plays_for_the_gone_and_ends_a_game(playing, organ
     assert game.winner_id == deal.seats[2]
     assert not game.finished
     assert deal_at(playing, 1).number == 2
+
+
+def test_time_added_after_an_undone_close_deals_where_no_game_is_in_play(playing, organizer):
+    from tournament.writes.rounds import ClockAction, change_clock, undo_close_round
+
+    close_round(round_=factories.current_round(playing), by=organizer)
+    undo_close_round(event=playing)
+    playing.refresh_from_db()
+    assert not Deal.objects.filter(ended_at__isnull=True).exists()
+    change_clock(event=playing, action=ClockAction.ADD_MINUTE)
+    assert deal_at(playing, 1).number == 2  # game 1 was counted (or dropped) at the close
+    assert deal_at(playing, 2).number == 2

@@ -71,3 +71,16 @@ def test_the_personal_links_page_lists_every_player_with_a_qr_code(signed_in, pl
     for player in players:
         assert f"/t/p/{player.token}/" in page
     assert page.count("<svg") >= 10
+
+
+def test_the_tricks_csv_downloads_from_the_records(signed_in, playing):
+    from tests.screen_factories import everyone_points
+
+    deal, cards = play_trick(playing, 1)
+    everyone_points(deal, next(iter(cards.values())))
+    answer = signed_in.get(reverse("organizer:tricks_csv", args=[playing.pk]))
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/csv")
+    lines = answer.content.decode("utf-8-sig").splitlines()
+    assert lines[0].startswith("Round,Table,Game")
+    assert len(lines) == 1 + 1

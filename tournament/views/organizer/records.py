@@ -26,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournament.models import Event
-from tournament.reads.records import answers_csv, export_event, notes_csv, results_csv
+from tournament.reads.records import answers_csv, export_event, notes_csv, results_csv, tricks_csv
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, run_action
 from tournament.writes.backups import (
@@ -77,6 +77,18 @@ def event_results_csv(request: HttpRequest, event: Event) -> HttpResponse:
         results_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
         filename=download_name(event, "results", "csv"),
+    )
+
+
+@require_GET
+@event_view(may="organize")
+@never_cache
+def event_tricks_csv(request: HttpRequest, event: Event) -> HttpResponse:
+    """Every trick taken at the screen tables (tournament.reads.record_screens)."""
+    return _download(
+        tricks_csv(export_event(event)),
+        content_type="text/csv; charset=utf-8",
+        filename=download_name(event, "tricks", "csv"),
     )
 
 
