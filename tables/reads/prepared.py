@@ -180,7 +180,7 @@ def table_with_event(table_id: int) -> Table:
     return table
 
 
-def _table_and_event(key: str, value: object) -> Table | None:
+def _table_and_event(key: str, value: str | int) -> Table | None:
     sql, table_fields, event_fields = _table_with_event(key)
     with connection.cursor() as cursor:
         cursor.execute(sql, (value,))

@@ -73,7 +73,9 @@ def write_deals(build: Any, in_rounds: list[tuple[Round, Row]]) -> None:
             deal = build.row(DEALS, deal_row, round=round_)
             made.append((deal, deal_row))
     Deal.objects.bulk_create([deal for deal, _row in made])
-    plays, pointings, taken = [], [], []
+    plays: list[Play] = []
+    pointings: list[Pointing] = []
+    taken: list[TakenTrick] = []
     for deal, row in made:
         for one in row[PLAYS.key]:
             plays.append(build.row(PLAYS, one, deal=deal, client_key=_key()))
