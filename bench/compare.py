@@ -1,5 +1,6 @@
 """`make bench`: the real server (`manage.py serve`, as `make run` starts it, on 127.0.0.1)
-measured in one run, each screen against a bare view, then a live room of 500 players.
+measured in one run, each screen against a bare view, then a live room of 500 players,
+its debrief, and a room of 250 players with their cards on screens.
 
 Terms:
     bare view   /bench/hello/ (bench/hello.py, routed only under FIVETRICKS_BENCH=1): the
@@ -9,6 +10,8 @@ Terms:
                 (wrk when installed, else bench/_client.py), with the latency it saw.
     ratio       a screen's throughput over the bare view's: 1.0 would mean the app's own
                 work is free.
+    screen room bench/screen_room.py: players at tables of 5 playing on screens at a human
+                pace, each screen on the live channel (issue 33).
     live room   bench/live_room.py: every table's phones and the projectors polling at the
                 app's interval while games are reported, for --live-seconds.
 
@@ -17,6 +20,7 @@ It prints a table, then ONE JSON line with every figure (the last line of its ou
 Traffic goes to 127.0.0.1 only; every loop stops by time and by count.
 
 Usage: .venv/bin/python bench/compare.py [--players 500] [--seconds 5] [--live-seconds 30]
+       [--screen-players 250] [--screen-seconds 45]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from _client import Connection, Run, closed_loop, percentile
 from _setup import free_port, running_server, setup_django
 from debrief_room import debrief_figures, print_debrief
 from live_room import HTMX, prepare_event, print_room, report_once, run_room
+from screen_room import print_screen_room, screen_figures
 
 LIGHT_CONNECTIONS = 16  # small answers: enough to keep every server thread busy
 HEAVY_CONNECTIONS = 4  # whole 500-player pages: more would only queue past any timeout
@@ -67,6 +72,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=5, help="per measured screen")
     parser.add_argument("--live-seconds", type=float, default=30)
+    parser.add_argument("--screen-players", type=int, default=250, help="the screen room's")
+    parser.add_argument("--screen-seconds", type=float, default=45, help="the screen room's")
     parser.add_argument("--python-client", action="store_true", help="do not use wrk")
     parser.add_argument("--workers", type=int, help="passed to serve (default: as make run)")
     parser.add_argument("--threads", type=int, help="passed to serve (default: as make run)")
@@ -219,6 +226,8 @@ def main() -> None:
             run_room(port, event, tables, seated, seconds=args.live_seconds, projectors=3)
         )
         debrief = debrief_figures(port, event, phones=args.players)  # issue 25
+        # Issue 33: a room of players with their cards on screens, on the same server.
+        screens = screen_figures(port, players=args.screen_players, seconds=args.screen_seconds)
     tool = "wrk" if use_wrk else "bench/_client.py"
     print(f"\nthroughput, {args.seconds:.0f} s each, load from {tool} on the same cores:")
     for result in results.values():
@@ -230,6 +239,7 @@ def main() -> None:
         )
     print_room(room, players=args.players, tables=len(tables), phones=2 * len(tables), projectors=3)
     print_debrief(debrief)
+    print_screen_room(screens)
     bare = results["bare"].requests_per_second or float("nan")
     figures = {
         "errors": errors + sum(r.errors for r in results.values()) + room.errors,
@@ -243,6 +253,7 @@ def main() -> None:
         "live_seconds": args.live_seconds,
         **room.summary(),
         **debrief.summary(),  # debrief_answer_p99_ms and the rest of bench/debrief_room.py
+        **screens.summary(),  # remote_card_to_table_p99_s, remote_play_p99_ms, remote_errors
     }
     figures["errors"] += debrief.errors
     print(json.dumps(figures))

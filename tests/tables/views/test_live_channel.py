@@ -1,0 +1,129 @@
+"""The live channel of screen tables (tables.views.live_channel), driven as an ASGI server
+drives it: a stream opens, a card is played by a write this process is not told about (as
+through another app server on the same database), and the stream pushes the table's new
+state; a screen whose event changed is told to fetch its live part; a bad link or host is
+refused."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tables.views import live_channel
+from tables.writes.screen_play import game_of, play_card
+from tests import factories
+from tests.screen_factories import deal_at, key, screen_event
+from tournament.common import wake
+from tournament.models import Player
+from tournament.writes.rounds import ClockAction, change_clock
+
+pytestmark = pytest.mark.django_db(transaction=True)
+WAIT = 10  # seconds; the watcher reads every TICK_SECONDS
+
+
+def scope(token: str, host: bytes = b"localhost") -> dict:
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": f"/t/p/{token}/stream/",
+        "headers": [(b"host", host)],
+    }
+
+
+class Screen:
+    """One stream's side of the exchange: what the channel sent, and a way to leave."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.arrived = asyncio.Event()
+        self.leave = asyncio.Event()
+
+    async def receive(self) -> dict:
+        await self.leave.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict) -> None:
+        self.sent.append(message)
+        self.arrived.set()
+
+    @property
+    def body(self) -> str:
+        return b"".join(m.get("body", b"") for m in self.sent[1:]).decode()
+
+    async def until(self, text: str) -> None:
+        while text not in self.body:
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), WAIT)
+
+
+@pytest.fixture
+def playing(organizer, settings, monkeypatch):
+    settings.ALLOWED_HOSTS = ["localhost"]
+    # As on another server: no write of this process wakes the watcher; it reads.
+    monkeypatch.setattr(wake, "_sleepers", [])
+    return factories.start_rounds(screen_event(owner=organizer))
+
+
+def _play_first_card(event) -> str:
+    deal = deal_at(event, 1)
+    game = game_of(deal)
+    player = Player.objects.get(pk=game.trick.to_play)
+    card = game.hands[player.pk][0]
+    play_card(player=player, card=card, client_key=key(), device="")
+    return card
+
+
+def test_a_card_played_elsewhere_is_pushed_with_the_tables_state(playing):
+    watcher = Player.objects.get(pk=deal_at(playing, 1).seats[3])
+
+    async def run() -> str:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until("data: ")
+        card = await asyncio.to_thread(_play_first_card, playing)
+        await screen.until(f'data-card="{card}"')
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return screen.body
+
+    body = asyncio.run(run())
+    assert body.startswith("retry: ")
+    assert "event: table" in body
+    assert 'id="card-' not in body  # the pushed state holds no hand
+
+
+def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
+    watcher = Player.objects.get(pk=deal_at(playing, 1).seats[0])
+
+    async def run() -> str:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until("data: ")
+        told = screen.body.count("data: ")
+        await asyncio.to_thread(change_clock, event=playing, action=ClockAction.PAUSE)
+        while screen.body.count("data: ") == told:
+            screen.arrived.clear()
+            await asyncio.wait_for(screen.arrived.wait(), WAIT)
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return screen.body
+
+    last = asyncio.run(run()).strip().split("\n\n")[-1]
+    assert last.startswith("data: ")  # a key: the screen fetches its live part
+    assert "event: table" not in last
+
+
+@pytest.mark.parametrize(
+    ("token", "host", "status"), [("nope-not-one", b"localhost", 404), (None, b"evil.example", 400)]
+)
+def test_a_bad_link_or_host_is_refused(playing, token, host, status):
+    player = Player.objects.filter(event=playing).first()
+    token = token or player.token
+    screen = Screen()
+    asyncio.run(live_channel.stream(scope(token, host), screen.receive, screen.send, token))
+    assert screen.sent[0]["status"] == status
