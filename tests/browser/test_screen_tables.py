@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tables.models import Game, Play, TakenTrick
 from tables.writes.screen_play import game_of
-from tests.browser.conftest import LAPTOP, PHONE, pictures, sign_in, snap
+from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, pictures, sign_in, snap
 from tests.screen_factories import deal_at, screen_event
 from tournament.models import Player, Seat
 from tournament.rules.movement import plan_moves
@@ -115,6 +115,18 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
     watcher = pages[seats[0]]
     expect(watcher.locator(".disagree-note")).to_be_visible(timeout=WAIT)
     snap(watcher, shots / "trick-in-disagreement.png", full_page=True)
+    # The console watches the table live; the projector shows the round as for any event.
+    console = new_context(viewport=LAPTOP).new_page()
+    sign_in(console, live_server, organizer)
+    console.goto(f"{live_server.url}/console/{event.pk}/tables/1/")
+    expect(console.get_by_text("The players point at different cards.")).to_be_visible()
+    expect(console.locator(f"#settle-{other_card}")).to_be_visible()
+    snap(console, shots / "console-screen-table.png", full_page=True)
+    projector = new_context(viewport=PROJECTOR).new_page()
+    projector.goto(f"{live_server.url}/screen/{event.projector_token}/")
+    expect(projector.locator("body")).to_contain_text("Round 1")
+    snap(projector, shots / "projector-screen-round.png")
+    projector.close()
     # ... then changes to agree, and the trick is taken.
     pages[seats[-1]].locator(f"#point-{leader_card}").click()
     expect(at(watcher, 1, 2)).to_be_visible(timeout=WAIT)
@@ -144,8 +156,6 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
         expect(pages[player].locator(".hand-cards")).to_have_count(0)
 
     # The close, from the console: the moves are the guide's.
-    console = new_context(viewport=LAPTOP).new_page()
-    sign_in(console, live_server, organizer)
     console.goto(f"{live_server.url}/console/{event.pk}/rounds/1/close/")
     console.get_by_role("button", name="Confirm: close round 1 and seat round 2").click()
     expect(console.get_by_text("Round 1 closed")).to_be_visible(timeout=WAIT)
@@ -170,3 +180,20 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
         expect(page.locator(".hand-cards button.card").first).to_be_visible(timeout=WAIT)
     snap(pages[seats[0]], shots / "hand-390.png", full_page=True)
     snap(pages[seats[1]], shots / "hand-1280.png", full_page=True)
+    # At 200 % zoom (a phone's 390 px seen as 195, a laptop's 1280 as 640) nothing is
+    # cut off sideways, and a hand still plays by keyboard.
+    phone = pages[seats[0]]
+    for width in (195, 640):
+        phone.set_viewport_size({"width": width, "height": 800})
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width
+    snap(phone, shots / "hand-200-percent.png", full_page=True)
+    # A hand plays by keyboard: Tab to a card, Enter.
+    deal = deal_at(event, 1)
+    turn = pages[game_of(deal).trick.to_play]
+    expect(turn.locator(".your-turn")).to_be_visible(timeout=WAIT)
+    card = turn.locator(".hand-cards button.card").first
+    code = card.get_attribute("value")
+    card.focus()
+    turn.keyboard.press("Enter")
+    expect(turn.locator(f'.trick-card[data-card="{code}"]')).to_be_visible(timeout=WAIT)
+    assert "of" in turn.locator(f'.trick-card[data-card="{code}"] .visually-hidden').inner_text()

@@ -175,3 +175,17 @@ def test_time_added_after_an_undone_close_deals_where_no_game_is_in_play(playing
     change_clock(event=playing, action=ClockAction.ADD_MINUTE)
     assert deal_at(playing, 1).number == 2  # game 1 was counted (or dropped) at the close
     assert deal_at(playing, 2).number == 2
+
+
+def test_a_finished_event_keeps_its_plays_read_only(playing, organizer):
+    from tournament.writes.finishing import finish_event
+
+    deal, _cards = play_trick(playing, 1)
+    player = Player.objects.get(pk=deal.seats[0])
+    event = factories.play_until(playing, Phase.DEBRIEF, by=organizer)
+    finish_event(event=event)
+    with pytest.raises(Refused, match="The event is over"):
+        play_card(player=player, card="7H", client_key=key(), device=device_of(player))
+    with pytest.raises(Refused):
+        end_game_as_it_stands(event=event, table_number=1, by=organizer)
+    assert Play.objects.filter(deal=deal).count() == 5
