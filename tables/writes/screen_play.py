@@ -226,7 +226,7 @@ def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
         rules.PlayProblem.POINTING: _(
             "Every card of this trick is down: point at the card that takes it."
         ),
-        rules.PlayProblem.NOT_HELD: _("That card has already been played."),
+        rules.PlayProblem.NOT_HELD: _("That card is no longer in your hand."),
         rules.PlayProblem.SAT_OUT: _("You have no card left for this trick."),
     }
     return Refused(messages.get(problem, _("Wait for your turn.")))

@@ -51,6 +51,9 @@ def play_next_card(pages: dict[int, Page], deal) -> tuple[int, str]:
     player = game.trick.to_play
     assert player is not None
     page = pages[player]
+    # The screen shows this deal and trick (not a page still on the practice's deal).
+    shown = f'#table-state[data-deal="{deal.pk}"][data-trick="{game.trick.number}"]'
+    expect(page.locator(shown)).to_be_visible(timeout=WAIT)
     expect(page.locator(".your-turn")).to_be_visible(timeout=WAIT)
     card = page.locator(".hand-cards button.card").first
     code = card.get_attribute("value") or ""
@@ -122,6 +125,8 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
     expect(console.get_by_text("The players point at different cards.")).to_be_visible()
     expect(console.locator(f"#settle-{other_card}")).to_be_visible()
     snap(console, shots / "console-screen-table.png", full_page=True)
+    console.goto(f"{live_server.url}/console/{event.pk}/")
+    snap(console, shots / "console-screen-event.png", full_page=True)
     projector = new_context(viewport=PROJECTOR).new_page()
     projector.goto(f"{live_server.url}/screen/{event.projector_token}/")
     expect(projector.locator("body")).to_contain_text("Round 1")
@@ -158,7 +163,7 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
     # The close, from the console: the moves are the guide's.
     console.goto(f"{live_server.url}/console/{event.pk}/rounds/1/close/")
     console.get_by_role("button", name="Confirm: close round 1 and seat round 2").click()
-    expect(console.get_by_text("Round 1 closed")).to_be_visible(timeout=WAIT)
+    expect(console.locator(".message-success")).to_contain_text("Round 1 closed", timeout=WAIT)
     cut_off = Game.objects.get(table__number=2)
     assert not cut_off.finished
     assert sum(cut_off.tricks.values()) == 1
@@ -186,7 +191,7 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
     for width in (195, 640):
         phone.set_viewport_size({"width": width, "height": 800})
         assert phone.evaluate("document.documentElement.scrollWidth") <= width
-    snap(phone, shots / "hand-200-percent.png", full_page=True)
+        snap(phone, shots / f"hand-200-percent-{width}.png", full_page=True)
     # A hand plays by keyboard: Tab to a card, Enter.
     deal = deal_at(event, 1)
     turn = pages[game_of(deal).trick.to_play]
