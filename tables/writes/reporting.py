@@ -204,6 +204,9 @@ def report_game(
         raise Refused(_("Report either the winner or the tricks per player."))
     if game_number is not None and game_number < 1:
         raise Refused(_("Games are numbered from 1."))
+    if table.event.on_screens:
+        # A screen table's games count by themselves (tables.writes.screen_play).
+        raise Refused(_("This event's cards are on screens: its games count by themselves."))
     try:
         return _report_game(
             table=table,

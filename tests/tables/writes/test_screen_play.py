@@ -189,3 +189,12 @@ def test_a_finished_event_keeps_its_plays_read_only(playing, organizer):
     with pytest.raises(Refused):
         end_game_as_it_stands(event=event, table_number=1, by=organizer)
     assert Play.objects.filter(deal=deal).count() == 5
+
+
+def test_a_phone_report_at_a_screen_table_is_refused(playing):
+    from tables.writes.reporting import report_game
+
+    table = factories.table(playing, 1)
+    winner = Player.objects.get(pk=deal_at(playing, 1).seats[0])
+    with pytest.raises(Refused, match="count by themselves"):
+        report_game(table=table, round_number=1, client_key="k-report-1", winner=winner)
