@@ -41,9 +41,11 @@
   function swapLive(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    var part = holder.querySelector("#screen-play");
+    // A refusal brings the whole live part, with its reason at the top: that one first.
+    var whole = holder.querySelector("#live");
+    var part = whole ? null : holder.querySelector("#screen-play");
     var old = part ? document.getElementById("screen-play") : live();
-    var fresh = part || holder.querySelector("#live");
+    var fresh = part || whole;
     if (!old || !fresh) return;
     var focused = document.activeElement && document.activeElement.id;
     old.replaceWith(fresh);
@@ -61,35 +63,59 @@
   function shownAtOnce(action) {
     if (action.url === (live() && live().dataset.playUrl)) {
       var card = document.getElementById("card-" + action.card);
-      if (card && card.parentNode) card.parentNode.remove();
+      var item = card && card.parentNode;
+      if (item) {
+        // The focus goes to the card beside it, else to the hand's heading, never to <body>.
+        var next = item.nextElementSibling || item.previousElementSibling;
+        var hadFocus = document.activeElement === card;
+        item.remove();
+        if (hadFocus) {
+          var target = next ? next.querySelector("button") : document.getElementById("hand-title");
+          if (target) { if (!next) target.setAttribute("tabindex", "-1"); target.focus(); }
+        }
+      }
       var turn = document.querySelector(".your-turn");
       if (turn) turn.hidden = true;
     } else {
       document.querySelectorAll("[data-pointers]").forEach(function (button) {
         button.setAttribute("aria-pressed", button.value === action.card ? "true" : "false");
+        button.removeAttribute("aria-busy");
       });
     }
+  }
+
+  function showWaiting(waiting) {
+    var note = document.getElementById("screen-waiting");
+    if (note) note.hidden = !waiting;
   }
 
   function send() {
     if (sending) return;
     var box = readBox();
-    if (!box.length) return;
+    if (!box.length) { showWaiting(false); return; }
     var action = box[0];
     var body = new URLSearchParams();
     body.set("card", action.card);
     body.set("key", action.key);
     if (action.trick) body.set("trick", action.trick);
+    if (action.deal) body.set("deal", action.deal);
     sending = true;
     var headers = { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" };
     if (document.body.hasAttribute("data-pushed")) headers["X-Screen-Pushed"] = "1";
+    // An answer that never comes leaves the move waiting, to be sent again.
+    var abort = new AbortController();
+    var timer = setTimeout(function () { abort.abort(); }, 15000);
     fetch(action.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: headers,
+      signal: abort.signal,
     }).then(function (response) {
-      var settled = response.headers.get("X-Action-Stored") || response.headers.get("X-Action-Refused");
+      clearTimeout(timer);
+      // A link that no longer works (404, the player removed) is refused, never retried.
+      var settled = response.headers.get("X-Action-Stored") || response.headers.get("X-Action-Refused") ||
+        response.headers.get("X-Report-Refused") || response.status === 404;
       return response.text().then(function (html) {
         if (!settled) throw new Error("not settled");
         writeBox(readBox().filter(function (kept) { return kept.key !== action.key; }));
@@ -99,7 +125,9 @@
         send();
       });
     }).catch(function () {
+      clearTimeout(timer);
       sending = false;
+      showWaiting(true);
       var offline = document.getElementById("offline");
       if (offline) offline.hidden = false;
     });
@@ -110,18 +138,24 @@
     var kind = form.getAttribute && form.getAttribute("data-action");
     if (!kind || !event.submitter) return;
     event.preventDefault();
-    var trick = form.querySelector("input[name=trick]");
+    // What the screen showed: a move that waited while the table moved on is refused.
+    var state = document.getElementById("table-state");
     var box = readBox();
     var urls = live() ? live().dataset : {};
     box.push({
       url: (kind === "point" ? urls.pointUrl : urls.playUrl) || form.action,
       card: event.submitter.value,
-      trick: trick ? trick.value : "",
+      trick: state ? state.dataset.trick : "",
+      deal: state ? state.dataset.deal : "",
       key: newKey(),
     });
     writeBox(box);
+    event.submitter.setAttribute("aria-busy", "true");
     send();
   });
+  // A move that waits is sent again every few seconds, besides when the browser says it
+  // is back online (it does not always).
+  setInterval(function () { if (readBox().length) send(); }, 3000);
 
   // The pushed channel (tables.views.live_channel): each message says the table changed,
   // and the live part is fetched as a poll would (a 304 when it was this page's own

@@ -169,6 +169,7 @@ class ScreenActionForm(forms.Form):
     card = forms.ChoiceField(choices=[(card, card) for card in DECK])
     key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$")
     trick = forms.IntegerField(min_value=1, max_value=DECK_SIZE, required=False)
+    deal = forms.IntegerField(min_value=1, required=False)  # the game the screen showed
 
     def first_error(self) -> str:
         if "card" in self.errors:

@@ -31,6 +31,7 @@ from django.utils.translation import gettext_noop
 from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
 from tables.reads.screen_rows import people, plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
+from tables.rules.scoring import game_winner
 from tables.rules.variants import suit_name
 from tournament.models import Event, Phase, Player, Round, RoundStatus
 from tournament.rules.ordering import name_key
@@ -181,6 +182,16 @@ def table_view(
     )
 
 
+def seat_is_free(player: Player, device: str, now: datetime | None = None) -> bool:
+    """Whether ``device`` may take the player's seat without asking: nobody holds it, it
+    holds it already, or its holder is gone (see Terms). One query."""
+    holder = ScreenSeat.objects.filter(player=player).values_list("device", "seen_at").first()
+    if holder is None or holder[0] == device:
+        return True
+    now = now or timezone.now()
+    return holder[1] < now - timedelta(seconds=GONE_AFTER_SECONDS)
+
+
 def screen_round(event: Event) -> tuple[Round, bool] | None:
     """The round whose seats hold cards now (round 1 in study and practice), and whether
     it is practice; None between rounds, before study and at the debrief."""
@@ -305,3 +316,34 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
             stalled, trick is not None and rules.disagrees(trick), disagreed[deal.table_id], gone
         )
     return alerts
+
+
+def games_in_play_won(round_id: int) -> dict[int, str]:
+    """Who wins each screen table's game in play, counted by tricks so far, by table
+    number: what closing the round will record (tables.writes.screen_play.end_deal, the
+    same rule), for the close's preview to show the same moves. A game with no trick
+    taken counts for nobody. Three queries."""
+    deals = list(
+        Deal.objects.filter(round_id=round_id, ended_at__isnull=True, practice=False).values(
+            "pk", "seats", "table__number", "table__fewest_wins"
+        )
+    )
+    if not deals:
+        return {}
+    names = dict(
+        Player.objects.filter(pk__in={int(p) for d in deals for p in d["seats"]}).values_list(
+            "pk", "name"
+        )
+    )
+    taken = Counter(
+        TakenTrick.objects.filter(deal_id__in=[d["pk"] for d in deals]).values_list(
+            "deal_id", "taker_id"
+        )
+    )
+    winners = {}
+    for deal in deals:
+        tricks = {names[int(p)]: taken[(deal["pk"], int(p))] for p in deal["seats"]}
+        if sum(tricks.values()):
+            fewest = deal["table__fewest_wins"]
+            winners[deal["table__number"]] = game_winner(tricks, fewest_wins=fewest)
+    return winners

@@ -23,6 +23,7 @@ urlpatterns = [
     path("p/<str:token>/play/", screen.play, name="screen_play"),
     path("p/<str:token>/point/", screen.point, name="screen_point"),
     path("p/<str:token>/language/", screen.choose_language, name="screen_language"),
+    path("p/<str:token>/take/", screen.take_seat, name="screen_take"),
     # Served by tables.views.live_channel under ASGI; this view answers only elsewhere.
     path("p/<str:token>/stream/", screen.no_stream, name="screen_stream"),
     path("<str:token>/", phone.table_page, name="table"),

@@ -61,6 +61,9 @@ STREAM_PATH = re.compile(r"/t/p/(?P<token>[A-Za-z0-9_-]{1,64})/stream/")
 
 logger = logging.getLogger(__name__)
 _DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
+# Presence is a write: it waits for the database's write lock, which must never hold up
+# the versions' reads and the pushes, so it has a thread of its own.
+_WRITES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-writes")
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -85,12 +88,14 @@ class Follower:
 # --- reading the database (in the channel's thread) ---------------------------------------
 
 
-def _in_db_thread(function: Callable[..., Any], *args: Any) -> Awaitable[Any]:
+def _in_db_thread(
+    function: Callable[..., Any], *args: Any, pool: ThreadPoolExecutor = _DB
+) -> Awaitable[Any]:
     def run() -> Any:
         close_old_connections()  # as Django does around each request
         return function(*args)
 
-    return asyncio.get_running_loop().run_in_executor(_DB, run)
+    return asyncio.get_running_loop().run_in_executor(pool, run)
 
 
 def _follow(token: str, own_language: str = "") -> Follower | None:
@@ -138,6 +143,7 @@ class Watcher:
         self.task: asyncio.Task | None = None
         self.poke = asyncio.Event()
         self.seen_at = 0.0  # when the open streams' players were last noted as there
+        self.noting: asyncio.Future | None = None  # that write, while it runs
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
@@ -173,21 +179,21 @@ class Watcher:
             await self.push_states(changed)
             for follower in changed:
                 follower.woken.set()
-            await self.note_present(followers)
+            self.note_present(followers)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.poke.wait(), TICK_SECONDS)
 
-    async def note_present(self, followers: list[Follower]) -> None:
+    def note_present(self, followers: list[Follower]) -> None:
         """Every HEARTBEAT_SECONDS, the players whose streams are open are still there:
-        one queued write for the whole process (see Terms: heartbeat)."""
+        one queued write for the whole process (see Terms: heartbeat), on its own thread
+        and not awaited, so the watcher never waits for the write lock."""
         now = asyncio.get_running_loop().time()
         if now - self.seen_at < HEARTBEAT_SECONDS:
             return
         self.seen_at = now
-        try:
-            await _in_db_thread(_seen, {follower.player_id for follower in followers})
-        except Exception:
-            logger.warning("The live channel could not note who is there.", exc_info=True)
+        players = {follower.player_id for follower in followers}
+        self.noting = asyncio.ensure_future(_in_db_thread(_seen, players, pool=_WRITES))
+        self.noting.add_done_callback(_log_failure)
 
     async def push_states(self, changed: list[Follower]) -> None:
         """Render the state of each table whose followers saw only the table change, once
@@ -206,6 +212,11 @@ class Watcher:
             return
         for follower in changed:
             follower.state = states.get((follower.table_id, follower.language))
+
+
+def _log_failure(done: asyncio.Future) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        logger.warning("The live channel could not note who is there.", exc_info=done.exception())
 
 
 def _render_states(wanted: set[tuple[int, str]]) -> dict[tuple[int, str], tuple[int, str]]:
@@ -325,10 +336,11 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
             else:
                 await _send_key(send, follower)
         else:
+            # The watcher notes the player as there (see Terms: heartbeat); this line
+            # keeps a proxy from closing the quiet stream.
             await send(
                 {"type": "http.response.body", "body": b": still here\n\n", "more_body": True}
             )
-            await _in_db_thread(_seen, follower.player_id)
 
 
 async def _send_state(send: Send, follower: Follower) -> None:

@@ -29,10 +29,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
 from tables.reads.debrief_answers import phone_question
+from tables.reads.screen_play import seat_is_free
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tables.views.phone import _keep_phone_id, _phone_id
 from tournament.common.inputs import positive_int
+from tournament.common.isolation import with_names
 from tournament.common.languages import pick_phone_language
 from tournament.common.polling import (
     clock_text,
@@ -216,7 +218,17 @@ def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
         )
         return render(request, "phone/player_pick.html", context, status=400)
     if event.on_screens:
-        # A screen event's player plays from their own link (tables.views.screen).
+        # A screen event's player plays from their own link (tables.views.screen), which
+        # this page hands out only while no other device plays that name.
+        if not seat_is_free(player, _phone_id(request) or ""):
+            busy = _(
+                "“%(name)s” is playing on another device now. Use your own link, or ask "
+                "the organizer."
+            )
+            context = _pick_context(
+                event, "", error=with_names(busy, {"name": player.name}, names={"name"})
+            )
+            return render(request, "phone/player_pick.html", context, status=409)
         return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
     response = HttpResponseRedirect(_home_url(event))
     response.set_signed_cookie(

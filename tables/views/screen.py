@@ -25,12 +25,14 @@ import time
 from collections.abc import Callable
 from functools import wraps
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -38,7 +40,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.forms import ScreenActionForm
 from tables.models import Deal, ScreenSeat, Table
 from tables.reads import prepared
-from tables.reads.screen_play import deal_in_play_for, play_round, table_view
+from tables.reads.screen_play import deal_in_play_for, play_round, seat_is_free, table_view
 from tables.reads.screen_rows import deal_in_play_at
 from tables.reads.screens import player_screen
 from tables.rules.rule_sheets import rule_sheet
@@ -173,12 +175,32 @@ def _context(
 @never_cache
 @player_from_link
 def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
-    """The player's screen; opening it here takes the seat (see Terms: device)."""
-    device = _phone_id(request) or secrets.token_urlsafe(16)
-    if not player.event.is_finished:
+    """The player's screen. Opening it takes the seat (see Terms: device) when nobody
+    holds it, this device does, or the holder is gone; while another device plays, the
+    page offers "Play on this device" (a POST), so a link's preview in a chat, or the
+    organizer checking the link, never takes a seat from a player. A first visit, with
+    no cookie yet, takes nothing: the first card played takes the seat."""
+    known = _phone_id(request)
+    device = known or secrets.token_urlsafe(16)
+    if known and not player.event.is_finished and seat_is_free(player, device):
         hold_seat(player=player, device=device)
     response = render(request, "phone/screen.html", _context(request, player, device=device))
     _keep_phone_id(response, request, device)
+    return response
+
+
+@csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie
+@require_POST
+@player_from_link
+def take_seat(request: HtmxRequest, player: Player) -> HttpResponse:
+    """ "Play on this device": the seat moves here; the other device is told."""
+    device = _phone_id(request)
+    response = HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
+    if device is None:
+        messages.error(request, _("This browser keeps no cookie, so it cannot hold a seat."))
+        return response
+    if not player.event.is_finished:
+        hold_seat(player=player, device=device)
     return response
 
 
@@ -200,6 +222,9 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
     request of a screen table, and its answer costs a table's read at most, never a
     page's. A refused one gets the whole live part, with its reason."""
     if not request.htmx:
+        # A plain form: back to the page, which shows the reason of a refusal once.
+        if notice is not None:
+            messages.error(request, notice[1])
         return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
     if done is not None and request.headers.get(PUSHED_HEADER) == "1":
         # The live channel is open on this screen: it brings the table's state to every
@@ -245,7 +270,14 @@ def _act(request: HtmxRequest, player: Player, action) -> HttpResponse:
 @player_from_link
 def play(request: HtmxRequest, player: Player) -> HttpResponse:
     def action(data: dict, device: str) -> Done:
-        return play_card(player=player, card=data["card"], client_key=data["key"], device=device)
+        return play_card(
+            player=player,
+            card=data["card"],
+            client_key=data["key"],
+            device=device,
+            deal_id=data["deal"],
+            trick=data["trick"],
+        )
 
     return _act(request, player, action)
 
@@ -261,6 +293,7 @@ def point(request: HtmxRequest, player: Player) -> HttpResponse:
             card=data["card"],
             client_key=data["key"],
             device=device,
+            deal_id=data["deal"],
         )
 
     return _act(request, player, action)

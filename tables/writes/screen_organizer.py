@@ -117,16 +117,26 @@ def play_for_player(
 
 @transaction.atomic
 def end_game_as_it_stands(
-    *, event: Event, table_number: int, by, now: datetime | None = None
+    *,
+    event: Event,
+    table_number: int,
+    by,
+    deal_id: int | None = None,
+    now: datetime | None = None,
 ) -> Game | None:
-    """End the table's game in play, counted by tricks so far, and deal the next one."""
+    """End the table's game in play, counted by tricks so far, and deal the next one
+    while there is time to play it. ``deal_id`` is the game the organizer's page showed:
+    a second press (or a page left open) never ends the next game too."""
     now = now or timezone.now()
     event = Event.objects.lock(event.pk)
     round_, deal = _table_deal(event, table_number)
+    if deal_id is not None and deal.pk != deal_id:
+        raise Refused(_("That game has already ended."))
     recorded = end_deal(
         round_=round_, deal=deal, game=game_of(deal), end=DealEnd.ORGANIZER, now=now
     )
-    deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
+    if play_round(event) is not None:
+        deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
     bump_table(deal)
     return recorded
 

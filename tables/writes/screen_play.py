@@ -193,6 +193,14 @@ def game_of(deal: Deal) -> rules.Game[int]:
     return DealState.read(deal).game
 
 
+def _refuse_moved_on(
+    deal: Deal, game: rules.Game[int], *, deal_id: int | None, trick: int | None
+) -> None:
+    shown_trick = game.trick.number if game.trick else None
+    if (deal_id is not None and deal_id != deal.pk) or (trick is not None and trick != shown_trick):
+        raise Refused(_("The table has moved on since: look at it again."))
+
+
 def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
     round_, _practice = _refuse_out_of_play(event)
     # The deal in play at the player's seat, in one query; the reason only when none.
@@ -242,9 +250,18 @@ def _repeated(model: type[Play] | type[Pointing], client_key: str) -> Deal | Non
 
 @transaction.atomic
 def play_card(
-    *, player: Player, card: str, client_key: str, device: str, now: datetime | None = None
+    *,
+    player: Player,
+    card: str,
+    client_key: str,
+    device: str,
+    deal_id: int | None = None,
+    trick: int | None = None,
+    now: datetime | None = None,
 ) -> Done:
-    """Put ``card`` from ``player``'s hand into the trick at their table (see Terms)."""
+    """Put ``card`` from ``player``'s hand into the trick at their table (see Terms).
+    ``deal_id`` and ``trick``, when given, are what the player's screen showed: a move
+    queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
     if (deal := _repeated(Play, client_key)) is not None:
@@ -252,6 +269,7 @@ def play_card(
     held = _refuse_unless_holder(player, device)
     _round, deal = _players_deal(event, player)
     game = DealState.read(deal).game
+    _refuse_moved_on(deal, game, deal_id=deal_id, trick=trick)
     if (problem := rules.play_problem(game, player.pk, card)) is not None:
         raise play_refusal(problem, game)
     assert game.trick is not None  # play_problem refuses a game that is over
@@ -282,10 +300,12 @@ def point_at_card(
     card: str,
     client_key: str,
     device: str,
+    deal_id: int | None = None,
     now: datetime | None = None,
 ) -> Done:
-    """Point ``player`` at ``card`` in trick number ``trick`` of their table's game; when
-    everyone then points at one card, the trick is taken (and a game that ends counted)."""
+    """Point ``player`` at ``card`` in trick number ``trick`` of their table's game (of
+    deal ``deal_id``, when given); when everyone then points at one card, the trick is
+    taken (and a game that ends counted)."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
     if (deal := _repeated(Pointing, client_key)) is not None:
@@ -294,7 +314,7 @@ def point_at_card(
     round_, deal = _players_deal(event, player)
     state = DealState.read(deal)
     current = state.game.trick
-    if current is None or current.number != trick:
+    if (deal_id is not None and deal_id != deal.pk) or current is None or current.number != trick:
         raise Refused(_("That trick has already been taken."))
     if not current.complete:
         raise Refused(_("Point once every card of the trick is down."))

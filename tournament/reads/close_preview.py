@@ -25,7 +25,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tables.models import KEPT_FOR_THE_ORGANIZER, Game, GameReport, GameStatus
-from tournament.models import Event, PlayerStatus, Round
+from tables.reads.screen_play import games_in_play_won
+from tournament.models import Event, PlayerStatus, Round, RoundStatus
 from tournament.rules.movement import (
     Destination,
     Move,
@@ -109,6 +110,11 @@ def preview_close(round_: Round) -> ClosePreview:
     event = Event.objects.get(pk=round_.event_id)
     round_.event = event
     standings = round_.games_won_by_table()
+    if event.on_screens and round_.status == RoundStatus.OPEN:
+        # The screen tables' games in play count at the close by tricks so far: the
+        # preview counts them the same way, so the moves it shows are the close's.
+        for number, winner in games_in_play_won(round_.pk).items():
+            standings[number][winner] = standings[number].get(winner, 0) + 1
     seated = {name for games in standings.values() for name in games}
     status_of = dict(event.players.values_list("name", "status"))
     present = {name for name, status in status_of.items() if status == PlayerStatus.PRESENT}

@@ -108,7 +108,11 @@ tables_urls = [
 screens_urls = [
     path("tables/<int:number>/settle-trick/", screens.screen_settle, name="screen_settle"),
     path("tables/<int:number>/play-for/", screens.screen_play_for, name="screen_play_for"),
-    path("tables/<int:number>/end-game/", screens.screen_end_game, name="screen_end_game"),
+    path(
+        "tables/<int:number>/end-game/<int:deal>/",
+        screens.screen_end_game,
+        name="screen_end_game",
+    ),
     path("players/links/", screens.player_links, name="player_links"),
 ]
 

@@ -42,7 +42,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import Game, GameCorrection, GameReport, GameStatus, Table
+from tables.models import Game, GameCorrection, GameReport, GameStatus, Play, Table
 from tables.writes.screen_organizer import count_games_in_play
 from tables.writes.screen_play import deal_screen_tables
 from tournament.common.errors import Refused
@@ -306,6 +306,8 @@ def undo_close_round(
         Game.objects.filter(round=following).exists()
         or GameReport.objects.filter(round=following).exists()
         or GameCorrection.objects.filter(round=following).exists()
+        # A card played on screens in the next round is a game under way: kept too.
+        or Play.objects.filter(deal__round=following).exists()
     )
     refusal = event.undo_refusal(
         last_closed_number=last_closed.number if last_closed else None,

@@ -7,6 +7,7 @@ refused."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -19,6 +20,13 @@ from tournament.models import Player
 from tournament.writes.rounds import ClockAction, change_clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run(coroutine):
+    """asyncio.run in a thread of its own: a browser test before this one in the same
+    worker leaves Playwright's event loop running in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 WAIT = 10  # seconds; the watcher reads every TICK_SECONDS
 
 
@@ -79,7 +87,7 @@ def _play_first_card(event) -> str:
 def test_a_card_played_elsewhere_is_pushed_with_the_tables_state(playing):
     watcher = Player.objects.get(pk=deal_at(playing, 1).seats[3])
 
-    async def run() -> str:
+    async def play() -> str:
         screen = Screen()
         task = asyncio.create_task(
             live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
@@ -91,7 +99,7 @@ def test_a_card_played_elsewhere_is_pushed_with_the_tables_state(playing):
         await asyncio.wait_for(task, WAIT)
         return screen.body
 
-    body = asyncio.run(run())
+    body = run(play())
     assert body.startswith("retry: ")
     assert "event: table" in body
     assert 'id="card-' not in body  # the pushed state holds no hand
@@ -100,7 +108,7 @@ def test_a_card_played_elsewhere_is_pushed_with_the_tables_state(playing):
 def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
     watcher = Player.objects.get(pk=deal_at(playing, 1).seats[0])
 
-    async def run() -> str:
+    async def play() -> str:
         screen = Screen()
         task = asyncio.create_task(
             live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
@@ -115,7 +123,7 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
         await asyncio.wait_for(task, WAIT)
         return screen.body
 
-    last = asyncio.run(run()).strip().split("\n\n")[-1]
+    last = run(play()).strip().split("\n\n")[-1]
     assert last.startswith("data: ")  # a key: the screen fetches its live part
     assert "event: table" not in last
 
@@ -127,5 +135,27 @@ def test_a_bad_link_or_host_is_refused(playing, token, host, status):
     player = Player.objects.filter(event=playing).first()
     token = token or player.token
     screen = Screen()
-    asyncio.run(live_channel.stream(scope(token, host), screen.receive, screen.send, token))
+    run(live_channel.stream(scope(token, host), screen.receive, screen.send, token))
     assert screen.sent[0]["status"] == status
+
+
+def test_a_quiet_stream_stays_open_and_notes_the_player_as_there(playing, monkeypatch):
+    from tables.models import ScreenSeat
+
+    monkeypatch.setattr(live_channel, "HEARTBEAT_SECONDS", 0.2)
+    watcher = Player.objects.get(pk=deal_at(playing, 1).seats[2])
+    ScreenSeat.objects.create(player=watcher, device="d", seen_at="2020-01-01T00:00:00Z")
+
+    async def play() -> str:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until(": still here")
+        await screen.until(": still here\n\n: still here")
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return screen.body
+
+    run(play())
+    assert ScreenSeat.objects.get(player=watcher).seen_at.year > 2020

@@ -85,6 +85,7 @@ def test_pointing_through_the_page_is_kept(client, playing):
     deal, cards = play_trick(playing, 1)
     me = Player.objects.get(pk=deal.seats[0])
     client.get(_url("screen", me))
+    client.post(reverse("phone:screen_take", args=[me.token]))  # the seat played elsewhere
     card = cards[deal.seats[1]]
     answer = client.post(
         _url("screen_point", me),
@@ -97,3 +98,46 @@ def test_pointing_through_the_page_is_kept(client, playing):
 
 def test_a_link_that_is_not_a_players_is_the_friendly_404(client, playing):
     assert client.get("/t/p/nope-not-a-token/").status_code == 404
+
+
+def test_without_javascript_a_refusal_is_shown_on_the_page_it_goes_back_to(client, playing):
+    deal = deal_at(playing, 1)
+    waiting = Player.objects.get(pk=game_of(deal).trick.players[2])
+    client.get(_url("screen", waiting))
+    data = {"card": deal.hands_by_player[waiting.pk][0], "key": "abcdefgh12345670"}
+    answer = client.post(_url("screen_play", waiting), data, follow=True)
+    assert "Wait for your turn" in answer.content.decode()
+
+
+def test_a_second_device_asks_before_it_takes_the_seat(client, playing, django_user_model):
+    from django.test import Client
+
+    from tables.models import ScreenSeat
+
+    me = Player.objects.get(pk=deal_at(playing, 1).seats[0])
+    client.get(_url("screen", me))  # a first visit: the cookie, no seat yet
+    client.get(_url("screen", me))
+    holder = ScreenSeat.objects.get(player=me).device
+    other = Client()
+    preview = Client()  # a chat's link preview keeps no cookie
+    preview.get(_url("screen", me))
+    other.get(_url("screen", me))
+    page = other.get(_url("screen", me)).content.decode()
+    assert ScreenSeat.objects.get(player=me).device == holder
+    assert 'id="take-seat"' in page
+    other.post(reverse("phone:screen_take", args=[me.token]))
+    assert ScreenSeat.objects.get(player=me).device != holder
+
+
+def test_the_join_link_does_not_hand_out_a_name_another_device_plays(client, playing):
+    from django.test import Client
+
+    me = Player.objects.filter(event=playing).first()
+    client.get(_url("screen", me))
+    client.get(_url("screen", me))  # this device plays the name now
+    stranger = Client()
+    answer = stranger.post(
+        reverse("phone:player_pick", args=[playing.players_token]), {"player": me.pk}
+    )
+    assert answer.status_code == 409
+    assert "playing on another device" in answer.content.decode()

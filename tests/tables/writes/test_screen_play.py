@@ -198,3 +198,27 @@ def test_a_phone_report_at_a_screen_table_is_refused(playing):
     winner = Player.objects.get(pk=deal_at(playing, 1).seats[0])
     with pytest.raises(Refused, match="count by themselves"):
         report_game(table=table, round_number=1, client_key="k-report-1", winner=winner)
+
+
+def test_the_close_preview_counts_the_games_in_play_as_the_close_does(playing, organizer):
+    from tournament.reads.close_preview import preview_close
+    from tournament.rules.movement import seating_fingerprint
+
+    deal, cards = play_trick(playing, 2)
+    everyone_points(deal, cards[deal.seats[3]])
+    round_ = factories.current_round(playing)
+    preview = preview_close(round_)
+    taker = Player.objects.get(pk=deal.seats[3]).name
+    assert preview.standings[2][taker] == 1
+    expected = seating_fingerprint(preview.seating)
+    close_round(round_=round_, by=organizer, expected_moves=expected)  # no MovesChanged
+    assert Game.objects.get(table__number=2).winner.name == taker
+
+
+def test_a_player_dealt_in_during_practice_is_marked_removed_not_deleted(organizer):
+    from tournament.writes.seating import remove_player
+
+    event = advance_phase(event=screen_event(owner=organizer))  # study: dealt in
+    player = Player.objects.get(pk=deal_at(event, 1).seats[0])
+    assert remove_player(player=player) is False
+    assert Player.objects.filter(pk=player.pk).exists()

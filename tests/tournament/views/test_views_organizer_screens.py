@@ -59,8 +59,12 @@ def test_the_organizer_plays_for_a_player_who_is_gone(signed_in, playing):
 
 
 def test_ending_a_game_with_no_trick_counts_nothing_and_deals_again(signed_in, playing):
-    signed_in.post(reverse("organizer:screen_end_game", args=[playing.pk, 1]))
+    first = deal_at(playing, 1)
+    url = reverse("organizer:screen_end_game", args=[playing.pk, 1, first.pk])
+    signed_in.post(url)
     assert not Game.objects.exists()
+    assert deal_at(playing, 1).number == 2
+    signed_in.post(url)  # pressed twice: the next game goes on
     assert deal_at(playing, 1).number == 2
 
 

@@ -77,9 +77,11 @@ def screen_play_for(request: EventRequest, event: Event, number: int) -> HttpRes
 
 @require_POST
 @event_view(may="assist")
-def screen_end_game(request: EventRequest, event: Event, number: int) -> HttpResponse:
+def screen_end_game(request: EventRequest, event: Event, number: int, deal: int) -> HttpResponse:
     def end() -> str:
-        game = end_game_as_it_stands(event=event, table_number=number, by=request.user)
+        game = end_game_as_it_stands(
+            event=event, table_number=number, by=request.user, deal_id=deal
+        )
         if game is None:
             return _(
                 "The game at table %(table)s ended with no trick taken: it does not count."

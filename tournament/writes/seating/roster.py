@@ -30,7 +30,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import Game, GameReport, Table
+from tables.models import Deal, Game, GameReport, Table
 from tournament.common.errors import Refused
 from tournament.models import (
     EVENT_MAX_PLAYERS,
@@ -277,11 +277,18 @@ def rename_player(*, player: Player, name: str) -> Player:
 
 
 def has_history(player: Player) -> bool:
-    """Whether the player took part in a round that started, or a game names them."""
+    """Whether the player took part in a round that started, or a game names them, or
+    (cards on screens) they were dealt in, even a practice game: its plays stay."""
     return (
         player.seats.exclude(round__status=RoundStatus.PLANNED).exists()
         or Game.objects.filter(winner=player).exists()
         or GameReport.objects.filter(winner=player).exists()
+        or any(
+            player.pk in seats
+            for seats in Deal.objects.filter(round__event_id=player.event_id).values_list(
+                "seats", flat=True
+            )
+        )
     )
 
 
