@@ -176,7 +176,10 @@ def table_view(
         my_pointing=trick.pointing.get(me) if trick and me else None,
         disagrees=trick is not None and rules.disagrees(trick),
         complete_since=complete_since,
-        stalled=complete_since is not None and now - complete_since > stall,
+        stalled=complete_since is not None
+        and trick is not None
+        and rules.disagrees(trick)
+        and now - complete_since > stall,
         gone=[view.name for view in seat_views if view.gone],
         last_taken=(names.get(last[1], "?"), card_view(last[2])) if last else None,
     )
@@ -303,7 +306,7 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
         )
         trick = game.trick
         stalled = None
-        if trick is not None and trick.complete:
+        if trick is not None and trick.complete and rules.disagrees(trick):
             since = max(at for t, _p, _c, at in plays[deal.pk] if t == trick.number)
             waited = int((now - since).total_seconds())
             if waited > event.screen_stall_seconds:

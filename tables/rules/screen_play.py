@@ -24,6 +24,7 @@ Terms:
     agreement    every player of the deal points at the same card: the trick goes to the
                  player who played it, who leads the next. Only agreement, or the organizer
                  settling, takes a trick.
+    disagreement at some moment, the players' latest pointings named different cards.
     over         a game is over when every dealt card is played and every trick taken.
 
 Standard library only: this module must stay importable without Django.
@@ -267,3 +268,15 @@ def agreed_taker(trick: Trick[P], pointers: Sequence[P]) -> P | None:
 def disagrees(trick: Trick[P]) -> bool:
     """Whether the players' pointing at a complete trick names more than one card."""
     return len(set(trick.pointing.values())) > 1
+
+
+def ever_disagreed(pointings: Sequence[tuple[P, str]]) -> bool:
+    """Whether, at any moment, the players' latest pointings at a trick named more than
+    one card; ``pointings`` are (player, card) in the order made. One player changing
+    their mind alone is not a disagreement."""
+    latest: dict[P, str] = {}
+    for player, card in pointings:
+        latest[player] = card
+        if len(set(latest.values())) > 1:
+            return True
+    return False

@@ -321,10 +321,13 @@ def pushed_table_state(table_id: int, language: str) -> tuple[int, str] | None:
     screen at the table: rendered once, for nobody in particular (each screen marks its
     own seat), in ``language``; with the table's version, so a screen never takes an
     older state over a newer one. None when the table has no game in play. Six queries."""
+    # The version first: a change after it gets a newer version and its own push, so a
+    # screen never keeps a state older than the version it was told.
+    table = prepared.table_with_event(table_id)
     deal = deal_in_play_at(table_id)
     if deal is None:
         return None
-    deal.table = table = prepared.table_with_event(table_id)
+    deal.table = table
     with translation.override(language):
         view = table_view(deal, event=table.event, me=None)
         html = render_to_string(STATE_TEMPLATE, {"view": view, "me_id": None})

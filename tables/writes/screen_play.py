@@ -243,9 +243,15 @@ def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
 # --- a player's actions --------------------------------------------------------------------
 
 
-def _repeated(model: type[Play] | type[Pointing], client_key: str) -> Deal | None:
+def _repeated(model: type[Play] | type[Pointing], client_key: str, player: Player) -> Deal | None:
+    """The deal an action with this key was stored in, when this player stored it; a key
+    another player's action holds is refused (keys are random: a forged request)."""
     found = model.objects.filter(client_key=client_key).select_related("deal__round").first()
-    return None if found is None else found.deal
+    if found is None:
+        return None
+    if found.player_id != player.pk:
+        raise Refused(_("This move has no valid key. Reload the page and try again."))
+    return found.deal
 
 
 @transaction.atomic
@@ -264,7 +270,7 @@ def play_card(
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
-    if (deal := _repeated(Play, client_key)) is not None:
+    if (deal := _repeated(Play, client_key, player)) is not None:
         return Done(deal, repeated=True)
     held = _refuse_unless_holder(player, device)
     _round, deal = _players_deal(event, player)
@@ -285,7 +291,7 @@ def play_card(
             )
     except IntegrityError:
         # Only a key stored meanwhile (outside the event's lock) gets here.
-        if (deal := _repeated(Play, client_key)) is not None:
+        if (deal := _repeated(Play, client_key, player)) is not None:
             return Done(deal, repeated=True)
         raise
     _touch(deal, player, device, now, held=held)
@@ -308,7 +314,7 @@ def point_at_card(
     taken (and a game that ends counted)."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
-    if (deal := _repeated(Pointing, client_key)) is not None:
+    if (deal := _repeated(Pointing, client_key, player)) is not None:
         return Done(deal, repeated=True)
     held = _refuse_unless_holder(player, device)
     round_, deal = _players_deal(event, player)
@@ -320,9 +326,21 @@ def point_at_card(
         raise Refused(_("Point once every card of the trick is down."))
     if current.owner(card) is None:
         raise Refused(_("That card is not in this trick."))
-    Pointing.objects.create(
-        deal=deal, trick=trick, player=player, card=card, client_key=client_key, pointed_at=now
-    )
+    try:
+        with transaction.atomic():
+            Pointing.objects.create(
+                deal=deal,
+                trick=trick,
+                player=player,
+                card=card,
+                client_key=client_key,
+                pointed_at=now,
+            )
+    except IntegrityError:
+        # Only a key stored meanwhile (outside the event's lock) gets here.
+        if (repeated := _repeated(Pointing, client_key, player)) is not None:
+            return Done(repeated, repeated=True)
+        raise
     _touch(deal, player, device, now, held=held)
     state.pointings.append((player.pk, card))
     game = state.game
@@ -345,7 +363,6 @@ def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime)
     if taker is None:
         raise Refused(_("That card is not in this trick."))
     complete_at = max((at for number, _p, _c, at in state.plays if number == trick.number))
-    pointed = {pointed_card for _player, pointed_card in state.pointings}
     taken = TakenTrick.objects.create(
         deal=deal,
         number=trick.number,
@@ -353,7 +370,7 @@ def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime)
         card=card,
         complete_at=complete_at,
         taken_at=now,
-        disagreed=len(pointed) > 1,
+        disagreed=rules.ever_disagreed(state.pointings),
         settled=by is not None,
         settled_by=by,
     )

@@ -150,3 +150,11 @@ def test_a_history_that_the_writes_could_not_have_stored_is_refused():
         _game(dealt, [(1, "Cleo", dealt.hands["Cleo"][0])])
     with pytest.raises(ValueError):
         _game(dealt, [(1, "Ben", dealt.hands["Cleo"][0])])
+
+
+def test_one_player_changing_their_mind_alone_is_not_a_disagreement():
+    from tables.rules.screen_play import ever_disagreed
+
+    assert not ever_disagreed([("Ana", "7H"), ("Ana", "5H"), ("Ben", "5H")])
+    assert ever_disagreed([("Ana", "7H"), ("Ben", "5H"), ("Ben", "7H")])
+    assert not ever_disagreed([])
