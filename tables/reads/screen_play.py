@@ -73,7 +73,6 @@ class SeatView:
     pointing: CardView | None
     to_play: bool
     gone: bool
-    leads: bool
 
 
 @dataclass(frozen=True)
@@ -97,16 +96,11 @@ class TableView:
     to_play_id: int | None
     to_play_name: str
     pointing_open: bool
-    my_pointing: str | None
     disagrees: bool
     complete_since: datetime | None
     stalled: bool
     gone: list[str] = field(default_factory=list)
     last_taken: tuple[str, CardView] | None = None
-
-    @property
-    def trick_count(self) -> int:
-        return sum(seat.tricks for seat in self.seats)
 
 
 def table_view(
@@ -148,7 +142,6 @@ def table_view(
             else None,
             to_play=trick is not None and trick.to_play == player,
             gone=seen.get(player) is None or seen[player] < gone_before,
-            leads=trick is not None and trick.leader == player,
         )
         for player in seats
     ]
@@ -173,7 +166,6 @@ def table_view(
         to_play_id=trick.to_play if trick else None,
         to_play_name=names.get(trick.to_play, "") if trick and trick.to_play else "",
         pointing_open=trick is not None and trick.complete,
-        my_pointing=trick.pointing.get(me) if trick and me else None,
         disagrees=trick is not None and rules.disagrees(trick),
         complete_since=complete_since,
         stalled=complete_since is not None
@@ -217,7 +209,7 @@ def play_round(event: Event) -> tuple[Round, bool] | None:
     return where
 
 
-def deal_in_play_for(event: Event, round_id: int, table_id: int) -> Deal | None:
+def deal_in_play_for(round_id: int, table_id: int) -> Deal | None:
     return (
         Deal.objects.filter(round_id=round_id, table_id=table_id, ended_at__isnull=True)
         .select_related("table")
@@ -237,7 +229,7 @@ class ConsoleTable:
 
 def console_table(event: Event, round_id: int, table_id: int) -> ConsoleTable | None:
     """None when the table has no game in play on screens. Six queries."""
-    deal = deal_in_play_for(event, round_id, table_id)
+    deal = deal_in_play_for(round_id, table_id)
     if deal is None:
         return None
     view = table_view(deal, event=event, me=None)

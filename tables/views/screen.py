@@ -128,7 +128,7 @@ def _context(
     view = None
     where = play_round(event)
     if screen.seat is not None and where is not None:
-        deal = deal_in_play_for(event, where[0].pk, screen.seat.table_id)
+        deal = deal_in_play_for(where[0].pk, screen.seat.table_id)
         if deal is not None:
             view = table_view(deal, event=event, me=player.pk)
     holder, seen_at = ScreenSeat.objects.filter(player=player).values_list(

@@ -147,6 +147,39 @@ def deal_screen_tables(
     ]
 
 
+def redeal_changed_tables(*, event: Event, now: datetime | None = None) -> list[Deal]:
+    """Study and practice at a screen event: the organizer marked a player absent or
+    present, or added one, so a table's seats changed under its practice game. That game
+    ends uncounted and the table is dealt again with its players now; the other tables
+    play on. The caller holds the event's lock."""
+    where = play_round(event)
+    if not event.on_screens or where is None or not where[1]:
+        return []
+    round_, _practice = where
+    now = now or timezone.now()
+    seated: dict[int, set[int]] = {}
+    for table_id, player_id in Seat.objects.filter(round=round_).values_list(
+        "table_id", "player_id"
+    ):
+        seated.setdefault(table_id, set()).add(player_id)
+    dealt = []
+    in_play = {
+        deal.table_id: deal for deal in Deal.objects.filter(round=round_, ended_at__isnull=True)
+    }
+    for table_id in set(seated) | set(in_play):
+        deal = in_play.get(table_id)
+        if deal is not None and {int(p) for p in deal.seats} == seated.get(table_id, set()):
+            continue
+        if deal is not None:
+            Deal.objects.filter(pk=deal.pk).update(ended_at=now, end=DealEnd.ABANDONED)
+        if seated.get(table_id):
+            table = Table.objects.get(pk=table_id)
+            number = deal.number + 1 if deal is not None else 1
+            dealt.append(deal_next(round_, table, practice=True, number=number, now=now))
+        Table.objects.bump_version(table_id=table_id, event_id=event.pk)
+    return dealt
+
+
 # --- reading a deal under the lock ---------------------------------------------------------
 
 

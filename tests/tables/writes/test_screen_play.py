@@ -222,3 +222,18 @@ def test_a_player_dealt_in_during_practice_is_marked_removed_not_deleted(organiz
     player = Player.objects.get(pk=deal_at(event, 1).seats[0])
     assert remove_player(player=player) is False
     assert Player.objects.filter(pk=player.pk).exists()
+
+
+def test_a_player_marked_absent_in_practice_gets_their_table_dealt_again(organizer):
+    from tournament.models import PlayerStatus
+    from tournament.writes.seating import set_player_status
+
+    event = advance_phase(event=screen_event(owner=organizer))
+    first, other = deal_at(event, 1), deal_at(event, 2)
+    gone = Player.objects.get(pk=first.seats[0])
+    set_player_status(player=gone, status=PlayerStatus.ABSENT)
+    again = deal_at(event, 1)
+    assert again.pk != first.pk
+    assert gone.pk not in again.seats
+    assert len(again.seats) == 4
+    assert deal_at(event, 2).pk == other.pk

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Deal, Game, GameReport, Table
+from tables.writes.screen_play import redeal_changed_tables
 from tournament.common.errors import Refused
 from tournament.models import (
     EVENT_MAX_PLAYERS,
@@ -105,6 +106,7 @@ def set_player_status(*, player: Player, status: str, table: Table | None = None
             seat = _seat_returning(player=player, round_=round_, table=table)
         else:
             round_.seats.filter(player=player).delete()
+    redeal_changed_tables(event=player.event)  # a screen table's practice game
     Event.objects.bump_version(player.event_id)
     return StatusChanged(player=player, planned_round=round_, seat=seat)
 
@@ -254,6 +256,7 @@ def add_players(*, event: Event, names: Iterable[str]) -> PlayersAdded:
                 for player in players
             ]
         Seat.objects.bulk_create(seats)
+        redeal_changed_tables(event=event)  # a screen table's practice game
     Event.objects.bump_version(event.pk)
     return PlayersAdded(players=players, joining_note=joining_note(event, round_))
 
