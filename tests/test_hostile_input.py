@@ -199,6 +199,7 @@ def arguments(event, converters: list[str]) -> dict[str, object]:
         "invitation_id": invitation.pk,
         "note_id": note.pk,
         "round_number": max(event.round_number, 1),
+        "deal": 1,  # a screen table's game in play (tables.models.Deal); none here
     }
     missing = set(converters) - set(values)
     assert not missing, f"teach the fuzzer how to fill {missing}"

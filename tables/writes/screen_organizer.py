@@ -27,12 +27,12 @@ from django.utils.translation import gettext as _
 from tables.models import Deal, DealEnd, Game, Play, Table
 from tables.reads.screen_play import play_round, screen_round
 from tables.rules import screen_play as rules
+from tables.writes.screen_deals import deal_next
 from tables.writes.screen_play import (
     DealState,
     Done,
     bump_table,
     deal_in_play,
-    deal_next,
     end_deal,
     game_of,
     play_refusal,

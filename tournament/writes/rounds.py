@@ -43,8 +43,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Game, GameCorrection, GameReport, GameStatus, Play, Table
+from tables.writes.screen_deals import deal_screen_tables
 from tables.writes.screen_organizer import count_games_in_play
-from tables.writes.screen_play import deal_screen_tables
 from tournament.common.errors import Refused
 from tournament.models import (
     DebriefStep,

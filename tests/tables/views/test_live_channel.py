@@ -27,6 +27,8 @@ def run(coroutine):
     worker leaves Playwright's event loop running in the main thread."""
     with ThreadPoolExecutor(max_workers=1) as thread:
         return thread.submit(asyncio.run, coroutine).result()
+
+
 WAIT = 10  # seconds; the watcher reads every TICK_SECONDS
 
 

@@ -244,6 +244,7 @@ def _organizer_paths(event: Event) -> list[tuple[str, str]]:
         "question_id": _first_pk(DebriefQuestion.objects.filter(event=event)),
         "invitation_id": 1,
         "note_id": 1,
+        "deal": 1,  # a screen table's game in play; the finished event refuses first
     }
     found = []
     for pattern, converters in _console_patterns():

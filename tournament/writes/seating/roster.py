@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Deal, Game, GameReport, Table
-from tables.writes.screen_play import redeal_changed_tables
+from tables.writes.screen_deals import redeal_changed_tables
 from tournament.common.errors import Refused
 from tournament.models import (
     EVENT_MAX_PLAYERS,
