@@ -10,6 +10,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connections
 
 from tables.views import live_channel
 from tables.writes.screen_play import game_of, play_card
@@ -73,7 +74,20 @@ def playing(organizer, settings, monkeypatch):
     settings.ALLOWED_HOSTS = ["localhost"]
     # As on another server: no write of this process wakes the watcher; it reads.
     monkeypatch.setattr(wake, "_sleepers", [])
-    return factories.start_rounds(screen_event(owner=organizer))
+    yield factories.start_rounds(screen_event(owner=organizer))
+    # The channel's threads keep their connections open, as a server's do; closed here,
+    # so the test database can be emptied and dropped.
+    for thread in (live_channel._DB, live_channel._WRITES):
+        thread.submit(connections.close_all).result()
+
+
+def closing(function, *args, **kwargs):
+    """Run a write in asyncio's thread as another server would, and close that thread's
+    connection after it (the thread outlives the test)."""
+    try:
+        return function(*args, **kwargs)
+    finally:
+        connections.close_all()
 
 
 def _play_first_card(event) -> str:
@@ -96,7 +110,7 @@ def test_a_card_played_elsewhere_is_pushed_with_the_tables_state(playing):
             live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
         )
         await screen.until("data: ")
-        card = await asyncio.to_thread(_play_first_card, playing)
+        card = await asyncio.to_thread(closing, _play_first_card, playing)
         await screen.until(f'data-card="{card}"')
         screen.leave.set()
         await asyncio.wait_for(task, WAIT)
@@ -118,7 +132,7 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
         )
         await screen.until("data: ")
         told = screen.body.count("data: ")
-        await asyncio.to_thread(change_clock, event=playing, action=ClockAction.PAUSE)
+        await asyncio.to_thread(closing, change_clock, event=playing, action=ClockAction.PAUSE)
         while screen.body.count("data: ") == told:
             screen.arrived.clear()
             await asyncio.wait_for(screen.arrived.wait(), WAIT)
