@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.reads.screen_play import card_view, table_alerts, table_view
+from tables.reads.screen_play import table_alerts, table_view
 from tables.writes.screen_play import hold_seat, point_at_card
 from tests import factories
 from tests.screen_factories import deal_at, device_of, key, play_trick, screen_event
@@ -18,13 +18,6 @@ from tournament.models import Player
 from tournament.reads.radar import build_radar
 
 pytestmark = pytest.mark.django_db
-
-
-def test_a_card_is_named_for_a_screen_reader_and_shows_its_suit_symbol():
-    seven = card_view("7H")
-    assert seven.label == "7 of hearts"
-    assert seven.symbol == "♥"
-    assert card_view("AS").label == "ace of spades"
 
 
 def test_a_players_view_holds_their_own_hand_and_the_consoles_none(organizer):
