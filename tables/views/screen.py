@@ -94,6 +94,17 @@ def player_from_link(view: PlayerView) -> PlayerView:
 
 
 def _version(request: HttpRequest, token: str) -> str | None:
+    """The live part's version, read once a request: the ETag check before the view and
+    the page's own ETag inside it ask for the same one."""
+    cached = getattr(request, "_screen_version", None)
+    if cached is not None and cached[0] == token:
+        return cached[1]
+    version = _read_version(request, token)
+    request._screen_version = (token, version)  # type: ignore[attr-defined]
+    return version
+
+
+def _read_version(request: HttpRequest, token: str) -> str | None:
     row = (
         Player.objects.filter(token=token)
         .values_list("pk", "event__shared_version", "event__phase", "event__round_number")
@@ -149,7 +160,6 @@ def _context(
         "seat_table": table,
         "own_language_url": True,
         "view": view,
-        "practice": where is not None and where[1],
         "sheet": sheet,
         "taken_over": holder is not None and holder != device,
         # This device holds the seat and was last seen a while ago (tables.reads: gone).

@@ -45,7 +45,7 @@ from tables.models import (
     Table,
     TakenTrick,
 )
-from tables.reads.screen_play import play_round
+from tables.reads.screen_play import deal_in_play_for, play_round
 from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
@@ -87,7 +87,7 @@ def _refuse_out_of_play(event: Event) -> tuple[Round, bool]:
 
 
 def deal_in_play(round_: Round, table_id: int) -> Deal | None:
-    deal = Deal.objects.filter(round=round_, table_id=table_id, ended_at__isnull=True).first()
+    deal = deal_in_play_for(round_.pk, table_id)
     if deal is not None:
         deal.round = round_
     return deal
@@ -190,6 +190,19 @@ def _repeated(model: type[Play] | type[Pointing], client_key: str, player: Playe
     return found.deal
 
 
+def _store_once(model: type[Play] | type[Pointing], *, player: Player, **fields) -> Deal | None:
+    """Store one action; the deal it is in when its key was stored meanwhile (only a
+    request outside the event's lock gets that far), else None."""
+    try:
+        with transaction.atomic():
+            model.objects.create(player=player, **fields)
+    except IntegrityError:
+        if (stored := _repeated(model, fields["client_key"], player)) is not None:
+            return stored
+        raise
+    return None
+
+
 @transaction.atomic
 def play_card(
     *,
@@ -215,21 +228,17 @@ def play_card(
     if (problem := rules.play_problem(game, player.pk, card)) is not None:
         raise play_refusal(problem, game)
     assert game.trick is not None  # play_problem refuses a game that is over
-    try:
-        with transaction.atomic():
-            Play.objects.create(
-                deal=deal,
-                trick=game.trick.number,
-                player=player,
-                card=card,
-                client_key=client_key,
-                played_at=now,
-            )
-    except IntegrityError:
-        # Only a key stored meanwhile (outside the event's lock) gets here.
-        if (deal := _repeated(Play, client_key, player)) is not None:
-            return Done(deal, repeated=True)
-        raise
+    stored = _store_once(
+        Play,
+        player=player,
+        deal=deal,
+        trick=game.trick.number,
+        card=card,
+        client_key=client_key,
+        played_at=now,
+    )
+    if stored is not None:
+        return Done(stored, repeated=True)
     _touch(deal, player, device, now, held=held)
     return Done(deal)
 
@@ -262,21 +271,17 @@ def point_at_card(
         raise Refused(_("Point once every card of the trick is down."))
     if current.owner(card) is None:
         raise Refused(_("That card is not in this trick."))
-    try:
-        with transaction.atomic():
-            Pointing.objects.create(
-                deal=deal,
-                trick=trick,
-                player=player,
-                card=card,
-                client_key=client_key,
-                pointed_at=now,
-            )
-    except IntegrityError:
-        # Only a key stored meanwhile (outside the event's lock) gets here.
-        if (repeated := _repeated(Pointing, client_key, player)) is not None:
-            return Done(repeated, repeated=True)
-        raise
+    stored = _store_once(
+        Pointing,
+        player=player,
+        deal=deal,
+        trick=trick,
+        card=card,
+        client_key=client_key,
+        pointed_at=now,
+    )
+    if stored is not None:
+        return Done(stored, repeated=True)
     _touch(deal, player, device, now, held=held)
     state.pointings.append((player.pk, card))
     game = state.game
