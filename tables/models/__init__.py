@@ -158,6 +158,9 @@ class Table(models.Model):
     version = models.PositiveIntegerField(
         default=1, editable=False, help_text=_("Bumped by every change to this table's games.")
     )
+    # The table's video room at a screen event (tables.rules.silent_channel); blank
+    # follows the event's pattern.
+    video_link = models.CharField(_("video link"), max_length=500, blank=True, default="")
     printed_at = models.DateTimeField(_("kit printed at"), null=True, blank=True, editable=False)
     printed_signature = models.CharField(
         max_length=100,
@@ -462,6 +465,7 @@ from tables.models.screen_play import (  # noqa: E402
     ScreenSeat,
     TakenTrick,
 )
+from tables.models.silent_channel import Gesture, Stroke  # noqa: E402
 
 __all__ = [
     "KEPT_FOR_THE_ORGANIZER",
@@ -474,12 +478,14 @@ __all__ = [
     "GameQuerySet",
     "GameReport",
     "GameStatus",
+    "Gesture",
     "PhoneSighting",
     "Play",
     "Pointing",
     "ReportSource",
     "ReportState",
     "ScreenSeat",
+    "Stroke",
     "Table",
     "TableQuerySet",
     "TakenTrick",

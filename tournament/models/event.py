@@ -254,6 +254,11 @@ class Event(EventClock, models.Model):
             "flagged, and you can settle it."
         ),
     )
+    # Each screen table's video room, "{event}" and "{table}" filled in
+    # (tables.rules.silent_channel); a table's own link wins.
+    video_pattern = models.CharField(
+        _("video link for every table"), max_length=500, blank=True, default=""
+    )
     debrief_step = models.PositiveSmallIntegerField(
         _("debrief screen"), choices=DebriefStep, default=DebriefStep.OPENING
     )

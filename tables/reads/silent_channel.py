@@ -1,0 +1,123 @@
+"""What a screen table's pad and gestures show: the pad's strokes now (to the table and the
+console) or as they were at a moment (the debrief), the gestures still showing beside the
+seats, and each table's video link. Reads only; one query each.
+
+Terms:
+    pad view      the strokes a pad shows, in the order drawn, ready for an SVG polyline
+                  each (``PadStroke``), and how many there are, for a screen reader.
+    showing       a gesture made less than GESTURE_SECONDS ago: ``seconds_left`` is how
+                  long the screen keeps it, counted by the server, so a phone whose clock
+                  is wrong hides it on time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from math import ceil
+
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from tables.models import Gesture, Stroke, Table
+from tables.rules import silent_channel as rules
+from tournament.models import Event
+
+# Translators: what a screen reader says for each gesture a player can make at a screen
+# table (pictograms, no words on screen).
+GESTURE_LABELS = {
+    rules.POINT: gettext_noop("points at a card"),
+    "no": gettext_noop("no"),
+    "yes": gettext_noop("yes"),
+    "wait": gettext_noop("wait"),
+    "confused": gettext_noop("confused"),
+    "hand": gettext_noop("raises a hand"),
+}
+# The buttons' own labels, as the player makes the gesture.
+GESTURE_BUTTONS = {
+    "no": gettext_noop("Gesture: no"),
+    "yes": gettext_noop("Gesture: yes"),
+    "wait": gettext_noop("Gesture: wait"),
+    "confused": gettext_noop("Gesture: confused"),
+    "hand": gettext_noop("Gesture: raise a hand"),
+}
+INK_LABELS = {
+    "black": gettext_noop("Black pen"),
+    "red": gettext_noop("Red pen"),
+    "blue": gettext_noop("Blue pen"),
+    "green": gettext_noop("Green pen"),
+    rules.ERASER: gettext_noop("Eraser"),
+}
+
+
+@dataclass(frozen=True)
+class PadStroke:
+    kind: str
+    points_text: str
+
+
+@dataclass(frozen=True)
+class PadView:
+    strokes: list[PadStroke]
+    points: int  # against rules.MAX_PAD_POINTS
+
+    @property
+    def drawings(self) -> int:
+        return len(self.strokes)
+
+
+@dataclass(frozen=True)
+class GestureView:
+    player_id: int
+    kind: str
+    card: str
+    label: str
+    seconds_left: int
+
+
+def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> PadView:
+    """The pad of one table in one round, now or as it was at ``until``. One query."""
+    rows = Stroke.objects.filter(round_id=round_id, table_id=table_id)
+    if until is not None:
+        rows = rows.filter(drawn_at__lte=until)
+    shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points")))
+    return PadView(
+        [PadStroke(stroke.kind, rules.points_text(stroke.points)) for stroke in shown],
+        sum(len(stroke.points) for stroke in shown),
+    )
+
+
+def gestures_showing(
+    round_id: int, table_id: int, *, now: datetime | None = None
+) -> dict[int, GestureView]:
+    """Each player's latest gesture still showing at the table. One query."""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=rules.GESTURE_SECONDS)
+    rows = (
+        Gesture.objects.filter(round_id=round_id, table_id=table_id, made_at__gt=since)
+        .order_by("pk")
+        .values_list("player_id", "kind", "card", "made_at")
+    )
+    showing: dict[int, GestureView] = {}
+    for player, kind, card, made_at in rows:
+        left = rules.GESTURE_SECONDS - (now - made_at).total_seconds()
+        showing[player] = GestureView(player, kind, card, _(GESTURE_LABELS[kind]), ceil(left))
+    return showing
+
+
+def event_room_name(event: Event) -> str:
+    """What ``{event}`` stands for in a video pattern: the event's name as a room name
+    would spell it, and its number, so two events of one name never share a room."""
+    return f"{slugify(event.name) or 'event'}-{event.pk}"
+
+
+def table_video_link(event: Event, table: Table) -> str:
+    """The table's video room, or "" (no link set). No query."""
+    return rules.video_link(
+        own=table.video_link,
+        pattern=event.video_pattern,
+        event=event_room_name(event),
+        table=table.number,
+    )

@@ -1,0 +1,182 @@
+"""The means a screen table has instead of words: drawing on a shared pad, wordless
+gestures, and a video room of the table's own. Pure: what a stroke, a gesture or a video
+link may be, checked before anything is stored.
+
+Terms:
+    pad       a screen table's shared drawing surface for one round: a box of
+              ``PAD_WIDTH`` by ``PAD_HEIGHT`` units, whatever the screen's size. A new
+              round is a new pad, so a table's players start without notes after a move.
+    stroke    one line drawn on the pad: a pen of one of the ``INKS``, or the eraser
+              (``ERASER``, drawn in the paper's colour), as the points the pen went
+              through, whole units inside the box. A ``CLEAR`` stroke has no points and
+              empties the pad from then on; the strokes before it are kept for the
+              debrief.
+    points    how a stroke travels from a screen: "x,y x,y ..." and nothing else. There
+              is no text tool, so anything else (a word, a pasted image, a number out of
+              the box) is refused, never stored in part.
+    gesture   one of ``GESTURES``, shown for ``GESTURE_SECONDS`` beside the player's seat
+              on every screen at the table. ``POINT`` points at a card on the table.
+    video link a table's video meeting address (any https address), or one pattern for
+              every table with ``{event}`` and ``{table}`` in it. The product never embeds
+              the video: it only shows the link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+from urllib.parse import urlsplit
+
+PAD_WIDTH = 1000
+PAD_HEIGHT = 700
+INKS = ("black", "red", "blue", "green")
+ERASER = "eraser"
+CLEAR = "clear"
+STROKE_KINDS = (*INKS, ERASER, CLEAR)
+# A stroke longer than this is split by the screen before it is sent; a pad holding more
+# points than the cap asks to be cleared (so a pushed table stays a small message).
+MAX_STROKE_POINTS = 400
+MAX_PAD_POINTS = 20_000
+
+POINT = "point"
+GESTURES = (POINT, "no", "yes", "wait", "confused", "hand")
+GESTURE_SECONDS = 8
+
+VIDEO_MAX_LENGTH = 500
+EVENT_FIELD = "{event}"
+TABLE_FIELD = "{table}"
+
+_PAIR = r"\d{1,4},\d{1,4}"
+_POINTS = re.compile(rf"{_PAIR}(?: {_PAIR}){{0,{MAX_STROKE_POINTS - 1}}}")
+
+
+class StrokeProblem(ValueError):
+    """Why a stroke is refused: ``reason`` is one of the names below."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# The reasons, for the words a screen shows (tables.writes.silent_channel).
+NOT_A_STROKE = "not_a_stroke"  # text, a paste, an unknown ink: never from our pad
+PAD_FULL = "pad_full"
+
+
+@dataclass(frozen=True)
+class Stroke:
+    kind: str
+    points: tuple[tuple[int, int], ...]
+
+
+def read_stroke(kind: str, points: str) -> Stroke:
+    """The stroke a screen sent, or StrokeProblem(NOT_A_STROKE): an ink of ours and
+    points inside the pad, as "x,y x,y ..."; a clear has no points."""
+    if kind not in STROKE_KINDS:
+        raise StrokeProblem(NOT_A_STROKE)
+    if kind == CLEAR:
+        if points:
+            raise StrokeProblem(NOT_A_STROKE)
+        return Stroke(kind, ())
+    if not isinstance(points, str) or not _POINTS.fullmatch(points):
+        raise StrokeProblem(NOT_A_STROKE)
+    pairs = tuple((int(x), int(y)) for x, y in (pair.split(",") for pair in points.split(" ")))
+    if any(x > PAD_WIDTH or y > PAD_HEIGHT for x, y in pairs):
+        raise StrokeProblem(NOT_A_STROKE)
+    return Stroke(kind, pairs)
+
+
+def points_text(points: Sequence[Sequence[int]]) -> str:
+    """An SVG polyline's points; one point is drawn twice, so a dot shows."""
+    pairs = [f"{x},{y}" for x, y in points]
+    if len(pairs) == 1:
+        pairs.append(pairs[0])
+    return " ".join(pairs)
+
+
+class HasKind(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+
+S = TypeVar("S", bound=HasKind)
+
+
+def since_last_clear(strokes: Sequence[S]) -> list[S]:
+    """The strokes a pad shows: those after its last clear, in order."""
+    shown: list[S] = []
+    for stroke in strokes:
+        if stroke.kind == CLEAR:
+            shown.clear()
+        else:
+            shown.append(stroke)
+    return shown
+
+
+def read_gesture(kind: str, card: str, cards_on_table: Sequence[str]) -> tuple[str, str]:
+    """(kind, card) of a gesture, or ValueError: pointing names a card on the table; the
+    others name none."""
+    if kind not in GESTURES:
+        raise ValueError(kind)
+    if kind == POINT:
+        if card not in cards_on_table:
+            raise ValueError(card)
+        return kind, card
+    return kind, ""
+
+
+class VideoProblem(ValueError):
+    """Why a video link or pattern is refused: ``reason`` is one of the names below."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+NOT_HTTPS = "not_https"
+NO_TABLE_FIELD = "no_table_field"
+UNKNOWN_FIELD = "unknown_field"
+
+
+def check_video_link(link: str, *, pattern: bool = False) -> str:
+    """The link, stripped, or VideoProblem: an https address with a host, no spaces;
+    a pattern also names ``{table}`` (else every table meets in one room) and no other
+    field than ``{event}``."""
+    link = link.strip()
+    if not link:
+        return ""
+    fields = set(re.findall(r"\{[^{}]*\}", link))
+    if pattern:
+        if TABLE_FIELD not in fields:
+            raise VideoProblem(NO_TABLE_FIELD)
+        if fields - {EVENT_FIELD, TABLE_FIELD}:
+            raise VideoProblem(UNKNOWN_FIELD)
+        sample = fill_video_pattern(link, event="event", table=1)
+    else:
+        sample = link
+    parts = urlsplit(sample)
+    if (
+        len(link) > VIDEO_MAX_LENGTH
+        or parts.scheme != "https"
+        or not parts.hostname
+        or any(ch.isspace() for ch in link)
+        or (fields and not pattern)
+    ):
+        raise VideoProblem(NOT_HTTPS)
+    return link
+
+
+def fill_video_pattern(pattern: str, *, event: str, table: int) -> str:
+    """The pattern with its fields filled in; braces are left as they are otherwise."""
+    return pattern.replace(EVENT_FIELD, event).replace(TABLE_FIELD, str(table))
+
+
+def video_link(*, own: str, pattern: str, event: str, table: int) -> str:
+    """The table's video room: its own link, else the event's pattern filled in, else ""."""
+    if own:
+        return own
+    if pattern:
+        return fill_video_pattern(pattern, event=event, table=table)
+    return ""
