@@ -6,6 +6,7 @@ import itertools
 
 from tables.models import Deal
 from tables.writes.screen_play import game_of, play_card, point_at_card
+from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
 from tournament.models import Event, Player
 
@@ -52,3 +53,13 @@ def everyone_points(deal: Deal, card: str):
             player=player, trick=trick.number, card=card, client_key=key(), device=device_of(player)
         )
     return done
+
+
+def draw_and_gesture(deal: Deal) -> None:
+    """The deal's first player draws two strokes; its second says "yes"."""
+    first, second = (Player.objects.get(pk=pk) for pk in deal.seats[:2])
+    for points in ("10,10 200,200", "300,300 400,300 500,350"):
+        draw_stroke(
+            player=first, kind="red", points=points, client_key=key(), device=device_of(first)
+        )
+    make_gesture(player=second, kind="yes", client_key=key(), device=device_of(second))

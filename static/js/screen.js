@@ -10,12 +10,18 @@
      action was refused; the focus goes back to the same id, else to the h1, and a
      notice is read out once from #announce.
    - A card tapped while another action waits is queued behind it, never instead of it.
+   - Gestures and strokes on the pad (static/js/pad.js, through window.ftScreen.queue)
+     travel the same outbox, each with the fields its form names (tables.views.silent_channel).
+   - While a stroke is being drawn no swap replaces the pad under the pen: a swap that
+     arrives then waits until the stroke ends (window.ftPad.busy, window.ftScreen.flush).
    - The live channel (tables.views.live_channel) pushes the table's public state
      ("table" events, #table-state, the same for every screen at the table): it is
      swapped in unless older than the one shown, this screen's marks are set (its seat,
      "your turn", where it points, its hand's cards enabled in its turn), and a new deal
      fetches the live part, which holds the new hand. Other messages fetch the live part
-     as a poll would. */
+     as a poll would. The pad's strokes and their count come in the same message. A
+     gesture shows for the seconds the server says, and a screen reader hears each new
+     one of another player once. */
 (function () {
   "use strict";
   var live = function () { return document.getElementById("live"); };
@@ -38,7 +44,10 @@
   }
 
   // An answer holds the play area alone (#screen-play) or, refused, the whole live part.
+  var deferred = null;
+  function drawing() { return !!(window.ftPad && window.ftPad.busy()); }
   function swapLive(html) {
+    if (drawing()) { deferred = html; return; }
     var holder = document.createElement("div");
     holder.innerHTML = html;
     // A refusal brings the whole live part, with its reason at the top: that one first.
@@ -56,13 +65,22 @@
     var news = fresh.querySelector("[data-news]");
     var announce = document.getElementById("announce");
     if (news && announce) announce.textContent = news.textContent;
+    showGestures(fresh, true);
+    document.dispatchEvent(new CustomEvent("ft:pad"));
   }
 
   // Stored, with the live channel open: the answer is empty and the channel brings the
   // table's state. Meanwhile this screen shows its own action at once.
+  function fieldsOf(action) {
+    // Moves kept by an older page name their card, trick and deal at the top level.
+    return action.fields || { card: action.card, trick: action.trick, deal: action.deal };
+  }
   function shownAtOnce(action) {
-    if (action.url === (live() && live().dataset.playUrl)) {
-      var card = document.getElementById("card-" + action.card);
+    var urls = live() ? live().dataset : {};
+    if (action.url !== urls.playUrl && action.url !== urls.pointUrl) return;
+    var card_ = fieldsOf(action).card;
+    if (action.url === urls.playUrl) {
+      var card = document.getElementById("card-" + card_);
       var item = card && card.parentNode;
       if (item) {
         // The focus goes to the card beside it, else to the hand's heading, never to <body>.
@@ -78,7 +96,7 @@
       if (turn) turn.hidden = true;
     } else {
       document.querySelectorAll("[data-pointers]").forEach(function (button) {
-        button.setAttribute("aria-pressed", button.value === action.card ? "true" : "false");
+        button.setAttribute("aria-pressed", button.value === card_ ? "true" : "false");
         button.removeAttribute("aria-busy");
       });
     }
@@ -95,10 +113,9 @@
     if (!box.length) { showWaiting(false); return; }
     var action = box[0];
     var body = new URLSearchParams();
-    body.set("card", action.card);
+    var fields = fieldsOf(action);
+    Object.keys(fields).forEach(function (name) { if (fields[name]) body.set(name, fields[name]); });
     body.set("key", action.key);
-    if (action.trick) body.set("trick", action.trick);
-    if (action.deal) body.set("deal", action.deal);
     sending = true;
     var headers = { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" };
     if (document.body.hasAttribute("data-pushed")) headers["X-Screen-Pushed"] = "1";
@@ -122,6 +139,7 @@
         sending = false;
         if (html) swapLive(html);
         else shownAtOnce(action);
+        document.dispatchEvent(new CustomEvent("ft:sent", { detail: action }));
         send();
       });
     }).catch(function () {
@@ -133,25 +151,45 @@
     });
   }
 
+  function queue(url, fields) {
+    var box = readBox();
+    var action = { url: url, fields: fields, key: newKey() };
+    box.push(action);
+    writeBox(box);
+    send();
+    return action;
+  }
+  function pending() { return readBox(); }
+  function flush() {
+    if (deferred === null) return;
+    var html = deferred;
+    deferred = null;
+    swapLive(html);
+  }
+  window.ftScreen = { queue: queue, pending: pending, flush: flush };
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    var kind = form.getAttribute && form.getAttribute("data-action");
-    if (!kind || !event.submitter) return;
+    var submitter = event.submitter;
+    var kind = (submitter && submitter.getAttribute("data-action")) ||
+      (form.getAttribute && form.getAttribute("data-action"));
+    if (!kind || !submitter) return;
     event.preventDefault();
     // What the screen showed: a move that waited while the table moved on is refused.
     var state = document.getElementById("table-state");
-    var box = readBox();
     var urls = live() ? live().dataset : {};
-    box.push({
-      url: (kind === "point" ? urls.pointUrl : urls.playUrl) || form.action,
-      card: event.submitter.value,
-      trick: state ? state.dataset.trick : "",
-      deal: state ? state.dataset.deal : "",
-      key: newKey(),
-    });
-    writeBox(box);
-    event.submitter.setAttribute("aria-busy", "true");
-    send();
+    var shown = { trick: state ? state.dataset.trick : "", deal: state ? state.dataset.deal : "" };
+    if (kind === "gesture") {
+      queue(urls.gestureUrl || submitter.formAction, { gesture: submitter.value });
+      return;
+    }
+    if (kind === "draw") {
+      queue(urls.drawUrl || form.action, { kind: submitter.value, points: "", pad: form.dataset.pad });
+      return;
+    }
+    queue((kind === "point" ? urls.pointUrl : urls.playUrl) || form.action,
+      { card: submitter.value, trick: shown.trick, deal: shown.deal });
+    submitter.setAttribute("aria-busy", "true");
   });
   // A move that waits is sent again every few seconds, besides when the browser says it
   // is back online (it does not always).
@@ -201,6 +239,13 @@
     var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
     var focused = document.activeElement && document.activeElement.id;
     shown.replaceWith(fresh);
+    ["pad-strokes", "pad-count"].forEach(function (id) {
+      var now = document.getElementById(id);
+      var next = holder.querySelector("#" + id);
+      if (now && next) now.replaceWith(next);
+    });
+    document.dispatchEvent(new CustomEvent("ft:pad"));
+    showGestures(fresh, true);
     var mine = markMine(fresh);
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
@@ -208,6 +253,41 @@
     var turn = fresh.querySelector(".your-turn");
     if (announce && mine && !wasMine && turn) announce.textContent = turn.textContent;
   }
+
+  // A gesture shows for the seconds the server counted, then goes; another player's new
+  // gesture is read out once (never this screen's own, never again after a swap).
+  var heard = {};
+  function showGestures(root, announceNew) {
+    var me = live() && live().dataset.me;
+    var said = [];
+    root.querySelectorAll("[data-gesture]").forEach(function (shown) {
+      var id = shown.getAttribute("data-gesture");
+      var seat = shown.closest(".seat");
+      if (announceNew && !heard[id] && seat && seat.dataset.player !== me) said.push(shown.getAttribute("aria-label"));
+      heard[id] = true;
+      setTimeout(function () { shown.remove(); }, Number(shown.dataset.seconds || 0) * 1000);
+    });
+    var announce = document.getElementById("announce");
+    if (announce && said.length) announce.textContent = said.join(". ");
+  }
+  document.addEventListener("DOMContentLoaded", function () { showGestures(document, false); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.elt.id !== "live" || !live()) return;
+    showGestures(live(), true);
+    document.dispatchEvent(new CustomEvent("ft:pad"));
+  });
+  // A poll's swap that lands while a stroke is drawn waits for the stroke's end.
+  var refreshAfterStroke = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt.id === "live" && drawing() && event.detail.shouldSwap !== false) {
+      event.detail.shouldSwap = false;
+      refreshAfterStroke = true;
+    }
+  });
+  document.addEventListener("ft:stroke-end", function () {
+    flush();
+    if (refreshAfterStroke) { refreshAfterStroke = false; refresh(); }
+  });
 
   function openStream() {
     var el = live();

@@ -19,6 +19,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.rules.screen_play import DECK
+from tables.rules.silent_channel import MAX_STROKE_POINTS
 from tables.rules.variants import DECK_SIZE
 from tournament.models import Player
 
@@ -175,3 +176,33 @@ class ScreenActionForm(forms.Form):
         if "card" in self.errors:
             return str(_("That card could not be read. Reload the page and try again."))
         return str(_("The page sent something it should not. Reload the page and try again."))
+
+
+class StrokeForm(forms.Form):
+    """A stroke drawn on the table's pad, or the pad cleared (tables.views.silent_channel).
+    Only the shape is checked here; what a stroke may be is tables.rules.silent_channel's,
+    checked by the write."""
+
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$")
+    kind = forms.CharField(max_length=8)
+    # 400 points of "1000,700 " at most; more is not a stroke of our pad.
+    points = forms.CharField(max_length=MAX_STROKE_POINTS * 9, required=False, strip=False)
+    pad = forms.RegexField(regex=r"^\d{1,12}-\d{1,12}$", required=False)  # round-table shown
+
+    def shown_pad(self) -> tuple[int, int] | None:
+        if not self.cleaned_data.get("pad"):
+            return None
+        round_id, table_id = self.cleaned_data["pad"].split("-")
+        return int(round_id), int(table_id)
+
+
+class GestureForm(forms.Form):
+    """A gesture made beside a player's seat (tables.views.silent_channel)."""
+
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$")
+    # "no", or "point 7H": the gesture and the card it points at, as one button's value.
+    gesture = forms.RegexField(regex=r"^[a-z]{1,8}(?: [A2-7][HDCS])?$")
+
+    def kind_and_card(self) -> tuple[str, str]:
+        kind, _space, card = self.cleaned_data["gesture"].partition(" ")
+        return kind, card

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_noop
 
 from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
 from tables.reads.screen_rows import people, plays_of, pointing_of, taken_of
+from tables.reads.silent_channel import GestureView, PadView, gestures_showing, pad_view
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
 from tables.rules.variants import suit_name
@@ -73,6 +74,8 @@ class SeatView:
     pointing: CardView | None
     to_play: bool
     gone: bool
+    gesture: GestureView | None = None  # showing beside the seat (tables.reads.silent_channel)
+    gesture_card: CardView | None = None  # the card it points at
 
 
 @dataclass(frozen=True)
@@ -101,13 +104,16 @@ class TableView:
     stalled: bool
     gone: list[str] = field(default_factory=list)
     last_taken: tuple[str, CardView] | None = None
+    pad: PadView | None = None
 
 
 def table_view(
     deal: Deal, *, event: Event, me: int | None, now: datetime | None = None
 ) -> TableView:
-    """The deal in play as ``me`` sees it (None: the organizer). Five prepared queries."""
+    """The deal in play as ``me`` sees it (None: the organizer), with the table's pad and
+    the gestures showing. Five prepared queries and two."""
     now = now or timezone.now()
+    gestures = gestures_showing(deal.round_id, deal.table_id, now=now)
     plays = [(p.trick, p.player_id, p.card, p.played_at) for p in plays_of(deal.pk)]
     taken = [(t.number, t.taker_id, t.card) for t in taken_of(deal.pk)]
     seats = [int(p) for p in deal.seats]
@@ -142,6 +148,10 @@ def table_view(
             else None,
             to_play=trick is not None and trick.to_play == player,
             gone=seen.get(player) is None or seen[player] < gone_before,
+            gesture=gestures.get(player),
+            gesture_card=card_view(gestures[player].card)
+            if player in gestures and gestures[player].card
+            else None,
         )
         for player in seats
     ]
@@ -174,6 +184,7 @@ def table_view(
         and now - complete_since > stall,
         gone=[view.name for view in seat_views if view.gone],
         last_taken=(names.get(last[1], "?"), card_view(last[2])) if last else None,
+        pad=pad_view(deal.round_id, deal.table_id),
     )
 
 

@@ -52,10 +52,21 @@ INK_LABELS = {
 }
 
 
+def ink_choices() -> list[tuple[str, str]]:
+    """The pad's inks, (name, label), in the language spoken."""
+    return [(ink, _(label)) for ink, label in INK_LABELS.items()]
+
+
+def gesture_buttons() -> list[tuple[str, str]]:
+    """The gesture buttons of a player's screen, (kind, label), in the language spoken."""
+    return [(kind, _(label)) for kind, label in GESTURE_BUTTONS.items()]
+
+
 @dataclass(frozen=True)
 class PadStroke:
     kind: str
     points_text: str
+    key: str  # the start of its client key: the screen that drew it knows it is stored
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,7 @@ class PadView:
 
 @dataclass(frozen=True)
 class GestureView:
+    id: int  # a screen announces each gesture once
     player_id: int
     kind: str
     card: str
@@ -82,9 +94,12 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
     rows = Stroke.objects.filter(round_id=round_id, table_id=table_id)
     if until is not None:
         rows = rows.filter(drawn_at__lte=until)
-    shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points")))
+    shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points", "client_key")))
     return PadView(
-        [PadStroke(stroke.kind, rules.points_text(stroke.points)) for stroke in shown],
+        [
+            PadStroke(stroke.kind, rules.points_text(stroke.points), stroke.client_key[:8])
+            for stroke in shown
+        ],
         sum(len(stroke.points) for stroke in shown),
     )
 
@@ -98,12 +113,12 @@ def gestures_showing(
     rows = (
         Gesture.objects.filter(round_id=round_id, table_id=table_id, made_at__gt=since)
         .order_by("pk")
-        .values_list("player_id", "kind", "card", "made_at")
+        .values_list("pk", "player_id", "kind", "card", "made_at")
     )
     showing: dict[int, GestureView] = {}
-    for player, kind, card, made_at in rows:
+    for pk, player, kind, card, made_at in rows:
         left = rules.GESTURE_SECONDS - (now - made_at).total_seconds()
-        showing[player] = GestureView(player, kind, card, _(GESTURE_LABELS[kind]), ceil(left))
+        showing[player] = GestureView(pk, player, kind, card, _(GESTURE_LABELS[kind]), ceil(left))
     return showing
 
 

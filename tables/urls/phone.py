@@ -6,7 +6,7 @@ sign-in. The player URLs come first so that "me" and "p" are never read as a tab
 
 from django.urls import path
 
-from tables.views import answers, phone, player, screen, tricks
+from tables.views import answers, phone, player, screen, silent_channel, tricks
 
 app_name = "phone"
 
@@ -22,6 +22,8 @@ urlpatterns = [
     path("p/<str:token>/live/", screen.screen_live, name="screen_live"),
     path("p/<str:token>/play/", screen.play, name="screen_play"),
     path("p/<str:token>/point/", screen.point, name="screen_point"),
+    path("p/<str:token>/draw/", silent_channel.draw, name="screen_draw"),
+    path("p/<str:token>/gesture/", silent_channel.gesture, name="screen_gesture"),
     path("p/<str:token>/language/", screen.choose_language, name="screen_language"),
     path("p/<str:token>/take/", screen.take_seat, name="screen_take"),
     # Served by tables.views.live_channel under ASGI; this view answers only elsewhere.

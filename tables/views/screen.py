@@ -43,6 +43,7 @@ from tables.reads import prepared
 from tables.reads.screen_play import deal_in_play_for, play_round, seat_is_free, table_view
 from tables.reads.screen_rows import deal_in_play_at
 from tables.reads.screens import player_screen
+from tables.reads.silent_channel import gesture_buttons, ink_choices, table_video_link
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.views.phone import _keep_phone_id, _phone_id
@@ -62,7 +63,7 @@ from tournament.models import Phase, Player, Seat, looks_like_token
 
 LIVE_PARTIAL = "phone/screen.html#live"
 PLAY_PARTIAL = "phone/_screen_play.html"
-STATE_TEMPLATE = "phone/_screen_table_state.html"
+STATE_TEMPLATE = "phone/_screen_pushed.html"  # the table state, the pad and its count
 STORED_HEADER = "X-Action-Stored"
 PUSHED_HEADER = "X-Screen-Pushed"  # sent by static/js/screen.js while its stream is open
 REFUSED_HEADER = "X-Action-Refused"
@@ -126,7 +127,7 @@ def _read_version(request: HttpRequest, token: str) -> str | None:
     return f"{shared}.{table_version or 0}.{int(mine)}.{int(time.time()) // PRESENCE_SECONDS}"
 
 
-def _context(
+def live_context(
     request: HttpRequest,
     player: Player,
     *,
@@ -147,6 +148,8 @@ def _context(
     ).first() or (None, None)
     seconds = event.clock_seconds_left()
     table: Table | None = screen.seat.table if screen.seat else None
+    # Between rounds the video room is the next table's: the player is on their way there.
+    video_table = screen.next_seat.table if screen.next_seat else table
     sheet = None
     if table is not None and event.phase == Phase.STUDY:
         # This player's own table's rules, in the study phase only (as its phone page).
@@ -176,6 +179,12 @@ def _context(
         "stream_url": reverse("phone:screen_stream", args=[player.token]),
         "play_url": reverse("phone:screen_play", args=[player.token]),
         "point_url": reverse("phone:screen_point", args=[player.token]),
+        "draw_url": reverse("phone:screen_draw", args=[player.token]),
+        "gesture_url": reverse("phone:screen_gesture", args=[player.token]),
+        "video_url": table_video_link(event, video_table) if video_table is not None else "",
+        "video_table": video_table,
+        "inks": ink_choices(),
+        "gesture_buttons": gesture_buttons(),
         "home_url": reverse("phone:screen", args=[player.token]),
         "new_key": secrets.token_urlsafe(16),
     }
@@ -194,7 +203,7 @@ def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
     device = known or secrets.token_urlsafe(16)
     if known and not player.event.is_finished and seat_is_free(player, device):
         hold_seat(player=player, device=device)
-    response = render(request, "phone/screen.html", _context(request, player, device=device))
+    response = render(request, "phone/screen.html", live_context(request, player, device=device))
     _keep_phone_id(response, request, device)
     return response
 
@@ -219,7 +228,7 @@ def take_seat(request: HtmxRequest, player: Player) -> HttpResponse:
 @etag_from_version(_version, early=True)
 @player_from_link
 def screen_live(request: HtmxRequest, player: Player) -> HttpResponse:
-    context = _context(request, player)
+    context = live_context(request, player)
     if context["seen_late"]:
         note_seen(player_ids=[player.pk])
     return render(request, LIVE_PARTIAL, context)
@@ -257,7 +266,7 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
             response[STORED_HEADER] = "1"
             return response
     player.event.refresh_from_db()
-    context = _context(request, player, notice=notice)
+    context = live_context(request, player, notice=notice)
     response = render(request, LIVE_PARTIAL, context, status=status)
     response[STORED_HEADER if done is not None else REFUSED_HEADER] = "1"
     return response

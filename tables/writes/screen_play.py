@@ -70,7 +70,7 @@ class Done:
 # --- where play happens ----------------------------------------------------------------
 
 
-def _refuse_out_of_play(event: Event) -> tuple[Round, bool]:
+def refuse_out_of_play(event: Event) -> tuple[Round, bool]:
     if not event.on_screens:
         raise Refused(_("The cards of this event are on the tables, not on screens."))
     if event.is_finished:
@@ -138,7 +138,7 @@ def _refuse_moved_on(
 
 
 def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
-    round_, _practice = _refuse_out_of_play(event)
+    round_, _practice = refuse_out_of_play(event)
     # The deal in play at the player's seat, in one query; the reason only when none.
     deal = Deal.objects.filter(
         round=round_, ended_at__isnull=True, table__seats__round=round_, table__seats__player=player
@@ -151,7 +151,7 @@ def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
     return round_, deal
 
 
-def _refuse_unless_holder(player: Player, device: str) -> bool:
+def refuse_unless_holder(player: Player, device: str) -> bool:
     """Refuse a device that no longer holds the seat; whether any device holds it."""
     holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     if holder is not None and holder != device:
@@ -221,7 +221,7 @@ def play_card(
     event = Event.objects.lock(player.event_id)
     if (deal := _repeated(Play, client_key, player)) is not None:
         return Done(deal, repeated=True)
-    held = _refuse_unless_holder(player, device)
+    held = refuse_unless_holder(player, device)
     _round, deal = _players_deal(event, player)
     game = DealState.read(deal).game
     _refuse_moved_on(deal, game, deal_id=deal_id, trick=trick)
@@ -261,7 +261,7 @@ def point_at_card(
     event = Event.objects.lock(player.event_id)
     if (deal := _repeated(Pointing, client_key, player)) is not None:
         return Done(deal, repeated=True)
-    held = _refuse_unless_holder(player, device)
+    held = refuse_unless_holder(player, device)
     round_, deal = _players_deal(event, player)
     state = DealState.read(deal)
     current = state.game.trick
@@ -416,12 +416,16 @@ def note_seen(*, player_ids: Iterable[int], now: datetime | None = None) -> int:
 
 
 def _touch(deal: Deal, player: Player, device: str, now: datetime, *, held: bool) -> None:
+    touch_seat(player, device, now, held=held)
+    bump_table(deal)
+
+
+def touch_seat(player: Player, device: str, now: datetime, *, held: bool) -> None:
     """The player acted from ``device``: it holds the seat and was seen now."""
     if held:
         ScreenSeat.objects.filter(player=player).update(seen_at=now)
     else:
         ScreenSeat.objects.create(player=player, device=device, seen_at=now)
-    bump_table(deal)
 
 
 def bump_table(deal: Deal) -> None:

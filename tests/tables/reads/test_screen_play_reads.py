@@ -13,7 +13,14 @@ from django.utils import timezone
 from tables.reads.screen_play import table_alerts, table_view
 from tables.writes.screen_play import hold_seat, point_at_card
 from tests import factories
-from tests.screen_factories import deal_at, device_of, key, play_trick, screen_event
+from tests.screen_factories import (
+    deal_at,
+    device_of,
+    draw_and_gesture,
+    key,
+    play_trick,
+    screen_event,
+)
 from tournament.models import Player
 from tournament.reads.radar import build_radar
 
@@ -68,13 +75,17 @@ def test_the_screen_reads_cost_the_same_at_20_and_500_players(
     for number in (1, tables):
         _split_pointing(event, number)
     deal = deal_at(event, 1)
-    with django_assert_num_queries(5):
-        table_view(deal, event=event, me=deal.seats[0])
+    draw_and_gesture(deal)
+    with django_assert_num_queries(7):  # five for the game, the pad and the gestures
+        view = table_view(deal, event=event, me=deal.seats[0])
+    assert view.pad is not None
+    assert view.pad.drawings == 2
+    assert [seat.gesture.kind for seat in view.seats if seat.gesture] == ["yes"]
     round_id = deal.round_id
     with django_assert_num_queries(7):
         alerts = table_alerts(event, round_id, timezone.now())
     assert len(alerts) == tables
     me = Player.objects.get(pk=deal.seats[0])
     signed_in.get(reverse("phone:screen", args=[me.token]))
-    with django_assert_num_queries(14):  # the version read once a request
+    with django_assert_num_queries(16):  # the version read once a request
         signed_in.get(reverse("phone:screen_live", args=[me.token]))

@@ -1,0 +1,183 @@
+"""A screen table's silent channel: a stroke drawn on the table's pad, and a gesture made
+beside a player's seat.
+
+Terms:
+    pad shown   the round and table of the pad the player's screen showed when they drew:
+                a stroke that waited while its player moved to another table is refused,
+                never drawn on the new table's pad (a new table starts without notes).
+    client key  as for plays (tables.writes.screen_play): the same key again is the same
+                stroke or gesture, answered as done and never stored twice.
+
+Every function locks the event's row first, checks that the device holds the seat, stores
+in one transaction and bumps the table's version, so every screen at the table (and the
+console) hears of it as of a card. The rules of what a stroke may be are
+tables.rules.silent_channel: a stroke is points and an ink, and nothing else is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import Deal, Gesture, Stroke, Table
+from tables.reads.screen_play import deal_in_play_for
+from tables.reads.screen_rows import plays_of, taken_of
+from tables.reads.silent_channel import pad_view
+from tables.rules import silent_channel as rules
+from tables.writes.screen_play import refuse_out_of_play, refuse_unless_holder, touch_seat
+from tournament.common.errors import Refused
+from tournament.common.wake import wake_after_commit
+from tournament.models import Event, Player, Round, Seat
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a stroke or a gesture did: ``repeated`` when its key was stored already."""
+
+    table_id: int
+    repeated: bool = False
+
+
+def _refuse_not_a_stroke() -> Refused:
+    return Refused(_("The pad takes drawings only: lines made with the pen or the eraser."))
+
+
+def _players_table(event: Event, player: Player) -> tuple[Round, int]:
+    round_, _practice = refuse_out_of_play(event)
+    table_id = (
+        Seat.objects.filter(round=round_, player=player).values_list("table_id", flat=True).first()
+    )
+    if table_id is None:
+        raise Refused(_("You are not seated at a table in this round."))
+    return round_, table_id
+
+
+def _repeated(model: type[Stroke] | type[Gesture], client_key: str, player: Player) -> int | None:
+    found = model.objects.filter(client_key=client_key).values_list("player_id", "table_id")
+    for player_id, table_id in found:
+        if player_id != player.pk:
+            raise Refused(_("This move has no valid key. Reload the page and try again."))
+        return table_id
+    return None
+
+
+def _store_once(model: type[Stroke] | type[Gesture], *, player: Player, **fields) -> bool:
+    """Store it; False when its key was stored meanwhile by this player."""
+    try:
+        with transaction.atomic():
+            model.objects.create(player=player, **fields)
+    except IntegrityError:
+        if _repeated(model, fields["client_key"], player) is not None:
+            return False
+        raise
+    return True
+
+
+def _bump(event: Event, table_id: int) -> None:
+    Table.objects.bump_version(table_id=table_id, event_id=event.pk)
+    wake_after_commit()
+
+
+@transaction.atomic
+def draw_stroke(
+    *,
+    player: Player,
+    kind: str,
+    points: str,
+    client_key: str,
+    device: str,
+    pad: tuple[int, int] | None = None,
+    now: datetime | None = None,
+) -> Drawn:
+    """Draw one stroke (or clear the pad) at ``player``'s table. ``points`` is the text the
+    screen sent ("x,y x,y ..."), checked whole before anything is stored; ``pad`` is the
+    (round, table) the screen showed."""
+    now = now or timezone.now()
+    try:
+        stroke = rules.read_stroke(kind, points)
+    except rules.StrokeProblem:
+        raise _refuse_not_a_stroke() from None
+    event = Event.objects.lock(player.event_id)
+    if (table_id := _repeated(Stroke, client_key, player)) is not None:
+        return Drawn(table_id, repeated=True)
+    held = refuse_unless_holder(player, device)
+    round_, table_id = _players_table(event, player)
+    if pad is not None and pad != (round_.pk, table_id):
+        raise Refused(_("This drawing was for the pad of your last table: it was not kept."))
+    if stroke.kind != rules.CLEAR:
+        shown = pad_view(round_.pk, table_id)
+        if shown.points + len(stroke.points) > rules.MAX_PAD_POINTS:
+            raise Refused(_("The pad is full. Clear it to draw again."))
+    deal = deal_in_play_for(round_.pk, table_id)
+    stored = _store_once(
+        Stroke,
+        player=player,
+        round=round_,
+        table_id=table_id,
+        deal=deal,
+        kind=stroke.kind,
+        points=[list(point) for point in stroke.points],
+        client_key=client_key,
+        drawn_at=now,
+    )
+    if not stored:
+        return Drawn(table_id, repeated=True)
+    touch_seat(player, device, now, held=held)
+    _bump(event, table_id)
+    return Drawn(table_id)
+
+
+def _cards_on_table(deal: Deal | None) -> list[str]:
+    """The cards a player can point at: the trick in play, else the last one taken."""
+    if deal is None:
+        return []
+    plays = [(play.trick, play.card) for play in plays_of(deal.pk)]
+    current = len(list(taken_of(deal.pk))) + 1
+    in_play = [card for trick, card in plays if trick == current]
+    return in_play or [card for trick, card in plays if trick == current - 1]
+
+
+@transaction.atomic
+def make_gesture(
+    *,
+    player: Player,
+    kind: str,
+    card: str = "",
+    client_key: str,
+    device: str,
+    now: datetime | None = None,
+) -> Drawn:
+    """Show gesture ``kind`` beside ``player``'s seat at their table (pointing at
+    ``card``, one of the cards on the table)."""
+    now = now or timezone.now()
+    if kind not in rules.GESTURES:
+        raise Refused(_("Gestures only: pick one of the pictures."))
+    event = Event.objects.lock(player.event_id)
+    if (table_id := _repeated(Gesture, client_key, player)) is not None:
+        return Drawn(table_id, repeated=True)
+    held = refuse_unless_holder(player, device)
+    round_, table_id = _players_table(event, player)
+    on_table = _cards_on_table(deal_in_play_for(round_.pk, table_id)) if card else []
+    try:
+        kind, card = rules.read_gesture(kind, card, on_table)
+    except ValueError:
+        raise Refused(_("That card is no longer on the table.")) from None
+    stored = _store_once(
+        Gesture,
+        player=player,
+        round=round_,
+        table_id=table_id,
+        kind=kind,
+        card=card,
+        client_key=client_key,
+        made_at=now,
+    )
+    if not stored:
+        return Drawn(table_id, repeated=True)
+    touch_seat(player, device, now, held=held)
+    _bump(event, table_id)
+    return Drawn(table_id)
