@@ -18,6 +18,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tables.rules import silent_channel
 from tables.rules.screen_play import DECK
 from tables.rules.silent_channel import MAX_STROKE_POINTS
 from tables.rules.variants import DECK_SIZE
@@ -206,3 +207,64 @@ class GestureForm(forms.Form):
     def kind_and_card(self) -> tuple[str, str]:
         kind, _space, card = self.cleaned_data["gesture"].partition(" ")
         return kind, card
+
+
+_VIDEO_ERRORS = {
+    silent_channel.NOT_HTTPS: _(
+        "Paste the meeting's https address, as the video service gives it (it starts with "
+        "https://)."
+    ),
+    silent_channel.NO_TABLE_FIELD: _(
+        "Put {table} in the pattern, where the table's number goes: without it every table "
+        "meets in the same room."
+    ),
+    silent_channel.UNKNOWN_FIELD: _("A pattern may hold {event} and {table}, and nothing else."),
+}
+
+
+class VideoRoomsForm(forms.Form):
+    """Each screen table's video room: one pattern for all, and a table's own link that
+    wins over it (tournament.views.organizer.video_rooms)."""
+
+    pattern = forms.CharField(
+        label=_("One pattern for every table"),
+        max_length=silent_channel.VIDEO_MAX_LENGTH,
+        required=False,
+        help_text=_(
+            "For example https://meet.jit.si/fivetricks-{event}-{table}: {table} becomes the "
+            "table's number, {event} the event's name."
+        ),
+    )
+
+    def __init__(self, *args, tables: Iterable[Any], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.table_numbers = []
+        for table in tables:
+            self.fields[f"table_{table.number}"] = forms.CharField(
+                label=_("Table %(number)s") % {"number": table.number},
+                max_length=silent_channel.VIDEO_MAX_LENGTH,
+                required=False,
+                initial=table.video_link,
+            )
+            self.table_numbers.append(table.number)
+
+    def _checked(self, name: str, *, pattern: bool) -> str:
+        try:
+            return silent_channel.check_video_link(self.cleaned_data[name], pattern=pattern)
+        except silent_channel.VideoProblem as problem:
+            raise forms.ValidationError(_VIDEO_ERRORS[problem.reason]) from None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in list(cleaned):
+            try:
+                cleaned[name] = self._checked(name, pattern=name == "pattern")
+            except forms.ValidationError as error:
+                self.add_error(name, error)
+        return cleaned
+
+    def links(self) -> dict[int, str]:
+        return {number: self.cleaned_data[f"table_{number}"] for number in self.table_numbers}
+
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self[f"table_{number}"] for number in self.table_numbers]

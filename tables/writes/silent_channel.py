@@ -181,3 +181,19 @@ def make_gesture(
     touch_seat(player, device, now, held=held)
     _bump(event, table_id)
     return Drawn(table_id)
+
+
+@transaction.atomic
+def set_video_rooms(*, event: Event, pattern: str, links: dict[int, str]) -> int:
+    """Keep the event's video pattern and each table's own link (checked by the form,
+    tables.forms.VideoRoomsForm); returns how many tables have a video room now. The
+    screens show a changed link at their next look (the event's shared version)."""
+    event = Event.objects.lock(event.pk)
+    event.video_pattern = pattern
+    event.save(update_fields=["video_pattern"])
+    tables = list(Table.objects.filter(event=event))
+    for table in tables:
+        table.video_link = links.get(table.number, table.video_link)
+    Table.objects.bulk_update(tables, ["video_link"])
+    Event.objects.bump_version(event.pk)
+    return sum(1 for table in tables if table.video_link or pattern)

@@ -33,6 +33,7 @@ from tournament.views.organizer import (
     server,
     tables,
     team,
+    video_rooms,
 )
 
 app_name = "organizer"
@@ -114,6 +115,8 @@ screens_urls = [
         name="screen_end_game",
     ),
     path("players/links/", screens.player_links, name="player_links"),
+    path("video-rooms/", video_rooms.video_rooms, name="video_rooms"),
+    path("video-rooms/save/", video_rooms.video_rooms_save, name="video_rooms_save"),
 ]
 
 games_urls = [

@@ -1,0 +1,123 @@
+"""A player's pad, gestures and video link through the page: the server takes points and
+pictures only, answers like a card's move, and shows each table its own video room."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tables.models import Gesture, Stroke, Table
+from tests import factories
+from tests.screen_factories import deal_at, screen_event
+from tournament.models import Player, Seat
+from tournament.writes.rounds import advance_phase
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def playing(organizer):
+    return factories.start_rounds(screen_event(owner=organizer))
+
+
+@pytest.fixture
+def me(client, playing):
+    player = Player.objects.get(pk=deal_at(playing, 1).seats[0])
+    client.get(_url("screen", player))  # the device cookie: this browser holds the seat
+    return player
+
+
+def _url(name, player):
+    return reverse(f"phone:{name}", args=[player.token])
+
+
+def test_the_page_has_the_pad_and_the_gestures_as_labelled_pictures(client, me):
+    page = client.get(_url("screen", me)).content.decode()
+    assert 'id="pad"' in page
+    assert 'aria-label="Gesture: raise a hand"' in page
+    assert 'href="#g-hand"' in page
+    assert "Drawing pad: arrow keys move the pen" in page
+    assert "0 drawings" in page
+
+
+def test_a_stroke_through_the_page_is_stored_once(client, me):
+    data = {"key": "strokekey0001", "kind": "red", "points": "1,1 20,30"}
+    first = client.post(_url("screen_draw", me), data, headers=HTMX)
+    again = client.post(_url("screen_draw", me), data, headers=HTMX)
+    assert first["X-Action-Stored"] == "1"
+    assert again["X-Action-Stored"] == "1"
+    assert Stroke.objects.count() == 1
+    assert 'points="1,1 20,30"' in client.get(_url("screen", me)).content.decode()
+
+
+def test_with_the_live_channel_open_the_answer_is_empty(client, me):
+    data = {"key": "strokekey0002", "kind": "blue", "points": "1,1"}
+    answer = client.post(_url("screen_draw", me), data, headers={**HTMX, "X-Screen-Pushed": "1"})
+    assert answer.status_code == 204
+    assert answer["X-Action-Stored"] == "1"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "black", "points": "the ace is low"},
+        {"kind": "text", "points": "1,1", "text": "hearts"},
+        {"kind": "black", "points": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="},
+        {"kind": "black", "points": "<svg><text>trump</text></svg>"},
+        {"kind": "black", "points": "1,1 " * 5000},
+    ],
+)
+def test_the_server_takes_no_text_or_pasted_image_on_the_pad(client, me, data):
+    answer = client.post(_url("screen_draw", me), {"key": "strokekey0003", **data}, headers=HTMX)
+    assert answer.status_code in (400, 409)
+    assert answer["X-Action-Refused"] == "1"
+    assert "drawings" in answer.content.decode()
+    assert not Stroke.objects.exists()
+
+
+@pytest.mark.parametrize("gesture", ["hello there", "yes please", "point hearts", "<b>no</b>", ""])
+def test_the_server_takes_no_text_as_a_gesture(client, me, gesture):
+    answer = client.post(
+        _url("screen_gesture", me), {"key": "gesturekey01", "gesture": gesture}, headers=HTMX
+    )
+    assert answer.status_code in (400, 409)
+    assert answer["X-Action-Refused"] == "1"
+    assert not Gesture.objects.exists()
+
+
+def test_a_gesture_shows_beside_the_seat_on_every_screen_at_the_table(client, playing, me):
+    answer = client.post(_url("screen_gesture", me), {"key": "gesturekey02", "gesture": "confused"})
+    assert answer.status_code == 302  # a plain form: back to the page
+    other = Player.objects.get(pk=deal_at(playing, 1).seats[2])
+    page = client.get(_url("screen", other)).content.decode()
+    assert f'aria-label="{me.name}: confused"' in page
+    elsewhere = Player.objects.get(pk=deal_at(playing, 2).seats[0])
+    assert "gesture-shown" not in client.get(_url("screen", elsewhere)).content.decode()
+    assert "gesture-shown" in page
+
+
+def test_the_screen_shows_the_tables_video_room(client, playing, me):
+    playing.video_pattern = "https://meet.example/ft-{event}-{table}"
+    playing.save(update_fields=["video_pattern"])
+    page = client.get(_url("screen", me)).content.decode()
+    assert f'href="https://meet.example/ft-friday-workshop-{playing.pk}-1"' in page
+    assert "Join your table's video" in page
+    Table.objects.filter(event=playing, number=1).update(video_link="https://zoom.example/j/11")
+    assert 'href="https://zoom.example/j/11"' in client.get(_url("screen", me)).content.decode()
+
+
+def test_after_a_move_the_screen_shows_the_new_tables_video_room(client, organizer, playing, me):
+    playing.video_pattern = "https://meet.example/room-{table}"
+    playing.save(update_fields=["video_pattern"])
+    event = factories.close_current_round(playing, organizer)
+    new_table = Seat.objects.get(player=me, round__number=2).table.number
+    page = client.get(_url("screen", me)).content.decode()
+    assert f'href="https://meet.example/room-{new_table}"' in page
+    advance_phase(event=event)
+    page = client.get(_url("screen", me)).content.decode()
+    assert f'href="https://meet.example/room-{new_table}"' in page
+
+
+def test_without_a_link_the_screen_says_nothing_of_video(client, me):
+    assert "video" not in client.get(_url("screen", me)).content.decode().lower()
