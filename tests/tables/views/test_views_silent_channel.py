@@ -121,3 +121,19 @@ def test_after_a_move_the_screen_shows_the_new_tables_video_room(client, organiz
 
 def test_without_a_link_the_screen_says_nothing_of_video(client, me):
     assert "video" not in client.get(_url("screen", me)).content.decode().lower()
+
+
+def test_the_live_channel_pushes_the_pad_and_the_gestures_with_the_tables_state(
+    client, playing, me
+):
+    from tables.views.screen import pushed_table_state
+
+    client.post(_url("screen_draw", me), {"key": "strokekey0009", "kind": "green", "points": "3,4"})
+    client.post(_url("screen_gesture", me), {"key": "gesturekey09", "gesture": "hand"})
+    version, html = pushed_table_state(deal_at(playing, 1).table_id, "fr")
+    assert 'id="table-state"' in html
+    assert '<g id="pad-strokes">' in html
+    assert 'points="3,4 3,4"' in html
+    assert "1 dessin" in html or "1 drawing" in html
+    assert 'href="#g-hand"' in html
+    assert version == Table.objects.get(pk=deal_at(playing, 1).table_id).version

@@ -1,0 +1,131 @@
+"""The silent channel in real browsers, at a screen table of 4: one player draws (by
+mouse) and another sees the stroke, a third draws by keyboard, a gesture shows on every
+screen at the table, text typed or pasted into the pad is never drawn, each screen shows
+its table's video link and, after the move, the new table's; and the new table's pad
+starts empty.
+
+Under pytest-django's live server there is no live channel (tournament.asgi serves it):
+the screens poll, as they do when the channel is down.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tables.models import Gesture, Stroke
+from tables.writes.screen_play import game_of
+from tests import factories
+from tests.browser.conftest import LAPTOP, PHONE, pictures, snap
+from tests.browser.test_screen_tables import play_next_card
+from tests.screen_factories import deal_at, screen_event
+from tournament.models import Player, Seat
+from tournament.writes.rounds import advance_phase
+from tournament.writes.signin import ensure_organizer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WAIT = 15_000  # ms: screens polling a live server on two cores
+PATTERN = "https://meet.example/fivetricks-{table}"
+
+
+def draw_with_the_mouse(page: Page) -> None:
+    page.locator("#pad").scroll_into_view_if_needed()
+    box = page.locator("#pad").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.3
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(x + step * box["width"] * 0.05, y + step * box["height"] * 0.04)
+    page.mouse.up()
+
+
+def drawings(page: Page, count: int):
+    return page.locator("#pad-count").filter(has_text=f"{count} drawing")
+
+
+def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
+    live_server, new_context, tmp_path
+):
+    organizer = ensure_organizer()[0]
+    event = screen_event(owner=organizer, players=8, tables=2, round_minutes=30)
+    event.video_pattern = PATTERN
+    event.save(update_fields=["video_pattern"])
+    event = factories.start_rounds(event)
+    deal = deal_at(event, 1)
+    seats = list(deal.seats)
+    pages: dict[int, Page] = {}
+    for index, player in enumerate(Player.objects.filter(pk__in=seats)):
+        context = new_context(viewport=PHONE if index % 2 == 0 else LAPTOP)
+        pages[player.pk] = context.new_page()
+        pages[player.pk].goto(f"{live_server.url}/t/p/{player.token}/")
+    ada, bo, cy, dee = (pages[pk] for pk in seats)
+    shots = pictures("silent-channel", tmp_path)
+    for page in pages.values():
+        expect(page.locator("#video-link")).to_have_attribute(
+            "href", "https://meet.example/fivetricks-1", timeout=WAIT
+        )
+
+    # One player draws with the mouse; another sees the stroke.
+    draw_with_the_mouse(ada)
+    expect(drawings(bo, 1)).to_have_count(1, timeout=WAIT)
+    expect(bo.locator("#pad-strokes polyline.ink-black")).to_have_count(1)
+    # Another draws by keyboard in red: Space puts the pen down, arrows move it, Space lifts.
+    bo.get_by_role("button", name="Red pen").click()
+    bo.locator("#pad").focus()
+    bo.keyboard.press("Space")
+    for key in ["ArrowRight"] * 6 + ["ArrowDown"] * 4:
+        bo.keyboard.press(key)
+    bo.keyboard.press("Space")
+    expect(drawings(ada, 2)).to_have_count(1, timeout=WAIT)
+    expect(ada.locator("#pad-strokes polyline.ink-red")).to_have_count(1)
+    assert Stroke.objects.count() == 2
+
+    # Typed or pasted text never lands on the pad, and no stroke is made of it.
+    cy.locator("#pad").focus()
+    cy.keyboard.type("TrumpIsHearts!?")  # letters (Space is the pen's key)
+    cy.keyboard.insert_text("the ace is low")
+    cy.locator("#pad").dispatch_event("paste")
+    cy.locator("#pad").dispatch_event("drop")
+    expect(drawings(cy, 2)).to_have_count(1, timeout=WAIT)
+    assert Stroke.objects.count() == 2
+    assert "trump" not in cy.locator("#pad-area").inner_html()
+    assert cy.locator("#pad-area input[type=text], #pad-area textarea, #pad-area text").count() == 0
+
+    # A gesture shows beside the seat on every screen at the table.
+    cy.get_by_role("button", name="Gesture: confused").click()
+    cy_name = Player.objects.get(pk=seats[2]).name
+    for page in pages.values():
+        expect(page.get_by_role("img", name=f"{cy_name}: confused")).to_be_visible(timeout=WAIT)
+    # Pointing at a card on the table shows that card beside the seat.
+    _player, code = play_next_card(pages, deal)
+    dee.locator(f'.trick-card[data-card="{code}"] .point-at').click()
+    dee_name = Player.objects.get(pk=seats[3]).name
+    pointing = ada.get_by_role("img", name=f"{dee_name}: points at a card")
+    expect(pointing).to_be_visible(timeout=WAIT)
+    assert Gesture.objects.filter(kind="point", card=code).count() == 1
+    snap(ada, shots / "table-with-drawing-and-gesture-390.png", full_page=True)
+    snap(bo, shots / "table-with-drawing-and-gesture-1280.png", full_page=True)
+    # A gesture goes by itself after a few seconds.
+    expect(ada.get_by_role("img", name=f"{cy_name}: confused")).to_have_count(0, timeout=WAIT)
+
+    # The round closes: each screen shows where its player goes and that table's video.
+    event = factories.close_current_round(event, organizer)
+    for pk, page in pages.items():
+        number = Seat.objects.get(player_id=pk, round__number=2).table.number
+        expect(page.locator("#video-link")).to_have_attribute(
+            "href", f"https://meet.example/fivetricks-{number}", timeout=WAIT
+        )
+    mover = next(
+        pk for pk in seats if Seat.objects.get(player_id=pk, round__number=2).table.number == 2
+    )
+    snap(pages[mover], shots / "video-link-after-the-move.png", full_page=True)
+
+    # Round 2: every pad is empty, at the old table and the new.
+    advance_phase(event=event)
+    for page in pages.values():
+        expect(page.locator(".hand-cards button.card").first).to_be_visible(timeout=WAIT)
+        expect(drawings(page, 0)).to_have_count(1, timeout=WAIT)
+        expect(page.locator("#pad-strokes polyline")).to_have_count(0)
+    assert game_of(deal_at(event, 1)).trick is not None
