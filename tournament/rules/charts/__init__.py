@@ -5,7 +5,8 @@ Terms:
               grid (disputes per table-round, and on the clash map which rules met there:
               tournament.rules.charts.grid), every player's path
               (tournament.rules.charts.paths) and the flow between tables
-              (tournament.rules.charts.flow); and the room's anonymous answers to a
+              (tournament.rules.charts.flow), the screen tables' tricks, round by round
+              (tournament.rules.charts.tricks); and the room's anonymous answers to a
               question: words as a cloud, the 1-to-5 scale, a choice of rounds or tables
               (tournament.rules.charts.answers). Each module defines its chart's terms.
     canvas    what every chart draws on, 1600 x 900 units (16:9), with its text and shared
@@ -40,6 +41,7 @@ from tournament.rules.charts.grid import (
 )
 from tournament.rules.charts.paths import DASHES, PALETTE, PlayerPath, biggest_moves, paths_svg
 from tournament.rules.charts.svg import GLYPH_WIDTH, HEIGHT, ROUND_LABEL, TABLE_LABEL, WIDTH
+from tournament.rules.charts.tricks import TableTricks, TrickMark, table_summary, tricks_svg
 
 __all__ = [
     "CLASH_TITLES",
@@ -57,6 +59,8 @@ __all__ = [
     "ChoiceBar",
     "GridCell",
     "PlayerPath",
+    "TableTricks",
+    "TrickMark",
     "WordCount",
     "biggest_moves",
     "choice_bars_svg",
@@ -65,6 +69,8 @@ __all__ = [
     "grid_svg",
     "paths_svg",
     "scale_svg",
+    "table_summary",
+    "tricks_svg",
     "word_cloud_svg",
     "word_key",
 ]
