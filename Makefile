@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test check lint typecheck format install chromium poppler window wrk screenshots bench crash-test \
+.PHONY: run test check lint typecheck format install chromium poppler window wrk screenshots bench crash-test bench-hosted \
 	signin clean test-postgres postgresql messages gettext coverage package smoke-package \
 	bundle smoke-bundle
 
@@ -161,6 +161,15 @@ bench: $(INSTALLED) wrk
 # time; its last line is one JSON object, and "lost" must be 0 (bench/crash_test.py).
 crash-test: $(INSTALLED)
 	$(BIN)/python bench/crash_test.py
+
+# Ten events at once (five in a room, five on screens, 50 players each) on a throwaway
+# PostgreSQL served by two app servers, one killed with SIGKILL at half time: what players
+# lose or see doubled, and what the survivor holds. About 90 s; its last line is one JSON
+# object, and "hosted_lost" and "hosted_doubled" must be 0 (bench/hosted_load.py).
+bench-hosted: $(INSTALLED) postgresql
+	@$(BIN)/python -c 'import psycopg' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test,postgres]"
+	.ci/with-postgres $(BIN)/python bench/hosted_load.py
 
 # The wheel, dist/fivetricks-<version>-py3-none-any.whl: the apps, their migrations, the
 # templates, the catalogues and the static files collected with hashed names (setup.py).

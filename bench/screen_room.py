@@ -165,6 +165,7 @@ class Stream:
             if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
                 self.chunked = True
         self.buffer = b""
+        self.size: int | None = None  # a chunk's size, read before its data
 
     async def message(self) -> tuple[bytes, bytes]:
         """The next message: its event type (b"message" by default) and its data."""
@@ -179,11 +180,18 @@ class Stream:
                     return kind, b"\n".join(data)
                 continue
             if self.chunked:
-                size = int((await self.reader.readline()).split(b";")[0], 16)
-                if size == 0:
+                # A wait for the next message may be cut short (asyncio.wait_for) anywhere
+                # here: the chunk's size is kept until its data and CRLF are read in one
+                # go, so a cut between the two never reads data as the next size.
+                if self.size is None:
+                    line = await self.reader.readline()
+                    if not line:
+                        raise ConnectionError("the stream ended")
+                    self.size = int(line.split(b";")[0], 16)
+                if self.size == 0:
                     raise ConnectionError("the stream ended")
-                self.buffer += await self.reader.readexactly(size)
-                await self.reader.readline()
+                self.buffer += (await self.reader.readexactly(self.size + 2))[:-2]
+                self.size = None
             else:
                 chunk = await self.reader.read(4096)
                 if not chunk:
