@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from math import ceil
 
+from django.db.models import Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -94,6 +96,10 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
     rows = Stroke.objects.filter(round_id=round_id, table_id=table_id)
     if until is not None:
         rows = rows.filter(drawn_at__lte=until)
+    # Only the strokes after the last clear leave the database: a busy pad cleared often
+    # keeps its history for the debrief without every push reading it again.
+    last_clear = rows.filter(kind=rules.CLEAR).order_by("-pk").values("pk")[:1]
+    rows = rows.filter(pk__gt=Coalesce(Subquery(last_clear), Value(0)))
     shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points", "client_key")))
     return PadView(
         [
