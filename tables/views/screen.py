@@ -179,14 +179,21 @@ def live_context(
         "stream_url": reverse("phone:screen_stream", args=[player.token]),
         "play_url": reverse("phone:screen_play", args=[player.token]),
         "point_url": reverse("phone:screen_point", args=[player.token]),
-        "draw_url": reverse("phone:screen_draw", args=[player.token]),
-        "gesture_url": reverse("phone:screen_gesture", args=[player.token]),
+        **_silent_channel(player),
         "video_url": table_video_link(event, video_table) if video_table is not None else "",
         "video_table": video_table,
-        "inks": ink_choices(),
-        "gesture_buttons": gesture_buttons(),
         "home_url": reverse("phone:screen", args=[player.token]),
         "new_key": secrets.token_urlsafe(16),
+    }
+
+
+def _silent_channel(player: Player) -> dict:
+    """What the play area's pad and gesture buttons need (tables.views.silent_channel)."""
+    return {
+        "draw_url": reverse("phone:screen_draw", args=[player.token]),
+        "gesture_url": reverse("phone:screen_gesture", args=[player.token]),
+        "inks": ink_choices(),
+        "gesture_buttons": gesture_buttons(),
     }
 
 
@@ -261,6 +268,7 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
                 "new_key": secrets.token_urlsafe(16),
                 "play_url": reverse("phone:screen_play", args=[player.token]),
                 "point_url": reverse("phone:screen_point", args=[player.token]),
+                **_silent_channel(player),
             }
             response = render(request, PLAY_PARTIAL, context)
             response[STORED_HEADER] = "1"

@@ -137,3 +137,20 @@ def test_the_live_channel_pushes_the_pad_and_the_gestures_with_the_tables_state(
     assert "1 dessin" in html or "1 drawing" in html
     assert 'href="#g-hand"' in html
     assert version == Table.objects.get(pk=deal_at(playing, 1).table_id).version
+
+
+def test_a_cards_answer_keeps_the_pad_and_the_gestures(client, playing):
+    from tables.writes.screen_play import game_of
+
+    deal = deal_at(playing, 1)
+    turn = Player.objects.get(pk=game_of(deal).trick.to_play)
+    client.get(_url("screen", turn))
+    card = deal.hands_by_player[turn.pk][0]
+    answer = client.post(
+        _url("screen_play", turn), {"card": card, "key": "cardkey000001"}, headers=HTMX
+    )
+    page = answer.content.decode()
+    assert 'id="screen-play"' in page
+    assert 'aria-label="Gesture: yes"' in page
+    assert 'data-ink="red"' in page
+    assert reverse("phone:screen_draw", args=[turn.token]) in page
