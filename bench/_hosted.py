@@ -156,6 +156,27 @@ def app_servers(base_dir: Path, count: int, extra: list[str]) -> Iterator[Pool]:
             log.close()
 
 
+def machine_busy(seconds: float = 1.0) -> float | None:
+    """The share of the machine's CPU time that was busy over ``seconds`` (Linux's
+    /proc/stat), taken before the bench starts anything: other work the figures will
+    share the cores with (a shared machine may run what this one's processes cannot
+    see). None where there is no /proc/stat."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as stat:
+            # user nice system idle iowait irq softirq steal
+            ticks = [int(value) for value in stat.readline().split()[1:9]]
+        return sum(ticks), ticks[3] + ticks[4]
+
+    try:
+        total, idle = sample()
+        time.sleep(seconds)
+        total_after, idle_after = sample()
+    except (OSError, ValueError):
+        return None
+    return 1 - (idle_after - idle) / max(1, total_after - total)
+
+
 def bare_throughput(pool: Pool, seconds: float) -> tuple[float, float]:
     """Requests a second of the bare view from all servers at once (closed loops of
     BARE_CONNECTIONS each), and its p99 in ms: the ceiling, before any load."""

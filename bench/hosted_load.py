@@ -35,11 +35,18 @@ Terms:
                   (the ceiling), and a probe's latency on the survivor during the load.
     errors        failed exchanges with a live server, unexpected answers, streams broken on
                   a live server. What the kill cut off is counted apart (``cut_off``).
+    machine       how busy the machine's cores were before the bench started anything
+                  (``hosted_machine_busy_before``: other work, which a shared machine may
+                  run out of this one's sight); the load generator's own CPU during the
+                  run, in cores, and how late its event loop woke a sleeping task (p99):
+                  every time taken at a client includes that lateness.
 
 The load generator shares the machine's cores with both servers and PostgreSQL, so every
-figure is pessimistic. Traffic goes to 127.0.0.1 only; every loop stops by time. It needs
-PostgreSQL (the servers share it): `make bench-hosted` starts a throwaway cluster,
-.ci/with-postgres, and the last line printed is one JSON object with every figure.
+figure is pessimistic. The process exits with 1 when anything was lost or doubled, or
+nothing acknowledged; never for a time. Traffic goes to 127.0.0.1 only; every loop
+stops by time. It needs PostgreSQL (the servers share it): `make bench-hosted` starts a
+throwaway cluster, .ci/with-postgres, and the last line printed is one JSON object with
+every figure.
 
     make bench-hosted
     .ci/with-postgres .venv/bin/python bench/hosted_load.py --seconds 20 --players 20
@@ -58,7 +65,7 @@ import time
 from dataclasses import dataclass, field
 
 from _client import percentile
-from _hosted import Pool, app_servers, bare_throughput, kill, probe_bare
+from _hosted import Pool, app_servers, bare_throughput, kill, machine_busy, probe_bare
 from _hosted_clients import HostedScreenRoom, MovingPlayer, Phone, Poller, Tally, table_games
 from _hosted_stored import Stored, count_stored
 from _setup import setup_django
@@ -352,6 +359,9 @@ def main() -> None:
             "bench/hosted_load.py needs PostgreSQL: run `make bench-hosted`, or "
             "`.ci/with-postgres .venv/bin/python bench/hosted_load.py`."
         )
+    busy = machine_busy()
+    if busy is not None:
+        print(f"the machine was {busy:.0%} busy before the bench started anything", flush=True)
     # One key for this process (the phones' signed ids) and both servers (docs/DEPLOY.md).
     os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
     data_dir = setup_django()
@@ -371,6 +381,7 @@ def main() -> None:
         run = asyncio.run(run_load(clients, pool, args.seconds, args.seed))
     stored = count_stored(clients.screen_events, clients.room_events)
     result = figures(clients, pool, run, bare, stored, args)
+    result["hosted_machine_busy_before"] = None if busy is None else round(busy, 2)
     print_summary(result, clients.tally, args)
     print(json.dumps(result))
     # What the measure is for, never a time: a player told "stored" finds it stored, once.
