@@ -97,10 +97,17 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def _names_for(tricks: Any, names: dict[int, str]) -> Any:
-    """Tricks per player as stored (player id -> count) rewritten with names, sorted."""
+    """Tricks per player as stored (player id -> count) rewritten with names, sorted. A game
+    counted by a screen table holds its players' names already
+    (tables.writes.screen_play.end_deal): they are kept as they are."""
     if not isinstance(tricks, dict):
         return tricks
-    return dict(sorted((names.get(int(key), key), count) for key, count in tricks.items()))
+    return dict(
+        sorted(
+            (names.get(int(key), key) if str(key).isdigit() else key, count)
+            for key, count in tricks.items()
+        )
+    )
 
 
 def _snapshot_with_names(snapshot: Any, names: dict[int, str]) -> Any:

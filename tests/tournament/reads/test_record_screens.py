@@ -12,6 +12,7 @@ import pytest
 from tables.models import Deal, Play, Pointing, TakenTrick
 from tables.writes.screen_organizer import settle_trick
 from tests import factories
+from tests.debrief_screens import story_event
 from tests.screen_factories import everyone_points, play_trick, screen_event
 from tournament.reads.record_screens import trick_rows
 from tournament.reads.records import export_event, tricks_csv
@@ -90,3 +91,16 @@ def test_the_tricks_csv_lists_every_taken_trick(organizer):
     assert len(settled) == 1
     assert rows[1][5].count(":") == 5  # five cards, each with who played it
     assert tricks_csv(record).startswith("\ufeff")
+
+
+def test_a_screen_event_whose_games_were_counted_on_screens_round_trips(organizer):
+    """A game a screen table played out is counted with its players' tricks by name; the
+    record writes them as it writes a phone report's, and reads them back the same."""
+    event = story_event(organizer)
+    first = export_event(event)
+    counted = [g for r in first["rounds"] for g in r["games"] if g["tricks"]]
+    assert counted, "a game was counted on screens"
+    seated = set(event.players.values_list("name", flat=True))
+    assert all(set(game["tricks"]) <= seated for game in counted)
+    imported = import_event(record=through_json(first), owner=organizer).event
+    assert without_time(export_event(imported)) == without_time(first)
