@@ -50,10 +50,12 @@ from tournament.models.notes import NOTE_TEXT_MAX_LENGTH, NoteTag, ObserverNote
 from tournament.models.phases import (
     CLOCKED_PHASES,
     PHASE_TITLES,
+    SCREEN_EVENT_STEPS,
     SCREENS_BEFORE_STAGE,
     DebriefStep,
     PathsHighlight,
     Phase,
+    screens_before_stage,
 )
 from tournament.models.players import (
     EVENT_MAX_PLAYERS,
@@ -89,6 +91,7 @@ __all__ = [
     "PHASE_TITLES",
     "PLAYER_NAME_MAX_LENGTH",
     "SCREENS_BEFORE_STAGE",
+    "SCREEN_EVENT_STEPS",
     "SECRET_TOKEN_BYTES",
     "STAGE_CHOICES",
     "TOKEN_PATTERN",
@@ -129,5 +132,6 @@ __all__ = [
     "new_seed",
     "reason_label",
     "record_name",
+    "screens_before_stage",
     "shown_name",
 ]

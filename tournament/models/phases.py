@@ -9,7 +9,9 @@ Terms:
                    (``PHASE_TITLES``); Event.phase_title words the others.
     debrief screen what the projector shows during the debrief (``DebriefStep``): a data
                    screen, or the debrief question the event points at. The data screens fall
-                   between the stages of the talk as ``SCREENS_BEFORE_STAGE`` places them.
+                   between the stages of the talk as ``SCREENS_BEFORE_STAGE`` places them;
+                   the tricks' story (``TRICKS``) only at an event whose cards are on
+                   screens (``screens_before_stage``).
     paths highlight which players' paths the debrief's paths chart draws bold
                    (``PathsHighlight``).
 """
@@ -60,20 +62,35 @@ class DebriefStep(models.IntegerChoices):
     RESULTS = 5, _("Final results")
     REVEAL = 6, _("Each table's rules")
     QUESTION = 7, _("A debrief question")
+    # Only at an event whose cards are on screens: the tables' tricks, round by round.
+    TRICKS = 8, _("The tricks' story")
 
 
 # Where the data screens fall among the stages of the talk (see
 # tournament.rules.debrief_questions: running order). The ladder opens the debrief and the
 # feelings come before any data; the disputes map opens the talk about noticing, the map
 # of which rules met the talk about coping; the paths and the moves come before adapting
-# or insisting, and the results and the reveal before real teams and workplaces.
+# or insisting, and the results and the reveal before real teams and workplaces. The
+# tricks' story follows the map of which rules met: what those meetings did to the tricks.
 SCREENS_BEFORE_STAGE: dict[Stage, tuple[DebriefStep, ...]] = {
     Stage.FEELINGS: (DebriefStep.OPENING,),
     Stage.NOTICING: (DebriefStep.DISPUTES,),
-    Stage.COPING: (DebriefStep.CLASHES,),
+    Stage.COPING: (DebriefStep.CLASHES, DebriefStep.TRICKS),
     Stage.ADAPTING: (DebriefStep.PATHS, DebriefStep.FLOW),
     Stage.REAL_WORLD: (DebriefStep.RESULTS, DebriefStep.REVEAL),
 }
+
+
+# The screens only an event whose cards are on screens has something to show on.
+SCREEN_EVENT_STEPS = frozenset({DebriefStep.TRICKS})
+
+
+def screens_before_stage(*, on_screens: bool) -> dict[Stage, tuple[DebriefStep, ...]]:
+    """SCREENS_BEFORE_STAGE for one event: without its cards on screens, no tricks' story."""
+    return {
+        stage: tuple(s for s in steps if on_screens or s not in SCREEN_EVENT_STEPS)
+        for stage, steps in SCREENS_BEFORE_STAGE.items()
+    }
 
 
 class PathsHighlight(models.TextChoices):

@@ -15,9 +15,10 @@ Terms:
     flow           how many players went from each table to each table between two
                    consecutive rounds.
     slide          one thing the projector can show at the debrief: a data screen
-                   (DebriefStep) or one of the event's debrief questions, in the running
-                   order of tournament.rules.debrief_questions; the console's Next and Back
-                   walk it, and its jump list offers every slide.
+                   (DebriefStep; the tricks' story only at an event whose cards are on
+                   screens) or one of the event's debrief questions, in the running order
+                   of tournament.rules.debrief_questions; the console's Next and Back walk
+                   it, and its jump list offers every slide.
 
 Five queries whatever the number of players: tables, seats, games, reports, corrections;
 the running order is one more (the event's questions).
@@ -44,13 +45,13 @@ from tables.models import (
     TakenTrick,
 )
 from tournament.models import (
-    SCREENS_BEFORE_STAGE,
     DebriefQuestion,
     DebriefStep,
     Event,
     ObserverNote,
     RoundStatus,
     Seat,
+    screens_before_stage,
 )
 from tournament.rules.charts import CLASH_TITLES, GridCell, PlayerPath
 from tournament.rules.clash import (
@@ -269,7 +270,8 @@ def debrief_slides(event: Event) -> list[Slide]:
     )
     order = running_order(
         ((Stage(stage), (pk, text, kind)) for stage, pk, text, kind in questions),
-        SCREENS_BEFORE_STAGE,
+        # The tricks' story only where cards were on screens.
+        screens_before_stage(on_screens=event.on_screens),
     )
     total = len(questions)
     slides: list[Slide] = []

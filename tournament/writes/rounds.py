@@ -47,6 +47,7 @@ from tables.writes.screen_deals import deal_screen_tables
 from tables.writes.screen_organizer import count_games_in_play
 from tournament.common.errors import Refused
 from tournament.models import (
+    SCREEN_EVENT_STEPS,
     DebriefStep,
     Event,
     Phase,
@@ -381,6 +382,8 @@ def step_debrief(*, event: Event, to_step: int) -> Event:
         raise Refused(_("The debrief screens come after the last round."))
     # A question is shown with tournament.writes.debrief_bank.show_question, which names it.
     if to_step not in DebriefStep.values or to_step == DebriefStep.QUESTION:
+        raise Refused(_("There is no such debrief screen."))
+    if to_step in SCREEN_EVENT_STEPS and not event.on_screens:
         raise Refused(_("There is no such debrief screen."))
     if event.debrief_step != to_step:
         event.debrief_step = to_step

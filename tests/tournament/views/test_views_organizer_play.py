@@ -25,6 +25,7 @@ from tables.writes.sightings import flush_sightings, note_phone_seen
 from tests import factories
 from tests.matching import search
 from tournament.models import (
+    SCREEN_EVENT_STEPS,
     DebriefQuestion,
     DebriefStep,
     Event,
@@ -837,7 +838,8 @@ def test_next_and_back_walk_the_screens_and_the_questions_in_the_running_order(
 ):
     event = debrief_event(organizer)
     bank = list(DebriefQuestion.objects.filter(event=event).order_by("position"))
-    slides = len(DebriefStep) - 1 + len(bank)  # every screen but QUESTION, every question
+    # Every screen but QUESTION and those of a screen event, every question.
+    slides = len(DebriefStep) - 1 - len(SCREEN_EVENT_STEPS) + len(bank)
     page = signed_in.get(url("event", event.pk)).content.decode()
     assert "The projector shows" in page
     assert "Debrief: the ladder" in page
@@ -875,7 +877,7 @@ def test_the_jump_list_offers_every_screen_and_question_by_stage(signed_in, orga
     jump = page.split('name="goto">')[1].split("</select>")[0]
     values = re.findall(r'<option value="([^"]+)"', jump)
     questions = DebriefQuestion.objects.filter(event=event)
-    assert len(values) == len(DebriefStep) - 1 + questions.count()
+    assert len(values) == len(DebriefStep) - 1 - len(SCREEN_EVENT_STEPS) + questions.count()
     assert {f"question:{q.pk}" for q in questions} <= set(values)
     assert re.findall(r'<optgroup label="([^"]+)"', jump)[0] == "How it felt"
     assert "selected>Debrief: the ladder" in jump

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from tests import factories
 from tournament.common.errors import Refused
-from tournament.models import DebriefQuestion, DebriefStep, Event
+from tournament.models import SCREEN_EVENT_STEPS, DebriefQuestion, DebriefStep, Event
 from tournament.reads.debrief import debrief_progress, debrief_slides
 from tournament.rules.debrief_questions import DEFAULT_BANK, QUESTION_MAX_LENGTH, Stage
 from tournament.writes.debrief_bank import (
@@ -207,7 +207,7 @@ def test_a_screen_number_never_shows_a_question(organizer):
 def test_the_running_order_numbers_the_questions_between_the_screens(organizer):
     event = debriefed(organizer)
     slides = debrief_slides(event)
-    assert len(slides) == len(DebriefStep) - 1 + len(DEFAULT_BANK)
+    assert len(slides) == len(DebriefStep) - 1 - len(SCREEN_EVENT_STEPS) + len(DEFAULT_BANK)
     assert slides[0].step == DebriefStep.OPENING
     assert [s.number for s in slides if s.is_question] == list(range(1, len(DEFAULT_BANK) + 1))
     reveal = next(i for i, s in enumerate(slides) if s.step == DebriefStep.REVEAL)

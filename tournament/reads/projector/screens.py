@@ -12,7 +12,9 @@ Terms:
               tournament.models.DebriefStep): the ladder, where games were disputed,
               which rules met (tournament.rules.clash: the kind of difference, never whose
               rules), every player's path, the moves between tables, the final results,
-              the reveal. The charts are SVG from tournament.rules.charts.
+              the reveal; at an event whose cards are on screens, the tricks' story after
+              which rules met (tournament.reads.debrief_tricks). The charts are SVG from
+              tournament.rules.charts.
     highlight ?highlight=climbers, or a number, on the paths screen: that many players who
               climbed or fell furthest are drawn bold and named, the rest thin and grey.
               With many players a few are highlighted anyway. Without ?highlight the
@@ -46,6 +48,7 @@ from tournament.reads.debrief import (
     table_timelines,
 )
 from tournament.reads.debrief_answers import Tally, answers_chart, shown_tally
+from tournament.reads.debrief_tricks import tricks_story
 from tournament.reads.projector.boards import (
     LegendEntry,
     ReasonMark,
@@ -71,6 +74,7 @@ class ScreenKind(StrEnum):
     CLASHES = "clashes"
     PATHS = "paths"
     FLOW = "flow"
+    TRICKS = "tricks"
     RULES = "rules"
     QUESTION = "question"
     LADDER = "ladder"
@@ -237,11 +241,34 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
     if step == DebriefStep.REVEAL:
         pages = revealed_rules(event, every=event.rules_revealed)
         return Screen(ScreenKind.RULES, event, view, rule_pages=pages, debrief_step=step)
+    return _chart_screen(event, view, step, highlight)
+
+
+def _chart_screen(event: Event, view: View, step: int, highlight: str | None) -> Screen:
+    """A debrief screen with a chart: the disputes, the clashes, the tricks' story, the
+    paths, the moves between tables."""
     data = build_debrief(event)
+    legend = [
+        LegendEntry(ReasonMark(charts.KIND_SYMBOLS[k], str(k)), _(charts.CLASH_TITLES[k]))
+        for k in legend_kinds(data.cells.values())
+    ]
+    if step == DebriefStep.TRICKS and event.on_screens:
+        story = tricks_story(event, data)
+        # Only the kinds that met: the key shares the screen with the chart.
+        met = {cell.kind for cell in data.cells.values()}
+        return Screen(
+            ScreenKind.TRICKS,
+            event,
+            view,
+            debrief_step=step,
+            chart=story.story_chart(),
+            kind_legend=[entry for entry in legend if entry.mark.tone in met],
+        )
     timelines: list[TableTimeline] = []
-    if step in (DebriefStep.DISPUTES, DebriefStep.CLASHES):
+    # The tricks' story is only for a screen event: elsewhere its step shows the clashes.
+    if step in (DebriefStep.DISPUTES, DebriefStep.CLASHES, DebriefStep.TRICKS):
         # One grid; the clash screen adds which rules met to the disputes.
-        clashes = step == DebriefStep.CLASHES
+        clashes = step != DebriefStep.DISPUTES
         svg = charts.grid_svg(
             data.tables,
             data.rounds,
@@ -272,10 +299,6 @@ def debrief_screen(event: Event, view: View, highlight: str | None = None) -> Sc
             translate=_,
         )
         kind = ScreenKind.FLOW
-    legend = [
-        LegendEntry(ReasonMark(charts.KIND_SYMBOLS[k], str(k)), _(charts.CLASH_TITLES[k]))
-        for k in legend_kinds(data.cells.values())
-    ]
     return Screen(
         kind,
         event,

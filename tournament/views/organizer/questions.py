@@ -35,11 +35,11 @@ from tournament.common.requests import HtmxRequest
 from tournament.forms import DebriefQuestionForm
 from tournament.models import (
     ANSWER_KIND_CHOICES,
-    SCREENS_BEFORE_STAGE,
     STAGE_CHOICES,
     DebriefQuestion,
     Event,
     Phase,
+    screens_before_stage,
 )
 from tournament.rules.debrief_questions import (
     DEFAULT_BANK,
@@ -104,6 +104,7 @@ def questions_context(
     shown_id = event.debrief_question_id if event.shows_a_question else None
     blocks = []
     number = 0
+    screens = screens_before_stage(on_screens=event.on_screens)
     for stage in Stage:
         mine = [q for q in questions if q.stage == stage]
         rows = []
@@ -129,7 +130,7 @@ def questions_context(
                 stage,
                 _(STAGE_TITLES[stage]),
                 _(STAGE_AIMS[stage]),
-                [str(step.label) for step in SCREENS_BEFORE_STAGE.get(stage, ())],
+                [str(step.label) for step in screens.get(stage, ())],
                 rows,
             )
         )
