@@ -63,7 +63,7 @@ def play_cards(event: Event, table: int, clock: Clock) -> tuple[Deal, list[str]]
 
 def point_all(deal: Deal, card: str, at: datetime, *, first_elsewhere: str | None = None):
     """Every player points at ``card`` at ``at``; with ``first_elsewhere``, the deal's
-    second player points there first, a second after the trick's last card."""
+    second player points there first, a second before."""
     trick = game_of(deal).trick
     assert trick is not None
     players = [Player.objects.get(pk=pk) for pk in deal.seats]

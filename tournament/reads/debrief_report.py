@@ -3,8 +3,10 @@
 Terms:
     report      one document (not a screen): the event's settings, every table's variant
                 with what it meant, the debrief's four charts (tournament.rules.charts, the same
-                as on the projector), the disputes list and the final ladder. Only the
-                organizer sees it, so it names the variants, before the reveal too.
+                as on the projector), at an event whose cards are on screens each round's
+                tricks' story after the clash map (tournament.reads.debrief_tricks), the
+                disputes list and the final ladder. Only the organizer sees it, so it names
+                the variants, before the reveal too.
     disputed game
                 as the debrief counts it (tournament.reads.debrief.disputed_games), so the list
                 has exactly the games the disputes map counts.
@@ -19,7 +21,7 @@ Terms:
 
 A constant number of queries at any size: the debrief's five, its three for the disputed
 games, and one each for the rounds, the tables, the games, the reports, the corrections
-and the last round's winners.
+and the last round's winners; at a screen event, one more for the tricks.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from tournament.reads.debrief import (
     table_timelines,
 )
 from tournament.reads.debrief_answers import Tally, answers_chart, event_tallies
+from tournament.reads.debrief_tricks import tricks_story
 from tournament.reads.projector import highlight_count
 from tournament.rules import charts
 from tournament.rules.cards import NEW_CLAUSES
@@ -75,6 +78,15 @@ class Chart:
     title: str
     caption: str
     svg: SafeString
+
+
+@dataclass(frozen=True)
+class RoundTricks:
+    """One round's tricks' story (tournament.reads.debrief_tricks), with its words."""
+
+    number: int
+    svg: SafeString
+    summaries: list[str]
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,8 @@ class DebriefReport:
     timelines: list[TableTimeline] = field(default_factory=list)
     # The room's anonymous answers, question by question (tournament.reads.debrief_answers).
     answers: list[AnswerResult] = field(default_factory=list)
+    # At an event whose cards are on screens, each round's tricks' story.
+    tricks: list[RoundTricks] = field(default_factory=list)
 
     @property
     def final(self) -> bool:
@@ -293,7 +307,7 @@ def build_report(event: Event) -> DebriefReport:
         rounds_played=sum(status != RoundStatus.PLANNED for _number, status, _at in rounds),
         tables=tables,
         sentence=data.sentence,
-        charts=_report_charts(data),
+        charts=_report_charts(data, on_screens=event.on_screens),
         kind_legend=[
             (charts.KIND_SYMBOLS[kind], _(charts.CLASH_TITLES[kind]))
             for kind in legend_kinds(data.cells.values())
@@ -306,30 +320,62 @@ def build_report(event: Event) -> DebriefReport:
             AnswerResult(tally, mark_safe(answers_chart(tally)))  # escaped by the chart
             for tally in event_tallies(event)
         ],
+        tricks=_round_tricks(event, data) if event.on_screens else [],
     )
 
 
-def _report_charts(data: Debrief) -> list[Chart]:
+def _round_tricks(event: Event, data: Debrief) -> list[RoundTricks]:
+    """Each round's tricks' story, its hatching named apart from the other charts'."""
+    story = tricks_story(event, data)
+    return [
+        RoundTricks(
+            number,
+            story.round_chart(number, pattern_id=f"hatch-tricks-{number}"),
+            story.summaries(number),
+        )
+        for number in story.rounds
+    ]
+
+
+def _report_charts(data: Debrief, *, on_screens: bool) -> list[Chart]:
     """The debrief's four charts, as on the projector, with their titles and captions:
     the disputes map, the clash map, every player's path and the moves between tables."""
-    return [*_grid_charts(data), _paths_chart(data), _flow_chart(data)]
+    return [*_grid_charts(data, on_screens=on_screens), _paths_chart(data), _flow_chart(data)]
 
 
-def _grid_charts(data: Debrief) -> list[Chart]:
+def _grid_charts(data: Debrief, *, on_screens: bool) -> list[Chart]:
     """The disputes map and the clash map: one grid, the second with the kinds of rules
-    that met. Each has its own hatching, as both are in one page."""
+    that met. Each has its own hatching, as both are in one page. At a screen event they
+    count tricks in disagreement where they count disputed games, as on the projector."""
     cells = data.grid_cells()
+    if on_screens:
+        disputes = (
+            _("Where tricks were in disagreement"),
+            _(
+                "Top table first: the number of tricks whose players pointed at different "
+                "cards, in each table and round."
+            ),
+            _("Tricks in disagreement per table and round"),
+            _("Which rules met, and tricks in disagreement, per table and round"),
+        )
+    else:
+        disputes = (
+            _("Where games were disputed"),
+            _("Top table first: the number of disputed games in each table and round."),
+            _("Disputed games per table and round"),
+            _("Which rules met, and disputed games, per table and round"),
+        )
     return [
         Chart(
             "disputes",
-            _("Where games were disputed"),
-            _("Top table first: the number of disputed games in each table and round."),
+            disputes[0],
+            disputes[1],
             mark_safe(  # ElementTree escaped every name and word in the charts
                 charts.grid_svg(
                     data.tables,
                     data.rounds,
                     cells,
-                    label=_("Disputed games per table and round"),
+                    label=disputes[2],
                     show_kinds=False,
                     pattern_id="hatch-disputes",
                     translate=_,
@@ -345,7 +391,7 @@ def _grid_charts(data: Debrief) -> list[Chart]:
                     data.tables,
                     data.rounds,
                     cells,
-                    label=_("Which rules met, and disputed games, per table and round"),
+                    label=disputes[3],
                     show_kinds=True,
                     pattern_id="hatch-clashes",
                     translate=_,

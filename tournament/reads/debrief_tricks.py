@@ -83,9 +83,10 @@ class TricksStory:
         """One round's chart (see Terms: round chart)."""
         return self._chart([number], charts.WIDTH, pattern_id, round_label(number))
 
-    def story_chart(self, *, pattern_id: str = "hatch-tricks") -> SafeString:
-        """Every round side by side (see Terms: round chart)."""
-        return self._chart(self.rounds, STORY_WIDTH, pattern_id, _story_label())
+    def story_chart(self, *, pattern_id: str = "hatch-tricks", fill: bool = True) -> SafeString:
+        """Every round side by side (see Terms: round chart); ``fill``: as tall as the
+        projector's screen, even with few tables."""
+        return self._chart(self.rounds, STORY_WIDTH, pattern_id, _story_label(), fill=fill)
 
     def svg_file(self, number: int | None = None) -> str:
         """A chart as a file of its own (see Terms: svg file): one round's, or every
@@ -106,6 +107,7 @@ class TricksStory:
         label: str,
         *,
         key: bool = False,
+        fill: bool = False,
     ) -> SafeString:
         strips = [s for (_table, r), s in self.strips.items() if r in rounds]
         svg = charts.tricks_svg(
@@ -116,6 +118,7 @@ class TricksStory:
             width=width,
             pattern_id=pattern_id,
             key=key,
+            fill=fill,
             translate=_,
             ngettext=ngettext,
         )

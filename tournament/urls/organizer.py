@@ -156,6 +156,7 @@ debrief_urls = [
     path("reveal/", debrief.reveal, name="reveal"),
     path("reveal/table/", debrief.reveal_one_table, name="reveal_table"),
     path("report/", debrief.event_report, name="debrief_report"),
+    path("debrief/tricks/", debrief.debrief_tricks, name="debrief_tricks"),
     path("debrief/answers/reveal/", debrief_answers.answers_reveal, name="answers_reveal"),
     path("debrief/answers/close/", debrief_answers.answers_close, name="answers_close"),
     path("debrief/answers/hide/", debrief_answers.answers_hide_word, name="answers_hide_word"),
@@ -193,6 +194,7 @@ records_urls = [
     path("records/results.csv", records.event_results_csv, name="results_csv"),
     path("records/notes.csv", records.event_notes_csv, name="notes_csv"),
     path("records/tricks.csv", records.event_tricks_csv, name="tricks_csv"),
+    path("records/tricks.svg", records.event_tricks_svg, name="tricks_svg"),
     path("records/answers.csv", records.event_answers_csv, name="answers_csv"),
     path("records/back-up/", records.back_up_now, name="back_up_now"),
 ]

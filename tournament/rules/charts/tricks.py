@@ -66,6 +66,7 @@ from tournament.rules.name_width import name_width
 
 LEAST = 40  # units: 28 px at 1080p on the tricks' screen (about 0.8 px a unit)
 MOST = 56  # the labels' largest size, on a chart of few tables
+COLUMN_GAP = 56  # between two rounds, a thin line in its middle
 TOP, BOTTOM = 76, 12
 ROW_LEAST = LEAST * 1.5  # a row holds its label and a bar worth seeing
 ROW_MOST = 170  # few tables: the rows stop growing and the chart gets shorter
@@ -161,6 +162,7 @@ class _Layout:
     font: float
     slowest: int
     widest: float
+    lead: float  # the room before a strip's bars, for its clash's symbol
     pattern_id: str
     translate: Translate
 
@@ -216,16 +218,20 @@ def tricks_svg(
     width: float = WIDTH,
     pattern_id: str = "hatch-tricks",
     key: bool = False,
+    fill: bool = False,
     translate: Translate = untranslated,
     ngettext: TranslatePlural = untranslated_plural,
 ) -> str:
     """The tricks' story of ``rounds`` (columns) at ``tables`` (rows, top table first):
     the strips given, the rest blank (see the module's Terms). ``pattern_id`` names the
     hatching: two of these charts in one page need two names. ``key`` draws the marks'
-    meaning under the chart, for a chart shown alone (a download); a page writes its own."""
+    meaning under the chart, for a chart shown alone (a download); a page writes its own.
+    ``fill``: few tables still fill the canvas's height (a projector's screen of its own)
+    instead of making a shorter chart (a page, a print)."""
     rows = sorted(tables, reverse=True)
     by_cell = {(strip.table, strip.round): strip for strip in strips}
-    row_height = min(max((HEIGHT - TOP - BOTTOM) / max(len(rows), 1), ROW_LEAST), ROW_MOST)
+    shared = (HEIGHT - TOP - BOTTOM) / max(len(rows), 1)
+    row_height = max(shared, ROW_LEAST) if fill else min(max(shared, ROW_LEAST), ROW_MOST)
     height = TOP + row_height * max(len(rows), 1) + BOTTOM + (KEY_HEIGHT if key else 0)
     svg = canvas(label, "chart-tricks", width)
     svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
@@ -233,14 +239,12 @@ def tricks_svg(
     add_hatching(svg, pattern_id)
     font = min(max(row_height * 0.42, LEAST), MOST)
     labels = [translated(translate, TABLE_LABEL, number=table) for table in rows]
-    # Room for the table's label, then the clash's symbol (an em and a gap).
-    left = label_margin(labels, font, least=180, gap=16) + font + 24
-    # Between two rounds: room for the next one's symbols.
-    gap = font + 36
-    column = (width - left - 10 - (len(rounds) - 1) * gap) / max(len(rounds), 1)
+    left = label_margin(labels, font, least=160, gap=24)
+    column = (width - left - 10 - (len(rounds) - 1) * COLUMN_GAP) / max(len(rounds), 1)
     slowest = max((t.seconds for strip in strips for t in strip.tricks), default=0)
     widest = len(translated(translate, SECONDS, seconds=slowest)) * font * GLYPH_WIDTH + 16
-    layout = _Layout(font, max(slowest, SLOWEST_LEAST), widest, pattern_id, translate)
+    # A strip's start: room for its clash's symbol (an em and a gap), then its bars.
+    layout = _Layout(font, max(slowest, SLOWEST_LEAST), widest, font + 20, pattern_id, translate)
     if not any(strip.tricks for strip in strips):
         # Nothing to tell: the sentence alone, across the middle.
         _add_nothing(svg, width, height, translate)
@@ -248,12 +252,15 @@ def tricks_svg(
     if key:
         _add_key(svg, height - KEY_HEIGHT, width, pattern_id, translate)
     for i, number in enumerate(rounds):
-        x = left + i * (column + gap)
+        x = left + i * (column + COLUMN_GAP)
         add_round_label(svg, x + column / 2, 54, number, translate)
+        if i:
+            _add_round_line(svg, x - COLUMN_GAP / 2, height - (KEY_HEIGHT if key else 0))
         in_column = [by_cell[(t, number)] for t in rows if (t, number) in by_cell]
         most = max((strip.slots for strip in in_column), default=0)
-        # The longest strip of the round fills the room its longest time leaves.
-        slot = min(SLOT_MOST, (column - widest) / most) if most else SLOT_MOST
+        # The longest strip of the round fills the room its symbol and longest time leave.
+        room = column - widest - layout.lead
+        slot = min(SLOT_MOST, room / most) if most else SLOT_MOST
         for j, table in enumerate(rows):
             row = _Row(TOP + j * row_height, row_height, x, column, slot)
             if i == 0:
@@ -332,10 +339,27 @@ def _add_key(
         add_text(group, 24 + KEY_FONT + 16, y + KEY_FONT * 0.8, words, size)
 
 
+def _add_round_line(svg: ET.Element, x: float, bottom: float) -> None:
+    """The thin line between two rounds' columns."""
+    ET.SubElement(
+        svg,
+        "line",
+        {
+            "x1": f"{x:.1f}",
+            "x2": f"{x:.1f}",
+            "y1": "12",
+            "y2": f"{bottom - BOTTOM:.1f}",
+            "stroke": "#767676",
+            "stroke-width": "2",
+            "class": "round-line",
+        },
+    )
+
+
 def _add_table_label(svg: ET.Element, left: float, row: _Row, text: str, font: float) -> None:
     add_text(
         svg,
-        left - font - 28,
+        left - 24,
         row.y + row.height / 2 + font * 0.35,
         text,
         font,
@@ -362,7 +386,7 @@ def _add_strip(svg: ET.Element, strip: TableTricks, row: _Row, layout: _Layout) 
     if KIND_SYMBOLS[strip.kind]:
         add_text(
             group,
-            row.x - font / 2 - 12,
+            row.x + font / 2,
             middle,
             KIND_SYMBOLS[strip.kind],
             font,
@@ -372,7 +396,7 @@ def _add_strip(svg: ET.Element, strip: TableTricks, row: _Row, layout: _Layout) 
         group,
         "line",
         {
-            "x1": f"{row.x:.1f}",
+            "x1": f"{row.x + layout.lead:.1f}",
             "x2": f"{row.x + row.column - layout.widest:.1f}",
             "y1": f"{row.base:.1f}",
             "y2": f"{row.base:.1f}",
@@ -400,7 +424,7 @@ def _add_bars(group: ET.Element, strip: TableTricks, row: _Row, layout: _Layout)
     dot = max(min(slot * BAR_SHARE, row.height * 0.2) / 2, DOT_LEAST)
     tallest = row.height - 16 - 2 * dot - 6
     shortest = min(6.0, tallest)
-    at = row.x
+    at = row.x + layout.lead
     previous_game = None
     for trick in strip.tricks:
         if previous_game is not None and trick.game != previous_game:

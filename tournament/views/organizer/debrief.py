@@ -1,6 +1,7 @@
 """The debrief: starting it (once confirmed: the results become final), the screens the
 projector shows (step, question, the paths chart's highlight, the tables' rules
-revealed), and the printable report.
+revealed), the tricks' story with a trick replayed (an event whose cards are on screens),
+and the printable report.
 
 Terms:
     slide     one screen of the debrief's running order (tournament.reads.debrief.Slide):
@@ -24,8 +25,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
+from tournament.common.requests import HtmxRequest
 from tournament.models import DebriefStep, Event, PathsHighlight, Phase, RoundStatus
 from tournament.reads.debrief import debrief_slides, parse_slide_key
+from tournament.reads.debrief_replay import Choice, tricks_page
 from tournament.reads.debrief_report import build_report
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import confirmed, console_url, run_action
@@ -141,6 +144,22 @@ def reveal_one_table(request: HttpRequest, event: Event) -> HttpResponse:
         return _("The projector now shows table %(number)s's rules.") % {"number": number}
 
     return run_action(request, show, default=console_url(event))
+
+
+# --- the tricks' story and a trick replayed ---------------------------------------------
+
+
+@require_GET
+@event_view()
+def debrief_tricks(request: HtmxRequest, event: Event) -> HttpResponse:
+    """The tricks' story beside the clash map, and the trick the organizer chose replayed
+    beside its table's pad (tournament.reads.debrief_replay). The choice is a plain GET
+    form; htmx swaps its section alone (the ``choice`` partial)."""
+    page = tricks_page(event, Choice.parse(request.GET))
+    template = "organizer/debrief_tricks.html"
+    return render(
+        request, f"{template}#choice" if request.htmx else template, {"event": event, "p": page}
+    )
 
 
 # --- the printable report ----------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The console's records of an event: downloads of the event (JSON) and its results
-(CSV), and "Back up now".
+"""The console's records of an event: downloads of the event (JSON), its results (CSV),
+at a screen event its tricks (CSV) and the tricks' story (SVG), and "Back up now".
 
 Terms:
     download   a GET answered with a file to save (Content-Disposition: attachment),
@@ -25,7 +25,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tournament.common.inputs import positive_int
 from tournament.models import Event
+from tournament.reads.debrief_tricks import tricks_story
 from tournament.reads.records import answers_csv, export_event, notes_csv, results_csv, tricks_csv
 from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, run_action
@@ -89,6 +91,23 @@ def event_tricks_csv(request: HttpRequest, event: Event) -> HttpResponse:
         tricks_csv(export_event(event)),
         content_type="text/csv; charset=utf-8",
         filename=download_name(event, "tricks", "csv"),
+    )
+
+
+@require_GET
+@event_view(may="organize")
+@never_cache
+def event_tricks_svg(request: HttpRequest, event: Event) -> HttpResponse:
+    """The tricks' story as a picture for slides or print (tournament.reads.debrief_tricks):
+    every round side by side, or ?round=2 alone; its key drawn under it."""
+    story = tricks_story(event)
+    number = positive_int(request.GET.get("round"))
+    chosen = number if number in story.rounds else None
+    what = f"tricks-round-{chosen}" if chosen else "tricks"
+    return _download(
+        story.svg_file(chosen),
+        content_type="image/svg+xml; charset=utf-8",
+        filename=download_name(event, what, "svg"),
     )
 
 

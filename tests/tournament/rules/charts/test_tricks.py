@@ -144,9 +144,10 @@ def test_words_are_translated_through_the_callables():
     rounds=st.integers(1, 4),
     games=st.integers(0, 9),
     seconds=st.integers(0, 4000),
+    fill=st.booleans(),
 )
 def test_every_text_reads_from_the_back_row_and_none_overlaps_or_leaves_the_chart(
-    tables, rounds, games, seconds
+    tables, rounds, games, seconds, fill
 ):
     """Up to 15 tables, the projector's chart of every round keeps its text at 28 px or
     more at 1080p; texts never meet nor leave the canvas, whatever the tricks."""
@@ -165,7 +166,9 @@ def test_every_text_reads_from_the_back_row_and_none_overlaps_or_leaves_the_char
         for number in range(1, rounds + 1)
     ]
     svg = parse(
-        tricks_svg(strips, range(1, tables + 1), range(1, rounds + 1), label="T", width=2400)
+        tricks_svg(
+            strips, range(1, tables + 1), range(1, rounds + 1), label="T", width=2400, fill=fill
+        )
     )
     found = texts(svg)
     assert meeting(found) == []
