@@ -15,6 +15,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LAPTOP, PROJECTOR, pictures, sign_in, snap
+from tests.browser.test_content_security_policy import Watch
 from tests.browser.test_projector_legibility import measure
 from tests.debrief_screens import AGREED_AFTER, story_event
 from tournament.models import DebriefStep
@@ -40,6 +41,7 @@ def test_the_console_replays_a_trick_with_names_hidden_then_shown(
     event = story_event(organizer)
     shots = pictures("debrief", tmp_path)
     page = new_context(viewport=LAPTOP).new_page()
+    watch = Watch(page)  # the Content-Security-Policy refuses nothing on the way
     sign_in(page, live_server, organizer)
     page.goto(live_server.url + reverse("organizer:event", args=[event.pk]))
     page.get_by_role("link", name="The tricks’ story and replays").click()
@@ -48,6 +50,7 @@ def test_the_console_replays_a_trick_with_names_hidden_then_shown(
     expect(page.locator("svg.chart-grid")).to_be_visible()
     snap(page, shots / "console-tricks-story.png", full_page=True)
 
+    page.evaluate("window.samePage = true")  # gone if the page loads again
     page.get_by_label("Round", exact=True).select_option("1")
     page.get_by_label("Table", exact=True).select_option("1")
     page.get_by_label("Game", exact=True).select_option("1")
@@ -57,6 +60,8 @@ def test_the_console_replays_a_trick_with_names_hidden_then_shown(
     expect(replay).to_contain_text("Player 1")
     expect(replay).to_contain_text(f"after {AGREED_AFTER} s")
     assert "trick=1" in page.url, "the address follows the choice"
+    assert page.evaluate("window.samePage === true"), "htmx swapped the choice alone"
+    expect(page.locator("#choice-show")).to_be_focused()
     names = seated_names(event, 1)
     assert not any(name in page.locator("#choice").inner_text() for name in names)
     pad = page.locator("#choice .pad-view")
@@ -76,6 +81,7 @@ def test_the_console_replays_a_trick_with_names_hidden_then_shown(
     for number in (1, 2):
         expect(page.locator(f"#tricks-round-{number} svg.chart-tricks")).to_be_visible()
     snap(page.locator("#chart-tricks"), shots / "report-tricks.png")
+    assert watch.violations() == []
 
 
 def test_without_javascript_the_choice_is_a_plain_form(live_server, new_context):
@@ -102,6 +108,7 @@ def test_the_projectors_tricks_story_reads_from_the_back_of_the_room(
     organizer, _created = ensure_organizer()
     event = step_debrief(event=story_event(organizer), to_step=DebriefStep.TRICKS)
     page = new_context(viewport=PROJECTOR, reduced_motion="reduce").new_page()
+    watch = Watch(page)
     page.goto(live_server.url + reverse("projector:screen", args=[event.projector_token]))
     page.evaluate("document.body.classList.add('is-idle')")  # the corner tools hidden
     expect(page.locator("h1")).to_have_text("The tricks’ story")
@@ -124,6 +131,7 @@ def test_the_projectors_tricks_story_reads_from_the_back_of_the_room(
     names = list(event.players.values_list("name", flat=True))
     shown = page.locator("main").inner_text()
     assert not any(name in shown for name in names)
+    assert watch.violations() == []
 
 
 def shots_at(tmp_path):

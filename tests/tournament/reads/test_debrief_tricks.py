@@ -23,12 +23,20 @@ from tests.debrief_screens import (
     take_agreed,
 )
 from tests.screen_factories import screen_event
+from tournament.models import DebriefStep, Phase
 from tournament.reads.debrief import build_debrief
 from tournament.reads.debrief_replay import Choice, chosen_game, tricks_page
+from tournament.reads.debrief_report import build_report
 from tournament.reads.debrief_tricks import tricks_story
+from tournament.reads.projector import ScreenKind, build_screen
 from tournament.rules import charts
 
 pytestmark = pytest.mark.django_db
+
+# The debrief's three at a screen event, the rounds, the tables, the disputed games' three,
+# the dispute lines' three, the last round's winners, the notes, the room's answers' two,
+# and the tricks.
+REPORT_AT_A_SCREEN_EVENT = 16
 
 
 @pytest.fixture
@@ -160,10 +168,9 @@ def test_a_choice_reads_only_numbers_it_can_use():
     assert not Choice.parse({"names": "yes"}).names
 
 
-@pytest.mark.parametrize(("players", "tables"), [(20, 4), (500, 125)])
-def test_the_story_and_a_replay_cost_the_same_few_queries_at_any_size(
-    organizer, django_assert_num_queries, players, tables
-):
+def tricks_everywhere(organizer, players: int, tables: int):
+    """A screen event in round 1: a trick played, disagreed and agreed at table 1, and one
+    trick taken at every other table (written at once: what the reads count is rows)."""
     event = factories.start_rounds(screen_event(owner=organizer, players=players, tables=tables))
     take_agreed(event, 1, Clock(), after=12, disagree=True)
     now = timezone.now()
@@ -183,6 +190,14 @@ def test_the_story_and_a_replay_cost_the_same_few_queries_at_any_size(
     )
     assert Pointing.objects.filter(deal__round__event=event, deal__practice=False).exists()
     event.refresh_from_db()
+    return event
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 4), (500, 125)])
+def test_the_story_and_a_replay_cost_the_same_few_queries_at_any_size(
+    organizer, django_assert_num_queries, players, tables
+):
+    event = tricks_everywhere(organizer, players, tables)
     # The debrief's three at a screen event (tables, seats, tricks in disagreement), and
     # the story's tricks.
     with django_assert_num_queries(4):
@@ -196,3 +211,24 @@ def test_the_story_and_a_replay_cost_the_same_few_queries_at_any_size(
     assert page.game.replay is not None
     assert len(page.game.replay.cards) == players // tables
     assert isinstance(page.story.strips[(1, 1)].tricks[0], charts.TrickMark)
+
+
+@pytest.mark.parametrize(("players", "tables"), [(20, 4), (500, 125)])
+def test_the_report_and_the_projectors_story_cost_the_same_at_any_size(
+    organizer, django_assert_num_queries, players, tables
+):
+    event = tricks_everywhere(organizer, players, tables)
+    # The projector's screen at the debrief's tricks' story (set here, not stepped to:
+    # the round is still open, and only what the screen reads is counted).
+    event.phase, event.debrief_step = Phase.DEBRIEF, DebriefStep.TRICKS
+    event.save(update_fields=["phase", "debrief_step"])
+    with django_assert_num_queries(4):  # the debrief's three at a screen event, the tricks
+        screen = build_screen(event)
+    assert screen.kind == ScreenKind.TRICKS
+    assert screen.chart is not None
+    assert screen.chart.count('class="strip"') == tables
+    # The report's own at a screen event (its disputed games find none), and the tricks.
+    with django_assert_num_queries(REPORT_AT_A_SCREEN_EVENT):
+        report = build_report(event)
+    assert [chart.number for chart in report.tricks] == [1]
+    assert report.tricks[0].svg.count('class="strip"') == tables
