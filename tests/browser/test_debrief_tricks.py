@@ -127,7 +127,7 @@ def test_the_projectors_tricks_story_reads_from_the_back_of_the_room(
     assert box is not None
     # What tests/tournament/rules/charts/test_tricks.py takes for the chart's box.
     assert box["width"] >= 1800
-    assert box["height"] >= 600
+    assert box["height"] >= 640
     names = list(event.players.values_list("name", flat=True))
     shown = page.locator("main").inner_text()
     assert not any(name in shown for name in names)

@@ -37,7 +37,7 @@ from tournament.models import Event
 from tournament.reads.debrief import Debrief, build_debrief
 from tournament.rules import charts
 
-# The projector's chart box at 1080p is about 1830 x 720 px: a canvas this wide fills it
+# The projector's chart box at 1080p is 1830 x 640 to 700 px: a canvas this wide fills it
 # (tournament.rules.charts.tricks: least text).
 STORY_WIDTH = 2400
 

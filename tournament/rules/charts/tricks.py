@@ -21,9 +21,10 @@ Terms:
     summary     the chart in words, a sentence per table-round (``table_summary``): what
                 a screen reader says (the chart's ``<desc>``) and what the page lists.
     least text  every text is at least LEAST units high: 28 px on a 1080p projector,
-                where the tricks' screen draws the chart at about 0.8 px a unit. Rows
-                never get thinner than that text needs: with many tables the canvas grows
-                taller instead (the console and the report scroll; the projector scales).
+                where the tricks' screen draws a 2400-unit-wide chart at 0.71 px a unit or
+                more, up to 13 tables. Rows never get thinner than that text needs: with
+                more tables the canvas grows taller instead (the console and the report
+                scroll; the projector scales it down).
 
 Words arrive marked with ``gettext_noop`` (or through ``ngettext``, see
 tournament.common.i18n) and are translated through the callables. No player is named.
