@@ -15,8 +15,9 @@ from tables.models import Deal, TakenTrick
 from tests import factories
 from tests.debrief_screens import AGREED_AFTER, SETTLED_AFTER, story_event
 from tests.screen_factories import screen_event
+from tests.tournament.writes.test_cofacilitators import join
 from tournament.common.errors import Refused
-from tournament.models import DebriefStep, Event
+from tournament.models import CoRole, DebriefStep, Event
 from tournament.reads.debrief import debrief_slides
 from tournament.reads.records import export_event, tricks_csv
 from tournament.writes.rounds import advance_phase, start_debrief, step_debrief
@@ -97,6 +98,15 @@ def test_another_organizers_event_is_not_found(client, django_user_model, event)
     client.force_login(other)
     assert client.get(url("debrief_tricks", event.pk)).status_code == 404
     assert client.get(url("tricks_svg", event.pk)).status_code == 404
+
+
+def test_an_observer_sees_the_story_and_replays_but_downloads_nothing(event):
+    observer, _invitation = join(event, CoRole.OBSERVER)
+    page = observer.get(url("debrief_tricks", event.pk) + "?round=1&table=1&game=1&trick=1")
+    assert page.status_code == 200
+    assert "Player 1" in page.content.decode()
+    assert "Download this chart" not in page.content.decode()
+    assert observer.get(url("tricks_svg", event.pk)).status_code != 200
 
 
 def test_the_page_costs_the_same_few_queries_whatever_is_chosen(
@@ -192,3 +202,17 @@ def test_a_screen_event_between_rounds_has_no_story_step_yet(organizer):
     event = advance_phase(event=factories.close_current_round(event, organizer))
     with pytest.raises(Refused):
         step_debrief(event=event, to_step=DebriefStep.TRICKS)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?round=99999999999999&table=1&game=1",
+        "?round=-1&table=%00",
+        "?round=1&table=1&game=1&trick=1&names=<b>",
+    ],
+)
+def test_a_choice_nobody_could_make_answers_with_the_page(signed_in, event, query):
+    response = signed_in.get(url("debrief_tricks", event.pk) + query)
+    assert response.status_code == 200
+    assert "<b>" not in response.content.decode()
