@@ -339,10 +339,13 @@ def end_deal(
         deal.save(update_fields=["ended_at", "end"])
         return None
     names = dict(Player.objects.filter(pk__in=game.tricks).values_list("pk", "name"))
-    tricks = {names[player]: count for player, count in game.tricks.items()}
     table = deal.table
-    winner_name = game_winner(tricks, fewest_wins=table.fewest_wins)
+    # The winner by names (ties go by the one order of names); kept by player id, as
+    # every report's tricks are (tables.models.Game.tricks).
+    by_name = {names[player]: count for player, count in game.tricks.items()}
+    winner_name = game_winner(by_name, fewest_wins=table.fewest_wins)
     winner_id = next(player for player, name in names.items() if name == winner_name)
+    tricks = {str(player): count for player, count in game.tricks.items()}
     number = (
         Game.objects.filter(round=round_, table=table)
         .order_by("-number")
