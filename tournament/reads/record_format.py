@@ -108,6 +108,9 @@ class Kind(StrEnum):
     CARD = "card"  # a card's code, "7H" (tables.rules.screen_play)
     NAMES = "names"  # a list of players (ids) written as names; each on the roster, once
     HANDS = "hands"  # cards per player: ids written as names; each card dealt once
+    POINTS = "points"  # a stroke's points, [[x, y], ...] inside the pad (tables.rules)
+    VIDEO = "video"  # a video room's https address, or blank (tables.rules.silent_channel)
+    VIDEO_PATTERN = "video_pattern"  # the same with {table} (and {event}) in it, or blank
 
 
 # The kinds whose value is another row: the model field is a foreign key, read by its id.
@@ -246,6 +249,8 @@ EVENT = Section(
         # Cards on screens (issue 33); a record written before them is a room's event.
         Field("cards", Kind.CHOICE, choices=_values(CardsOn), missing=CardsOn.TABLE.value),
         Field("screen_stall_seconds", Kind.WHOLE, minimum=10, maximum=600, missing=60),
+        # Video rooms (issue 34); a record written before them has none.
+        Field("video_pattern", Kind.VIDEO_PATTERN, missing=""),
     ),
 )
 
@@ -270,6 +275,7 @@ TABLES = Section(
         *(Field(key, Kind.FLAG, missing=False) for key in CLAUSE_FIELDS),
         Field("variant_set_by_hand", Kind.FLAG),
         Field("sheet_language", Kind.CHOICE, choices=lambda: ["", *_languages()], missing=""),
+        Field("video_link", Kind.VIDEO, missing=""),
     ),
     order_by=("number",),
 )

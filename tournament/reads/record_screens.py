@@ -1,5 +1,6 @@
 """The screen tables' part of the event's record: every deal of a round, and in each its
-plays, pointing and taken tricks; and the CSV that lists the tricks.
+plays, pointing and taken tricks; each round's strokes on the tables' pads and gestures;
+and the CSV that lists the tricks.
 
 Terms:
     deal      one game at a screen table (tables.models.Deal), written with the round it
@@ -9,6 +10,9 @@ Terms:
               the import gives every row a new one, as it does reports.
     parts     inside a deal, its ``plays``, ``pointing`` and ``tricks`` (the taken ones),
               in the order they were made.
+    silent channel  a round's ``strokes`` (table, player, ink or clear, points, time) and
+              ``gestures`` (table, player, gesture, the card pointed at), in the order made;
+              the game in play when a stroke was drawn is not written (its time says it).
     trick row one line of the tricks CSV: a taken trick of a counted or practice deal,
               with the cards played to it in order, who took it, whether the players
               pointed at different cards first, whether the organizer settled it, and
@@ -25,7 +29,9 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tables.models import Deal, DealEnd, Play, Pointing, TakenTrick
+from tables.models import Deal, DealEnd, Gesture, Play, Pointing, Stroke, TakenTrick
+from tables.rules.silent_channel import GESTURES as GESTURE_KINDS
+from tables.rules.silent_channel import STROKE_KINDS
 from tournament.models import Event
 from tournament.reads.record_format import (
     REQUIRED,
@@ -109,6 +115,34 @@ TRICKS = Section(
 DEAL_PARTS = (PLAYS, POINTING, TRICKS)
 assert all(part.missing is not REQUIRED for part in (DEALS, *DEAL_PARTS))
 
+STROKES = Section(
+    "strokes",
+    Stroke,
+    (
+        Field("table", Kind.TABLE),
+        Field("player", Kind.PLAYER),
+        Field("kind", Kind.CHOICE, choices=lambda: list(STROKE_KINDS)),
+        Field("points", Kind.POINTS),
+        time_field("at", attr="drawn_at"),
+    ),
+    order_by=("pk",),
+    missing=list,
+)
+GESTURES = Section(
+    "gestures",
+    Gesture,
+    (
+        Field("table", Kind.TABLE),
+        Field("player", Kind.PLAYER),
+        Field("kind", Kind.CHOICE, choices=lambda: list(GESTURE_KINDS)),
+        Field("card", Kind.CARD, null=True, null_is_blank=True),
+        time_field("at", attr="made_at"),
+    ),
+    order_by=("pk",),
+    missing=list,
+)
+SILENT_CHANNEL = (STROKES, GESTURES)
+
 
 def screen_deals(event: Event, out: Any) -> dict[int, list[dict[str, Any]]]:
     """Each round's deals as the record writes them, by round id, with their parts: four
@@ -131,6 +165,17 @@ def screen_deals(event: Event, out: Any) -> dict[int, list[dict[str, Any]]]:
         for part in DEAL_PARTS:
             written[part.key] = parts[part.key][deal["id"]]
         by_round[deal["round_id"]].append(written)
+    return by_round
+
+
+def silent_channel(event: Event, out: Any) -> dict[int, dict[str, list[dict[str, Any]]]]:
+    """Each round's strokes and gestures as the record writes them, by round id: two
+    queries. ``out`` is the export's writer (tournament.reads.records)."""
+    by_round: dict[int, dict[str, list]] = defaultdict(lambda: {s.key: [] for s in SILENT_CHANNEL})
+    for section in SILENT_CHANNEL:
+        rows = section.model._default_manager.filter(round__event=event)
+        for row in rows.values("round_id", *section.columns).order_by(*section.order_by):
+            by_round[row["round_id"]][section.key].append(out.row(section, row))
     return by_round
 
 

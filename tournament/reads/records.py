@@ -84,7 +84,7 @@ from tournament.reads.record_format import (
     Kind,
     Section,
 )
-from tournament.reads.record_screens import DEALS, screen_deals, trick_rows
+from tournament.reads.record_screens import DEALS, screen_deals, silent_channel, trick_rows
 from tournament.rules.ordering import name_key
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -221,8 +221,10 @@ def _read_record(event: Event, now: datetime) -> dict[str, Any]:
         for round_id, lists in parts.items():
             lists[part.key] = out.rows(part, by_round[round_id])
     deals = screen_deals(event, out)  # after the games: a deal names the game it counted as
+    silent = silent_channel(event, out)
     for round_id, lists in parts.items():
         lists[DEALS.key] = deals.get(round_id, [])
+        lists.update(silent[round_id])
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import GameStatus
 from tables.rules.screen_play import is_card
+from tables.rules.silent_channel import VIDEO_MAX_LENGTH
 from tournament.models import DebriefStep
 from tournament.reads.record_format import (
     ANSWERS,
@@ -66,7 +67,12 @@ from tournament.rules.roster import (
 )
 from tournament.writes.record_fields import RecordObject, RecordProblem, is_whole, problem
 from tournament.writes.record_file import MAX_PLAYERS, MAX_ROUNDS, check_shape
-from tournament.writes.record_screens import check_deals
+from tournament.writes.record_screens import (
+    check_deals,
+    check_silent_channel,
+    read_points,
+    read_video_link,
+)
 
 Row = dict[str, Any]
 
@@ -216,7 +222,14 @@ class _Reader:
             case Kind.SNAPSHOT:
                 return item.snapshot(key, self.tricks)
             case Kind.CARD:
+                if null and item.raw(key) in (None, ""):
+                    return ""
                 return self.card(item.raw(key), item.at(key))
+            case Kind.POINTS:
+                return read_points(item.raw(key), item.at(key))
+            case Kind.VIDEO | Kind.VIDEO_PATTERN:
+                link = item.text(key, max_length=VIDEO_MAX_LENGTH, blank=True)
+                return read_video_link(link, item.at(key), pattern=one.kind == Kind.VIDEO_PATTERN)
             case Kind.NAMES:
                 return self.names(item.raw(key), item.at(key))
             case Kind.HANDS:
@@ -388,6 +401,7 @@ class _Reader:
         for part in (REPORTS, CORRECTIONS):
             row[part.key] = [self.read(part, each) for each in item.objects(part.key)]
         row[DEALS.key] = check_deals(self, item)
+        row.update(check_silent_channel(self, item))
         return row
 
     def seat_row(self, item: RecordObject, round_number: int, seated: set[str]) -> Row:

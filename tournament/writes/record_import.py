@@ -63,7 +63,12 @@ from tournament.reads.record_format import (
 )
 from tournament.writes.record_checks import Checked, Row, check_record
 from tournament.writes.record_fields import RecordProblem
-from tournament.writes.record_screens import hands_to_ids, names_to_ids, write_deals
+from tournament.writes.record_screens import (
+    hands_to_ids,
+    names_to_ids,
+    write_deals,
+    write_silent_channel,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -223,6 +228,7 @@ def _create(checked: Checked, owner: User) -> ImportedEvent:
     GameReport.objects.bulk_create(reports)
     GameCorrection.objects.bulk_create(parts(CORRECTIONS))
     write_deals(build, in_rounds)
+    write_silent_channel(build, in_rounds)
     build.restamp()
 
     ObserverNote.objects.bulk_create(build.row(NOTES, row, event=event) for row in checked.notes)

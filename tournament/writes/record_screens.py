@@ -1,6 +1,7 @@
 """The screen tables' part of an imported record: each deal checked against its own hands
 (tournament.reads.record_screens describes it), then written with its plays, pointing and
-taken tricks.
+taken tricks; each round's strokes and gestures, their points checked as a screen's are,
+and the video links as the organizer's form checks them.
 
 Terms:
     deal, parts   see tournament.reads.record_screens.
@@ -21,10 +22,20 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tables.models import Deal, Play, Pointing, TakenTrick
+from tables.models import Deal, Gesture, Play, Pointing, Stroke, TakenTrick
 from tables.rules import screen_play as rules
+from tables.rules import silent_channel
 from tournament.models import Player, Round
-from tournament.reads.record_screens import DEAL_PARTS, DEALS, PLAYS, POINTING, TRICKS
+from tournament.reads.record_screens import (
+    DEAL_PARTS,
+    DEALS,
+    GESTURES,
+    PLAYS,
+    POINTING,
+    SILENT_CHANNEL,
+    STROKES,
+    TRICKS,
+)
 from tournament.writes.record_fields import RecordObject, problem
 
 Row = dict[str, Any]
@@ -85,6 +96,55 @@ def write_deals(build: Any, in_rounds: list[tuple[Round, Row]]) -> None:
     Play.objects.bulk_create(plays)
     Pointing.objects.bulk_create(pointings)
     TakenTrick.objects.bulk_create(taken)
+
+
+def check_silent_channel(reader: Any, item: RecordObject) -> dict[str, list[Row]]:
+    """A round's strokes and gestures, read by ``reader`` (the record check's)."""
+    return {
+        section.key: [reader.read(section, each) for each in item.objects(section.key)]
+        if section.key in item.data
+        else section.default()
+        for section in SILENT_CHANNEL
+    }
+
+
+def read_points(value: Any, where: str) -> list[list[int]]:
+    """A stroke's points as the record holds them, checked as the pad checks a screen's."""
+    text = ""
+    if isinstance(value, list) and all(
+        isinstance(point, list)
+        and len(point) == 2
+        and all(type(n) is int and n >= 0 for n in point)
+        for point in value
+    ):
+        text = " ".join(f"{x},{y}" for x, y in value)
+    if value == []:
+        return []
+    try:
+        stroke = silent_channel.read_stroke("black", text)
+    except silent_channel.StrokeProblem:
+        raise problem(where, _("expected the points of a line inside the pad.")) from None
+    return [list(point) for point in stroke.points]
+
+
+def read_video_link(link: str | None, where: str, *, pattern: bool) -> str:
+    try:
+        return silent_channel.check_video_link(link or "", pattern=pattern)
+    except silent_channel.VideoProblem:
+        raise problem(where, _("expected an https address, or nothing.")) from None
+
+
+def write_silent_channel(build: Any, in_rounds: list[tuple[Round, Row]]) -> None:
+    """The checked strokes and gestures of every round, in the new event."""
+    strokes: list[Stroke] = []
+    gestures: list[Gesture] = []
+    for round_, row in in_rounds:
+        for one in row.get(STROKES.key, []):
+            strokes.append(build.row(STROKES, one, round=round_, client_key=_key()))
+        for one in row.get(GESTURES.key, []):
+            gestures.append(build.row(GESTURES, one, round=round_, client_key=_key()))
+    Stroke.objects.bulk_create(strokes)
+    Gesture.objects.bulk_create(gestures)
 
 
 def names_to_ids(names: list[str], players: dict[str, Player]) -> list[int]:

@@ -104,3 +104,51 @@ def test_a_screen_event_whose_games_were_counted_on_screens_round_trips(organize
     assert all(set(game["tricks"]) <= seated for game in counted)
     imported = import_event(record=through_json(first), owner=organizer).event
     assert without_time(export_event(imported)) == without_time(first)
+
+
+def test_the_pads_strokes_the_gestures_and_the_video_rooms_round_trip(organizer):
+    from tables.models import Gesture, Stroke, Table
+    from tests.screen_factories import deal_at, draw_and_gesture
+
+    event = played_event(organizer)
+    draw_and_gesture(deal_at(event, 1))
+    event.video_pattern = "https://meet.example/ft-{event}-{table}"
+    event.save(update_fields=["video_pattern"])
+    Table.objects.filter(event=event, number=2).update(video_link="https://zoom.example/j/9")
+    first = export_event(event)
+    round_1 = first["rounds"][0]
+    assert [s["kind"] for s in round_1["strokes"]] == ["red", "red"]
+    assert round_1["strokes"][0]["points"] == [[10, 10], [200, 200]]
+    assert [(g["kind"], g["card"]) for g in round_1["gestures"]] == [("yes", None)]
+    assert first["event"]["video_pattern"] == "https://meet.example/ft-{event}-{table}"
+    imported = import_event(record=through_json(first), owner=organizer).event
+    assert Stroke.objects.filter(round__event=imported).count() == 2
+    assert Gesture.objects.filter(round__event=imported).count() == 1
+    assert without_time(export_event(imported)) == without_time(first)
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        ("points", "hello"),
+        ("points", [[1, 1], [2000, 3]]),
+        ("points", [["1", 1]]),
+        ("kind", "text"),
+    ],
+)
+def test_a_record_whose_stroke_is_not_a_line_of_the_pad_is_refused(organizer, where, value):
+    from tests.screen_factories import deal_at, draw_and_gesture
+
+    event = played_event(organizer)
+    draw_and_gesture(deal_at(event, 1))
+    record = through_json(export_event(event))
+    record["rounds"][0]["strokes"][0][where] = value
+    with pytest.raises(RecordProblem):
+        import_event(record=record, owner=organizer)
+
+
+def test_a_record_whose_video_link_is_not_https_is_refused(organizer):
+    record = through_json(export_event(played_event(organizer)))
+    record["tables"][0]["video_link"] = "javascript:alert(1)"
+    with pytest.raises(RecordProblem):
+        import_event(record=record, owner=organizer)
