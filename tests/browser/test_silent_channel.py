@@ -1,8 +1,9 @@
 """The silent channel in real browsers, at a screen table of 4: one player draws (by
 mouse) and another sees the stroke, a third draws by keyboard, a gesture shows on every
 screen at the table, text typed or pasted into the pad is never drawn, each screen shows
-its table's video link and, after the move, the new table's; and the new table's pad
-starts empty.
+its table's video link and, after the move, the new table's; the new table's pad starts
+empty, and the debrief shows the tricks' chart and the old table's pad at the end of its
+game.
 
 Under pytest-django's live server there is no live channel (tournament.asgi serves it):
 the screens poll, as they do when the channel is down.
@@ -11,13 +12,14 @@ the screens poll, as they do when the channel is down.
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tables.models import Gesture, Stroke
 from tables.writes.screen_play import game_of
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE, pictures, snap
-from tests.browser.test_screen_tables import play_next_card
+from tests.browser.conftest import LAPTOP, PHONE, pictures, sign_in, snap
+from tests.browser.test_screen_tables import at, everyone_points, play_next_card, play_trick
 from tests.screen_factories import deal_at, screen_event
 from tournament.models import Player, Seat
 from tournament.writes.rounds import advance_phase
@@ -109,6 +111,10 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     snap(bo, shots / "table-with-drawing-and-gesture-1280.png", full_page=True)
     # A gesture goes by itself after a few seconds.
     expect(ada.get_by_role("img", name=f"{cy_name}: confused")).to_have_count(0, timeout=WAIT)
+    # The trick is finished and taken, so game 1 counts by it at the close.
+    play_trick(pages, deal)
+    everyone_points(pages, deal, code)  # the leader's card: the table agrees on it
+    expect(at(ada, 1, 2)).to_be_visible(timeout=WAIT)
 
     # The round closes: each screen shows where its player goes and that table's video.
     event = factories.close_current_round(event, organizer)
@@ -129,3 +135,13 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
         expect(drawings(page, 0)).to_have_count(1, timeout=WAIT)
         expect(page.locator("#pad-strokes polyline")).to_have_count(0)
     assert game_of(deal_at(event, 1)).trick is not None
+
+    # The debrief shows the tricks' chart and table 1's pad as it was when game 1 ended.
+    console = new_context(viewport=LAPTOP).new_page()
+    sign_in(console, live_server, organizer)
+    story = reverse("organizer:debrief_tricks", args=[event.pk])
+    console.goto(f"{live_server.url}{story}?round=1&table=1&game=1&trick=1")
+    expect(console.locator("svg.chart-tricks").first).to_be_visible()
+    pad = console.locator("#choice .pad-view")
+    expect(pad).to_be_visible()
+    expect(pad.locator("polyline")).to_have_count(2)
