@@ -62,6 +62,10 @@ class Tally:
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     cut_off: int = 0
+    # GETs sent again on a new connection after a live server closed a kept-alive one
+    # without answering (browsers do it unseen); counted, for they may say the server
+    # dropped connections under the load.
+    reopened: int = 0
     failovers: list[float] = field(default_factory=list)
     # the game numbers reported (sent) at each room event's table, by the table's token
     games: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
@@ -110,7 +114,10 @@ class Routed:
         port the exchange went to, not the client's: another exchange of the same client
         may have moved it meanwhile."""
         if self.pool.alive(port):
-            self.tally.failed(f"{what}: {type(failure).__name__}")
+            # The bench's own ConnectionErrors say what went wrong (a stream answered 503,
+            # or ended); the system's name their kind.
+            said = f" ({str(failure)[:40]})" if type(failure) is ConnectionError else ""
+            self.tally.failed(f"{what}: {type(failure).__name__}{said}")
             return False
         self.tally.cut_off += 1
         self.move()
@@ -128,6 +135,7 @@ class Routed:
                 return await getattr(self, connection).request("GET", path, headers)
             except FAILURES as failure:
                 if again and self.pool.alive(port) and isinstance(failure, ConnectionError):
+                    self.tally.reopened += 1
                     continue
                 self.cut_off(what, failure, port)
                 return None
@@ -181,6 +189,18 @@ class MovingPlayer(Routed, Player):
     def reconnect(self) -> None:
         self.connection = Connection("127.0.0.1", self.port)
         self.actions = Connection("127.0.0.1", self.port)
+
+    async def fetch(self) -> None:
+        """bench/screen_room.py's fetch of the live part; a keep-alive connection a live
+        server closed while idle is tried once more on a new one, as browsers do."""
+        port = self.port
+        try:
+            await Player.fetch(self)
+        except ConnectionError:
+            if not self.pool.alive(port):
+                raise
+            self.tally.reopened += 1
+            await Player.fetch(self)
 
     def port_at(self, moment: float) -> int:
         """The server whose channel this screen was on at ``moment``."""

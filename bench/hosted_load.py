@@ -307,6 +307,7 @@ def figures(clients: Clients, pool: Pool, run: dict, bare: tuple[float, float],
         "hosted_load_generator_cores": round(run["load_generator_cores"], 2),
         "hosted_load_generator_lag_p99_ms": round(run["lag_p99_ms"], 1),
         "hosted_cut_off": tally.cut_off,
+        "hosted_reopened": tally.reopened,
         "hosted_errors": tally.errors,
     }
 
@@ -344,7 +345,8 @@ def print_summary(result: dict[str, float], tally: Tally, args: argparse.Namespa
         f"{r['hosted_report_p99_ms']:.1f} ms, poll {r['hosted_poll_p99_ms']:.1f} ms",
         f"  errors {r['hosted_errors']}"
         + (f" ({kinds})" if kinds else "")
-        + f"; cut off by the kill {r['hosted_cut_off']}",
+        + f"; cut off by the kill {r['hosted_cut_off']}; GETs sent again on a new "
+        f"connection after a live server closed one {r['hosted_reopened']}",
         f"  the load generator used {r['hosted_load_generator_cores']:.2f} of the 2 cores; "
         f"its event loop woke tasks late by up to {r['hosted_load_generator_lag_p99_ms']:.1f}"
         " ms (p99)",
