@@ -52,8 +52,22 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
 ):
     organizer = ensure_organizer()[0]
     event = screen_event(owner=organizer, players=8, tables=2, round_minutes=30)
-    event.video_pattern = PATTERN
-    event.save(update_fields=["video_pattern"])
+    # The organizer sets the video rooms from the console: one pattern for every table.
+    console = new_context(viewport=LAPTOP).new_page()
+    sign_in(console, live_server, organizer)
+    console.goto(f"{live_server.url}{reverse('organizer:event', args=[event.pk])}")
+    console.get_by_role("link", name="Video rooms").click()
+    console.get_by_label("One pattern for every table").fill("https://meet.example/{event}")
+    console.get_by_role("button", name="Save").click()
+    expect(console.locator(".errorlist")).to_contain_text("{table}")  # refused, kept
+    expect(console.get_by_label("One pattern for every table")).to_have_value(
+        "https://meet.example/{event}"
+    )
+    console.get_by_label("One pattern for every table").fill(PATTERN)
+    console.get_by_role("button", name="Save").click()
+    expect(console.locator(".message-success")).to_contain_text("video link")
+    expect(console.get_by_text("Players see: https://meet.example/fivetricks-2")).to_be_visible()
+    snap(console, pictures("silent-channel", tmp_path) / "video-rooms.png", full_page=True)
     event = factories.start_rounds(event)
     deal = deal_at(event, 1)
     seats = list(deal.seats)
@@ -109,6 +123,11 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     assert Gesture.objects.filter(kind="point", card=code).count() == 1
     snap(ada, shots / "table-with-drawing-and-gesture-390.png", full_page=True)
     snap(bo, shots / "table-with-drawing-and-gesture-1280.png", full_page=True)
+    # The console's table page shows the pad and the gestures.
+    console.goto(f"{live_server.url}{reverse('organizer:table', args=[event.pk, 1])}")
+    expect(console.locator(".console-pad .pad-view polyline")).to_have_count(2, timeout=WAIT)
+    expect(console.locator(".gesture-badge").first).to_be_visible()
+    snap(console, shots / "console-table-pad.png", full_page=True)
     # A gesture goes by itself after a few seconds.
     expect(ada.get_by_role("img", name=f"{cy_name}: confused")).to_have_count(0, timeout=WAIT)
     # The trick is finished and taken, so game 1 counts by it at the close.
@@ -137,8 +156,6 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     assert game_of(deal_at(event, 1)).trick is not None
 
     # The debrief shows the tricks' chart and table 1's pad as it was when game 1 ended.
-    console = new_context(viewport=LAPTOP).new_page()
-    sign_in(console, live_server, organizer)
     story = reverse("organizer:debrief_tricks", args=[event.pk])
     console.goto(f"{live_server.url}{story}?round=1&table=1&game=1&trick=1")
     expect(console.locator("svg.chart-tricks").first).to_be_visible()
