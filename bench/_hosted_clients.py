@@ -37,7 +37,16 @@ from dataclasses import dataclass, field
 from _client import FAILURES, Connection, Response
 from _hosted import Pool
 from live_room import FORM_FIELD, HTMX
-from screen_room import DEAL, GAME, STORED, Player, ScreenRoom, Stream
+from screen_room import (
+    DEAL,
+    GAME,
+    POINT_DELAY,
+    PUSHED_POLL_SECONDS,
+    STORED,
+    Player,
+    ScreenRoom,
+    Stream,
+)
 
 RESEND_SECONDS = 0.5  # about when an outbox tries again: at the next poll
 RESEND_GRACE_SECONDS = 10.0  # how long after the run a re-send may still go out
@@ -62,9 +71,10 @@ class Tally:
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     cut_off: int = 0
-    # GETs sent again on a new connection after a live server closed a kept-alive one
-    # without answering (browsers do it unseen); counted, for they may say the server
-    # dropped connections under the load.
+    # Requests sent again on a new connection after a live server closed a kept-alive one
+    # without answering, as browsers do unseen: granian closes a connection idle for 30 s
+    # (its HTTP/1 header read timeout). Counted, since they could also be a server
+    # dropping connections under the load.
     reopened: int = 0
     failovers: list[float] = field(default_factory=list)
     # the game numbers reported (sent) at each room event's table, by the table's token
@@ -158,6 +168,7 @@ class Routed:
                         # A live server closed this keep-alive connection: sent again on a
                         # new one, as a browser does (the key keeps it once).
                         again = False
+                        self.tally.reopened += 1
                         continue
                     self.tally.failed(f"{kind}: {type(failure).__name__}")
                     return None, began
@@ -234,8 +245,6 @@ class MovingPlayer(Routed, Player):
     async def follow(self, stream: Stream, stop_at: float) -> None:
         """bench/screen_room.py's loop: take what the stream pushes, fetch on anything
         else (and every PUSHED_POLL_SECONDS), act on the table's state."""
-        from screen_room import PUSHED_POLL_SECONDS
-
         while time.perf_counter() < stop_at:
             timeout = min(PUSHED_POLL_SECONDS, stop_at - time.perf_counter())
             try:
@@ -281,8 +290,6 @@ class MovingPlayer(Routed, Player):
         self.act(stop_at)
 
     async def point(self, card: str, stop_at: float) -> None:
-        from screen_room import POINT_DELAY
-
         await asyncio.sleep(self.rng.uniform(*POINT_DELAY))
         try:
             if time.perf_counter() >= stop_at:

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -111,7 +112,7 @@ def prepare(args: argparse.Namespace, pool: Pool) -> Clients:
 
     clients = Clients()
     rng = random.Random(args.seed)
-    dealt = iter(range(10**9))  # the n-th client goes to server n % 2
+    dealt = itertools.count()  # the n-th client goes to server n % 2
     for _ in range(args.room_events):
         event, tables, seated = prepare_event(args.players)
         clients.room_events.append(event)
@@ -286,6 +287,7 @@ def figures(clients: Clients, pool: Pool, run: dict, bare: tuple[float, float],
         "hosted_resent_acknowledged": sum(
             len(keys & tally.acknowledged[kind]) for kind, keys in tally.resent.items()
         ),
+        "hosted_resent_refused": tally.resent_refused,
         "hosted_lost": stored.lost(tally),
         "hosted_doubled": stored.doubled(tally),
         "hosted_stored_unacknowledged": stored.unacknowledged(tally),
@@ -332,8 +334,9 @@ def print_summary(result: dict[str, float], tally: Tally, args: argparse.Namespa
         f"  games at room tables: {r['hosted_games_stored']} stored, "
         f"{r['hosted_games_confirmed']} confirmed by the second phone",
         f"  re-sent after the kill {r['hosted_resent']} ({resent}; acknowledged "
-        f"{r['hosted_resent_acknowledged']}); lost {r['hosted_lost']}, doubled "
-        f"{r['hosted_doubled']}, stored unacknowledged {r['hosted_stored_unacknowledged']}",
+        f"{r['hosted_resent_acknowledged']}, refused {r['hosted_resent_refused']}); "
+        f"lost {r['hosted_lost']}, doubled {r['hosted_doubled']}, "
+        f"stored unacknowledged {r['hosted_stored_unacknowledged']}",
         f"  card to table on the survivor: p50 {ms['hosted_card_to_table_p50_s']:.1f} ms, "
         f"p99 {ms['hosted_card_to_table_p99_s']:.1f} ms, "
         f"max {ms['hosted_card_to_table_max_s']:.1f} ms; "
@@ -345,8 +348,8 @@ def print_summary(result: dict[str, float], tally: Tally, args: argparse.Namespa
         f"{r['hosted_report_p99_ms']:.1f} ms, poll {r['hosted_poll_p99_ms']:.1f} ms",
         f"  errors {r['hosted_errors']}"
         + (f" ({kinds})" if kinds else "")
-        + f"; cut off by the kill {r['hosted_cut_off']}; GETs sent again on a new "
-        f"connection after a live server closed one {r['hosted_reopened']}",
+        + f"; cut off by the kill {r['hosted_cut_off']}; sent again on a new connection "
+        f"after a live server closed a kept-alive one {r['hosted_reopened']}",
         f"  the load generator used {r['hosted_load_generator_cores']:.2f} of the 2 cores; "
         f"its event loop woke tasks late by up to {r['hosted_load_generator_lag_p99_ms']:.1f}"
         " ms (p99)",
