@@ -54,9 +54,11 @@
     if (Math.abs(at[0] - last[0]) + Math.abs(at[1] - last[1]) < MIN_STEP) return;
     points.push(at);
     if (line) line.setAttribute("points", text(points));
-    if (points.length >= MAX_POINTS) { var from = points[points.length - 1]; finish(); start(from); }
+    if (points.length >= MAX_POINTS) { var from = points[points.length - 1]; finish(true); start(from); }
   }
-  function finish() {
+  // A stroke ends; ``split`` when a long one goes on in a new part under the same pen, so
+  // the swaps that wait for the stroke's end keep waiting.
+  function finish(split) {
     if (!points) return;
     var el = pad();
     var action = window.ftScreen && el && live() &&
@@ -64,12 +66,18 @@
     if (line && action) line.setAttribute("data-k", action.key.slice(0, 8));
     points = null;
     line = null;
-    document.dispatchEvent(new CustomEvent("ft:stroke-end"));
+    if (!split) document.dispatchEvent(new CustomEvent("ft:stroke-end"));
   }
   function live() { return document.getElementById("live"); }
 
-  // Strokes that the table's strokes now hold leave #pad-pending; strokes still waiting
-  // in the outbox are drawn again after a swap brought an empty one.
+  // A stroke leaves #pad-pending once the table's strokes hold it, or once the server
+  // stored it and the table's strokes came again (it may have been cleared meanwhile);
+  // strokes still waiting in the outbox are drawn again after a swap brought an empty one.
+  var answered = {};
+  document.addEventListener("ft:sent", function (event) {
+    var fields = event.detail && event.detail.fields;
+    if (fields && "points" in fields) answered[event.detail.key.slice(0, 8)] = true;
+  });
   function settle() {
     var pending = document.getElementById("pad-pending");
     var strokes = document.getElementById("pad-strokes");
@@ -77,7 +85,8 @@
     var stored = {};
     strokes.querySelectorAll("[data-k]").forEach(function (el) { stored[el.getAttribute("data-k")] = true; });
     pending.querySelectorAll("[data-k]").forEach(function (el) {
-      if (stored[el.getAttribute("data-k")]) el.remove();
+      var k = el.getAttribute("data-k");
+      if (stored[k] || answered[k]) { el.remove(); delete answered[k]; }
     });
     var el = pad();
     var shown = {};
@@ -114,6 +123,7 @@
     var el = event.target.closest && event.target.closest("#pad");
     if (!el || event.button > 0) return;
     event.preventDefault();
+    finish();  // a second finger ends the first one's stroke: one line at a time
     byKeyboard = false;
     if (el.setPointerCapture) el.setPointerCapture(event.pointerId);
     start(toPad(event));

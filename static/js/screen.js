@@ -62,10 +62,11 @@
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
     else if (focused) { var h1 = document.querySelector("h1"); if (h1) h1.focus(); }
+    // The news first (a refusal's reason), then any gesture: one announcement, nothing lost.
     var news = fresh.querySelector("[data-news]");
+    var said = [news ? news.textContent : ""].concat(showGestures(fresh, true)).filter(Boolean);
     var announce = document.getElementById("announce");
-    if (news && announce) announce.textContent = news.textContent;
-    showGestures(fresh, true);
+    if (announce && said.length) announce.textContent = said.join(". ");
     document.dispatchEvent(new CustomEvent("ft:pad"));
   }
 
@@ -179,8 +180,10 @@
     var state = document.getElementById("table-state");
     var urls = live() ? live().dataset : {};
     var shown = { trick: state ? state.dataset.trick : "", deal: state ? state.dataset.deal : "" };
+    var pad = document.getElementById("pad");
     if (kind === "gesture") {
-      queue(urls.gestureUrl || submitter.formAction, { gesture: submitter.value });
+      queue(urls.gestureUrl || submitter.formAction,
+        { gesture: submitter.value, pad: pad ? pad.dataset.pad : "" });
       return;
     }
     if (kind === "draw") {
@@ -245,7 +248,7 @@
       if (now && next) now.replaceWith(next);
     });
     document.dispatchEvent(new CustomEvent("ft:pad"));
-    showGestures(fresh, true);
+    announceGestures(fresh);
     var mine = markMine(fresh);
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
@@ -267,13 +270,17 @@
       heard[id] = true;
       setTimeout(function () { shown.remove(); }, Number(shown.dataset.seconds || 0) * 1000);
     });
+    return said;
+  }
+  function announceGestures(root) {
+    var said = showGestures(root, true);
     var announce = document.getElementById("announce");
     if (announce && said.length) announce.textContent = said.join(". ");
   }
   document.addEventListener("DOMContentLoaded", function () { showGestures(document, false); });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.elt.id !== "live" || !live()) return;
-    showGestures(live(), true);
+    announceGestures(live());
     document.dispatchEvent(new CustomEvent("ft:pad"));
   });
   // A poll's swap that lands while a stroke is drawn waits for the stroke's end.

@@ -43,6 +43,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('kind', models.CharField(choices=[('black', 'black'), ('red', 'red'), ('blue', 'blue'), ('green', 'green'), ('eraser', 'eraser'), ('clear', 'clear')], max_length=8)),
                 ('points', models.JSONField(default=list)),
+                ('point_count', models.PositiveSmallIntegerField(default=0)),
                 ('drawn_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('client_key', models.CharField(max_length=64, unique=True)),
                 ('deal', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='strokes', to='tables.deal')),

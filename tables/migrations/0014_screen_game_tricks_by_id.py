@@ -17,8 +17,8 @@ def tricks_by_id(apps, schema_editor):
                 "name", "pk"
             )
         )
-        if all(str(key).isdigit() for key in game.tricks):
-            continue
+        if set(game.tricks) <= {str(player) for player in deal.seats}:
+            continue  # kept by id already (a name made of digits is still a name)
         game.tricks = {str(ids.get(key, key)): count for key, count in game.tricks.items()}
         game.save(update_fields=["tricks"])
 

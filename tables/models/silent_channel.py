@@ -30,6 +30,8 @@ class Stroke(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=8, choices=[(kind, kind) for kind in STROKE_KINDS])
     points = models.JSONField(default=list)  # [[x, y], ...] inside the pad
+    # len(points), so a pad's size is summed under the event's lock without reading them.
+    point_count = models.PositiveSmallIntegerField(default=0)
     drawn_at = models.DateTimeField(default=timezone.now)
     client_key = models.CharField(max_length=CLIENT_KEY_MAX_LENGTH, unique=True)
 

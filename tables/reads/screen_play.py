@@ -239,7 +239,8 @@ class ConsoleTable:
 
 
 def console_table(event: Event, round_id: int, table_id: int) -> ConsoleTable | None:
-    """None when the table has no game in play on screens. Six queries."""
+    """None when the table has no game in play on screens. Eight queries (nine when the
+    player to play is gone and their hand is read for the organizer)."""
     deal = deal_in_play_for(round_id, table_id)
     if deal is None:
         return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from math import ceil
 
-from django.db.models import Subquery, Value
+from django.db.models import QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
@@ -98,8 +98,7 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
         rows = rows.filter(drawn_at__lte=until)
     # Only the strokes after the last clear leave the database: a busy pad cleared often
     # keeps its history for the debrief without every push reading it again.
-    last_clear = rows.filter(kind=rules.CLEAR).order_by("-pk").values("pk")[:1]
-    rows = rows.filter(pk__gt=Coalesce(Subquery(last_clear), Value(0)))
+    rows = _after_last_clear(rows)
     shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points", "client_key")))
     return PadView(
         [
@@ -108,6 +107,17 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
         ],
         sum(len(stroke.points) for stroke in shown),
     )
+
+
+def pad_points(round_id: int, table_id: int) -> int:
+    """How many points the pad shows now (against rules.MAX_PAD_POINTS). One query."""
+    rows = _after_last_clear(Stroke.objects.filter(round_id=round_id, table_id=table_id))
+    return rows.aggregate(total=Coalesce(Sum("point_count"), 0))["total"]
+
+
+def _after_last_clear(rows: QuerySet[Stroke]) -> QuerySet[Stroke]:
+    last_clear = rows.filter(kind=rules.CLEAR).order_by("-pk").values("pk")[:1]
+    return rows.filter(pk__gt=Coalesce(Subquery(last_clear), Value(0)))
 
 
 def gestures_showing(

@@ -38,7 +38,7 @@ STROKE_KINDS = (*INKS, ERASER, CLEAR)
 # A stroke longer than this is split by the screen before it is sent; a pad holding more
 # points than the cap asks to be cleared (so a pushed table stays a small message).
 MAX_STROKE_POINTS = 400
-MAX_PAD_POINTS = 20_000
+MAX_PAD_POINTS = 8_000  # about 64 kB of points in a pushed table
 
 POINT = "point"
 GESTURES = (POINT, "no", "yes", "wait", "confused", "hand")
@@ -48,7 +48,9 @@ VIDEO_MAX_LENGTH = 500
 EVENT_FIELD = "{event}"
 TABLE_FIELD = "{table}"
 
-_PAIR = r"\d{1,4},\d{1,4}"
+# ASCII digits without a leading zero: the points read back exactly as they came.
+_NUMBER = r"(?:0|[1-9][0-9]{0,3})"
+_PAIR = rf"{_NUMBER},{_NUMBER}"
 _POINTS = re.compile(rf"{_PAIR}(?: {_PAIR}){{0,{MAX_STROKE_POINTS - 1}}}")
 
 

@@ -347,7 +347,8 @@ def pushed_table_state(table_id: int, language: str) -> tuple[int, str] | None:
     """The table's public state (#table-state) for the live channel to push to every
     screen at the table: rendered once, for nobody in particular (each screen marks its
     own seat), in ``language``; with the table's version, so a screen never takes an
-    older state over a newer one. None when the table has no game in play. Six queries."""
+    older state over a newer one. None when the table has no game in play. Nine queries:
+    the table, the deal, the game (five), the pad and the gestures."""
     # The version first: a change after it gets a newer version and its own push, so a
     # screen never keeps a state older than the version it was told.
     table = prepared.table_with_event(table_id)

@@ -100,6 +100,7 @@ def gesture(request: HtmxRequest, player: Player) -> HttpResponse:
             card=card,
             client_key=form.cleaned_data["key"],
             device=_phone_id(request) or "",
+            pad=form.shown_pad(),
         )
     except Refused as refusal:
         return _answer(request, player, refused=refusal.message, status=409)

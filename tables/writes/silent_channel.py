@@ -2,9 +2,10 @@
 beside a player's seat.
 
 Terms:
-    pad shown   the round and table of the pad the player's screen showed when they drew:
-                a stroke that waited while its player moved to another table is refused,
-                never drawn on the new table's pad (a new table starts without notes).
+    pad shown   the round and table of the pad the player's screen showed when they drew
+                or gestured: a stroke or a gesture that waited while its player moved to
+                another table is refused, never shown at the new table (a new table starts
+                without notes).
     client key  as for plays (tables.writes.screen_play): the same key again is the same
                 stroke or gesture, answered as done and never stored twice.
 
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 from tables.models import Deal, Gesture, Stroke, Table
 from tables.reads.screen_play import deal_in_play_for
 from tables.reads.screen_rows import plays_of, taken_of
-from tables.reads.silent_channel import pad_view
+from tables.reads.silent_channel import pad_points
 from tables.rules import silent_channel as rules
 from tables.writes.screen_play import refuse_out_of_play, refuse_unless_holder, touch_seat
 from tournament.common.errors import Refused
@@ -109,8 +110,7 @@ def draw_stroke(
     if pad is not None and pad != (round_.pk, table_id):
         raise Refused(_("This drawing was for the pad of your last table: it was not kept."))
     if stroke.kind != rules.CLEAR:
-        shown = pad_view(round_.pk, table_id)
-        if shown.points + len(stroke.points) > rules.MAX_PAD_POINTS:
+        if pad_points(round_.pk, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS:
             raise Refused(_("The pad is full. Clear it to draw again."))
     deal = deal_in_play_for(round_.pk, table_id)
     stored = _store_once(
@@ -121,6 +121,7 @@ def draw_stroke(
         deal=deal,
         kind=stroke.kind,
         points=[list(point) for point in stroke.points],
+        point_count=len(stroke.points),
         client_key=client_key,
         drawn_at=now,
     )
@@ -149,10 +150,13 @@ def make_gesture(
     card: str = "",
     client_key: str,
     device: str,
+    pad: tuple[int, int] | None = None,
     now: datetime | None = None,
 ) -> Drawn:
     """Show gesture ``kind`` beside ``player``'s seat at their table (pointing at
-    ``card``, one of the cards on the table)."""
+    ``card``, one of the cards on the table). ``pad`` is the (round, table) the screen
+    showed: a gesture that waited while its player moved is refused, never shown at the
+    new table."""
     now = now or timezone.now()
     if kind not in rules.GESTURES:
         raise Refused(_("Gestures only: pick one of the pictures."))
@@ -161,6 +165,8 @@ def make_gesture(
         return Drawn(table_id, repeated=True)
     held = refuse_unless_holder(player, device)
     round_, table_id = _players_table(event, player)
+    if pad is not None and pad != (round_.pk, table_id):
+        raise Refused(_("This gesture was for your last table: it was not shown."))
     on_table = _cards_on_table(deal_in_play_for(round_.pk, table_id)) if card else []
     try:
         kind, card = rules.read_gesture(kind, card, on_table)

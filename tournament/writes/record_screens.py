@@ -99,13 +99,20 @@ def write_deals(build: Any, in_rounds: list[tuple[Round, Row]]) -> None:
 
 
 def check_silent_channel(reader: Any, item: RecordObject) -> dict[str, list[Row]]:
-    """A round's strokes and gestures, read by ``reader`` (the record check's)."""
-    return {
-        section.key: [reader.read(section, each) for each in item.objects(section.key)]
-        if section.key in item.data
-        else section.default()
-        for section in SILENT_CHANNEL
-    }
+    """A round's strokes and gestures, read by ``reader`` (the record check's): a clear
+    has no points, a line has some."""
+    rows: dict[str, list[Row]] = {}
+    for section in SILENT_CHANNEL:
+        if section.key not in item.data:
+            rows[section.key] = section.default()
+            continue
+        rows[section.key] = []
+        for each in item.objects(section.key):
+            row = reader.read(section, each)
+            if section is STROKES and (row["kind"] == silent_channel.CLEAR) == bool(row["points"]):
+                raise problem(each.at("points"), _("expected the points of a line inside the pad."))
+            rows[section.key].append(row)
+    return rows
 
 
 def read_points(value: Any, where: str) -> list[list[int]]:
@@ -140,7 +147,11 @@ def write_silent_channel(build: Any, in_rounds: list[tuple[Round, Row]]) -> None
     gestures: list[Gesture] = []
     for round_, row in in_rounds:
         for one in row.get(STROKES.key, []):
-            strokes.append(build.row(STROKES, one, round=round_, client_key=_key()))
+            strokes.append(
+                build.row(
+                    STROKES, one, round=round_, point_count=len(one["points"]), client_key=_key()
+                )
+            )
         for one in row.get(GESTURES.key, []):
             gestures.append(build.row(GESTURES, one, round=round_, client_key=_key()))
     Stroke.objects.bulk_create(strokes)

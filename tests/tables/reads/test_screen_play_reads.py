@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.reads.screen_play import table_alerts, table_view
+from tables.reads.screen_play import console_table, table_alerts, table_view
+from tables.views.screen import pushed_table_state
 from tables.writes.screen_play import hold_seat, point_at_card
 from tests import factories
 from tests.screen_factories import (
@@ -87,5 +88,9 @@ def test_the_screen_reads_cost_the_same_at_20_and_500_players(
     assert len(alerts) == tables
     me = Player.objects.get(pk=deal.seats[0])
     signed_in.get(reverse("phone:screen", args=[me.token]))
+    with django_assert_num_queries(8):
+        assert console_table(event, round_id, deal.table_id) is not None
+    with django_assert_num_queries(9):  # the live channel's push, once per table and language
+        assert pushed_table_state(deal.table_id, "fr") is not None
     with django_assert_num_queries(16):  # the version read once a request
         signed_in.get(reverse("phone:screen_live", args=[me.token]))

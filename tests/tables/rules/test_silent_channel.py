@@ -30,6 +30,9 @@ def test_a_stroke_is_read_from_its_points():
         ("black", "-1,5"),
         ("black", "1,2  3,4"),
         ("black", "1,2\n3,4"),
+        ("black", "01,1"),  # read back as "1,1": never quite what was sent
+        ("black", "\u0661,\u0661"),  # digits of another script
+        ("black", "1,1\n"),
         ("text", "1,2 3,4"),  # no text tool
         ("clear", "1,2"),
     ],

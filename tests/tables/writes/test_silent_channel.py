@@ -150,3 +150,40 @@ def test_nothing_is_drawn_once_the_round_is_over(organizer, playing):
         _draw(me)
     with pytest.raises(Refused):
         make_gesture(player=me, kind="yes", client_key=key(), device=device_of(me))
+
+
+def test_a_gesture_for_another_table_is_refused(playing):
+    deal, me = _first(playing)
+    other_table = deal_at(playing, 2).table_id
+    with pytest.raises(Refused, match="last table"):
+        make_gesture(
+            player=me,
+            kind="no",
+            client_key=key(),
+            device=device_of(me),
+            pad=(deal.round_id, other_table),
+        )
+    make_gesture(
+        player=me,
+        kind="no",
+        client_key=key(),
+        device=device_of(me),
+        pad=(deal.round_id, deal.table_id),
+    )
+    assert Gesture.objects.count() == 1
+
+
+def test_a_player_whose_only_trace_is_a_drawing_is_marked_removed_not_deleted(organizer):
+    from tables.models import Deal
+    from tournament.models import PlayerStatus
+    from tournament.writes.seating.roster import remove_player
+
+    studying = advance_phase(event=screen_event(owner=organizer))  # study: round 1 planned
+    _deal, me = _first(studying)
+    _draw(me)
+    Deal.objects.all().delete()  # no deal names them any more: the stroke alone is history
+    assert Stroke.objects.get().point_count == 2
+    assert remove_player(player=me) is False
+    me.refresh_from_db()
+    assert me.status == PlayerStatus.REMOVED
+    assert Stroke.objects.filter(player=me).exists()

@@ -133,7 +133,9 @@ def test_the_pads_strokes_the_gestures_and_the_video_rooms_round_trip(organizer)
         ("points", "hello"),
         ("points", [[1, 1], [2000, 3]]),
         ("points", [["1", 1]]),
+        ("points", []),  # a line with no points
         ("kind", "text"),
+        ("kind", "clear"),  # a clear with points
     ],
 )
 def test_a_record_whose_stroke_is_not_a_line_of_the_pad_is_refused(organizer, where, value):

@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import VideoRoomsForm
@@ -61,8 +62,10 @@ def video_rooms_save(request: EventRequest, event: Event) -> HttpResponse:
         )
         if not count:
             return _("No table has a video room: the players' screens show no video link.")
-        return _(
-            "Saved. The players' screens show their table's video link (%(count)s tables)."
+        return ngettext(
+            "Saved. The players' screens show their table's video link (%(count)s table).",
+            "Saved. The players' screens show their table's video link (%(count)s tables).",
+            count,
         ) % {"count": count}
 
     return run_action(request, save, default=reverse("organizer:video_rooms", args=[event.pk]))

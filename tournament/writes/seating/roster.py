@@ -30,7 +30,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables.models import Deal, Game, GameReport, Table
+from tables.models import Deal, Game, GameReport, Gesture, Stroke, Table
 from tables.writes.screen_deals import redeal_changed_tables
 from tournament.common.errors import Refused
 from tournament.models import (
@@ -281,11 +281,14 @@ def rename_player(*, player: Player, name: str) -> Player:
 
 def has_history(player: Player) -> bool:
     """Whether the player took part in a round that started, or a game names them, or
-    (cards on screens) they were dealt in, even a practice game: its plays stay."""
+    (cards on screens) they were dealt in, even a practice game, or drew or gestured at a
+    table: its plays and its pad stay."""
     return (
         player.seats.exclude(round__status=RoundStatus.PLANNED).exists()
         or Game.objects.filter(winner=player).exists()
         or GameReport.objects.filter(winner=player).exists()
+        or Stroke.objects.filter(player=player).exists()
+        or Gesture.objects.filter(player=player).exists()
         or any(
             player.pk in seats
             for seats in Deal.objects.filter(round__event_id=player.event_id).values_list(
