@@ -109,9 +109,11 @@ def draw_stroke(
     round_, table_id = _players_table(event, player)
     if pad is not None and pad != (round_.pk, table_id):
         raise Refused(_("This drawing was for the pad of your last table: it was not kept."))
-    if stroke.kind != rules.CLEAR:
-        if pad_points(round_.pk, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS:
-            raise Refused(_("The pad is full. Clear it to draw again."))
+    if (
+        stroke.kind != rules.CLEAR
+        and pad_points(round_.pk, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS
+    ):
+        raise Refused(_("The pad is full. Clear it to draw again."))
     deal = deal_in_play_for(round_.pk, table_id)
     stored = _store_once(
         Stroke,
