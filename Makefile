@@ -34,12 +34,12 @@ test: $(INSTALLED) chromium poppler window gettext lint typecheck
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30
 
 # The quick loop while changing code (under 2 minutes on 2 idle cores): lint, types, and
-# every test but the browser ones, each Hypothesis property with a few examples (the
-# "check" profile in tests/conftest.py). `make test` runs all of it, with every example.
+# every test but the browser ones and the hosted bench's run (the `cluster` marker), each
+# Hypothesis property with a few examples (the "check" profile in tests/conftest.py). `make test` runs all of it, with every example.
 # CHECK_ARGS adds to pytest's, e.g. CHECK_ARGS=--randomly-seed=3 to repeat an order.
 CHECK_ARGS ?=
 check: $(INSTALLED) window gettext lint typecheck
-	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser" -q --durations=30 $(CHECK_ARGS)
+	FIVETRICKS_HYPOTHESIS=check $(PYTEST) -m "not browser and not cluster" -q --durations=30 $(CHECK_ARGS)
 
 # What can differ on PostgreSQL: the tests of the writes, reads and models that touch the
 # database, the commands that copy whole events, the races between two connections, and

@@ -21,6 +21,7 @@ from tests.tournament.test_serve import REPO, _environment
 POSTGRES = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
 
 
+@pytest.mark.cluster  # a PostgreSQL cluster and two servers: make test, not make check
 @pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL server (make postgresql installs it)")
 def test_a_killed_app_server_loses_and_doubles_nothing_acknowledged(tmp_path):
     environment = _environment(tmp_path / "data", tmp_path / "static")
