@@ -60,6 +60,7 @@ from tests.browser.walk_french import (
 )
 from tournament.common import network
 from tournament.models import DebriefStep, Event, Phase
+from tournament.models.phases import SCREEN_EVENT_STEPS
 from tournament.writes.debrief_bank import show_question
 from tournament.writes.finishing import finish_event
 from tournament.writes.rounds import (
@@ -426,7 +427,8 @@ class Walk:
             show_question(event=which, question_id=question.pk)
         yield f"{DEBRIEF_SCREEN} a question"
         for screen in DebriefStep:
-            if screen != DebriefStep.QUESTION:
+            # The tricks' story is a screen event's (tests/browser/test_debrief_tricks.py).
+            if screen != DebriefStep.QUESTION and screen not in SCREEN_EVENT_STEPS:
                 event = step_debrief(event=event, to_step=screen)
                 self.twin = step_debrief(event=self.twin, to_step=screen)
                 yield f"{DEBRIEF_SCREEN} {screen.label}"
