@@ -162,12 +162,6 @@ def test_the_page_lists_the_games_disputed_tricks_and_says_what_is_missing(event
     assert unplayed.names_shown_query == "round=2&table=1&game=1&trick=6&names=1"
 
 
-def test_a_choice_reads_only_numbers_it_can_use():
-    assert Choice.parse({"round": "2", "table": "x", "game": "0", "trick": "1000"}) == Choice(2)
-    assert Choice.parse({"names": "1"}).names
-    assert not Choice.parse({"names": "yes"}).names
-
-
 def tricks_everywhere(organizer, players: int, tables: int):
     """A screen event in round 1: a trick played, disagreed and agreed at table 1, and one
     trick taken at every other table (written at once: what the reads count is rows)."""
