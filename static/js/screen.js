@@ -79,9 +79,9 @@
   function shownAtOnce(action) {
     var urls = live() ? live().dataset : {};
     if (action.url !== urls.playUrl && action.url !== urls.pointUrl) return;
-    var card_ = fieldsOf(action).card;
+    var code = fieldsOf(action).card;
     if (action.url === urls.playUrl) {
-      var card = document.getElementById("card-" + card_);
+      var card = document.getElementById("card-" + code);
       var item = card && card.parentNode;
       if (item) {
         // The focus goes to the card beside it, else to the hand's heading, never to <body>.
@@ -97,7 +97,7 @@
       if (turn) turn.hidden = true;
     } else {
       document.querySelectorAll("[data-pointers]").forEach(function (button) {
-        button.setAttribute("aria-pressed", button.value === card_ ? "true" : "false");
+        button.setAttribute("aria-pressed", button.value === code ? "true" : "false");
         button.removeAttribute("aria-busy");
       });
     }

@@ -58,12 +58,14 @@ def _players_table(event: Event, player: Player) -> tuple[Round, int]:
 
 
 def _repeated(model: type[Stroke] | type[Gesture], client_key: str, player: Player) -> int | None:
-    found = model.objects.filter(client_key=client_key).values_list("player_id", "table_id")
-    for player_id, table_id in found:
-        if player_id != player.pk:
-            raise Refused(_("This move has no valid key. Reload the page and try again."))
-        return table_id
-    return None
+    """The table a stroke or gesture with this key was stored at, when this player stored
+    it; a key another player's holds is refused (keys are random: a forged request)."""
+    found = model.objects.filter(client_key=client_key).values_list("player_id", "table_id").first()
+    if found is None:
+        return None
+    if found[0] != player.pk:
+        raise Refused(_("This move has no valid key. Reload the page and try again."))
+    return found[1]
 
 
 def _store_once(model: type[Stroke] | type[Gesture], *, player: Player, **fields) -> bool:

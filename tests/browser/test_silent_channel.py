@@ -31,10 +31,19 @@ WAIT = 15_000  # ms: screens polling a live server on two cores
 PATTERN = "https://meet.example/fivetricks-{table}"
 
 
+# The pad's box, read in one task by its id: a poll's swap may replace the element between
+# two of Playwright's calls, never within one script.
+PAD_BOX = """() => {
+  const pad = document.getElementById("pad");
+  pad.scrollIntoView({block: "center"});
+  const box = pad.getBoundingClientRect();
+  return {x: box.x, y: box.y, width: box.width, height: box.height};
+}"""
+
+
 def draw_with_the_mouse(page: Page) -> None:
-    page.locator("#pad").scroll_into_view_if_needed()
-    box = page.locator("#pad").bounding_box()
-    assert box is not None
+    expect(page.locator("#pad")).to_be_visible()
+    box = page.evaluate(PAD_BOX)
     x, y = box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.3
     page.mouse.move(x, y)
     page.mouse.down()
