@@ -41,7 +41,6 @@ from screen_room import (
     DEAL,
     GAME,
     POINT_DELAY,
-    PUSHED_POLL_SECONDS,
     STORED,
     Player,
     ScreenRoom,
@@ -241,26 +240,6 @@ class MovingPlayer(Routed, Player):
         killed = [server.killed_at for server in self.pool.servers if server.killed_at]
         if killed:
             self.tally.failovers.append(now - max(killed))
-
-    async def follow(self, stream: Stream, stop_at: float) -> None:
-        """bench/screen_room.py's loop: take what the stream pushes, fetch on anything
-        else (and every PUSHED_POLL_SECONDS), act on the table's state."""
-        while time.perf_counter() < stop_at:
-            timeout = min(PUSHED_POLL_SECONDS, stop_at - time.perf_counter())
-            try:
-                kind, data = await asyncio.wait_for(stream.message(), max(0.01, timeout))
-            except TimeoutError:
-                kind, data = b"poll", b""
-            if time.perf_counter() >= stop_at:
-                break
-            if kind == b"table":
-                self.look(data, pushed=True)
-                deal = DEAL.search(data)
-                if deal is not None and deal.group(1) != self.deal:
-                    await self.fetch()
-            else:
-                await self.fetch()
-            self.act(stop_at)
 
     def shown(self) -> tuple[int, str, str]:
         """The game number, trick and deal this screen shows, as screen.js sends them."""

@@ -273,27 +273,32 @@ class Player:
         stream = Stream(self.port, f"/t/p/{self.token}/stream/", self.cookie)
         try:
             await stream.open()
-            while time.perf_counter() < stop_at:
-                timeout = min(PUSHED_POLL_SECONDS, stop_at - time.perf_counter())
-                try:
-                    kind, data = await asyncio.wait_for(stream.message(), max(0.01, timeout))
-                except TimeoutError:
-                    kind, data = b"poll", b""
-                if time.perf_counter() >= stop_at:
-                    break
-                if kind == b"table":
-                    self.look(data, pushed=True)
-                    deal = DEAL.search(data)
-                    if deal is not None and deal.group(1) != self.deal:
-                        await self.fetch()
-                else:
-                    await self.fetch()
-                self.act(stop_at)
+            await self.follow(stream, stop_at)
         except FAILURES as failure:
             self.room.failed(f"stream: {type(failure).__name__}")
         finally:
             await stream.close()
             await self.connection.close()
+
+    async def follow(self, stream: Stream, stop_at: float) -> None:
+        """As screen.js does: take what the stream pushes, fetch the live part on anything
+        else (and every PUSHED_POLL_SECONDS), then act on the table's state."""
+        while time.perf_counter() < stop_at:
+            timeout = min(PUSHED_POLL_SECONDS, stop_at - time.perf_counter())
+            try:
+                kind, data = await asyncio.wait_for(stream.message(), max(0.01, timeout))
+            except TimeoutError:
+                kind, data = b"poll", b""
+            if time.perf_counter() >= stop_at:
+                break
+            if kind == b"table":
+                self.look(data, pushed=True)
+                deal = DEAL.search(data)
+                if deal is not None and deal.group(1) != self.deal:
+                    await self.fetch()
+            else:
+                await self.fetch()
+            self.act(stop_at)
 
     def act(self, stop_at: float) -> None:
         if self.busy:
