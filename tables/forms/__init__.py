@@ -182,38 +182,36 @@ class ScreenActionForm(forms.Form):
 PAD_SHOWN = r"^[0-9]{1,12}-[0-9]{1,12}\Z"  # "round id-table id" of the pad a screen showed
 
 
-def _shown_pad(value: str) -> tuple[int, int] | None:
-    if not value:
-        return None
-    round_id, table_id = value.split("-")
-    return int(round_id), int(table_id)
+class _AtPadForm(forms.Form):
+    """What a stroke and a gesture both carry: the key the page made, and the pad (round
+    and table) the screen showed."""
+
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}\Z")
+    pad = forms.RegexField(regex=PAD_SHOWN, required=False)  # "round id-table id"
+
+    def shown_pad(self) -> tuple[int, int] | None:
+        value = self.cleaned_data.get("pad", "")
+        if not value:
+            return None
+        round_id, table_id = value.split("-")
+        return int(round_id), int(table_id)
 
 
-class StrokeForm(forms.Form):
+class StrokeForm(_AtPadForm):
     """A stroke drawn on the table's pad, or the pad cleared (tables.views.silent_channel).
     Only the shape is checked here; what a stroke may be is tables.rules.silent_channel's,
     checked by the write."""
 
-    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}\Z")
     kind = forms.CharField(max_length=8)
     # 400 points of "1000,700 " at most; more is not a stroke of our pad.
     points = forms.CharField(max_length=MAX_STROKE_POINTS * 9, required=False, strip=False)
-    pad = forms.RegexField(regex=PAD_SHOWN, required=False)  # round-table shown
-
-    def shown_pad(self) -> tuple[int, int] | None:
-        return _shown_pad(self.cleaned_data.get("pad", ""))
 
 
-class GestureForm(forms.Form):
+class GestureForm(_AtPadForm):
     """A gesture made beside a player's seat (tables.views.silent_channel)."""
 
-    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}\Z")
     # "no", or "point 7H": the gesture and the card it points at, as one button's value.
     gesture = forms.RegexField(regex=r"^[a-z]{1,8}(?: [A2-7][HDCS])?\Z")
-    pad = forms.RegexField(regex=PAD_SHOWN, required=False)  # round-table shown
-
-    def shown_pad(self) -> tuple[int, int] | None:
-        return _shown_pad(self.cleaned_data.get("pad", ""))
 
     def kind_and_card(self) -> tuple[str, str]:
         kind, _space, card = self.cleaned_data["gesture"].partition(" ")

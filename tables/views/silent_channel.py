@@ -14,6 +14,8 @@ Nothing here reads words: the pad takes points and an ink, a gesture one of its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -64,44 +66,49 @@ def _refused_input(request: HtmxRequest, player: Player) -> HttpResponse:
     )
 
 
+def _act(
+    request: HtmxRequest, player: Player, form: StrokeForm | GestureForm, write: Callable
+) -> HttpResponse:
+    """Check the form, call ``write(form, device)``, answer (see Terms: action)."""
+    if not form.is_valid():
+        return _refused_input(request, player)
+    try:
+        write(form, _phone_id(request) or "")
+    except Refused as refusal:
+        return _answer(request, player, refused=refusal.message, status=409)
+    return _answer(request, player)
+
+
 @csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie
 @require_POST
 @player_from_link
 def draw(request: HtmxRequest, player: Player) -> HttpResponse:
-    form = StrokeForm(request.POST)
-    if not form.is_valid():
-        return _refused_input(request, player)
-    try:
+    def write(form: StrokeForm, device: str) -> None:
         draw_stroke(
             player=player,
             kind=form.cleaned_data["kind"],
             points=form.cleaned_data["points"],
             client_key=form.cleaned_data["key"],
-            device=_phone_id(request) or "",
+            device=device,
             pad=form.shown_pad(),
         )
-    except Refused as refusal:
-        return _answer(request, player, refused=refusal.message, status=409)
-    return _answer(request, player)
+
+    return _act(request, player, StrokeForm(request.POST), write)
 
 
 @csrf_exempt  # as draw
 @require_POST
 @player_from_link
 def gesture(request: HtmxRequest, player: Player) -> HttpResponse:
-    form = GestureForm(request.POST)
-    if not form.is_valid():
-        return _refused_input(request, player)
-    try:
+    def write(form: GestureForm, device: str) -> None:
         kind, card = form.kind_and_card()
         make_gesture(
             player=player,
             kind=kind,
             card=card,
             client_key=form.cleaned_data["key"],
-            device=_phone_id(request) or "",
+            device=device,
             pad=form.shown_pad(),
         )
-    except Refused as refusal:
-        return _answer(request, player, refused=refusal.message, status=409)
-    return _answer(request, player)
+
+    return _act(request, player, GestureForm(request.POST), write)

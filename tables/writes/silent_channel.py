@@ -80,9 +80,56 @@ def _store_once(model: type[Stroke] | type[Gesture], *, player: Player, **fields
     return True
 
 
-def _bump(event: Event, table_id: int) -> None:
-    Table.objects.bump_version(table_id=table_id, event_id=event.pk)
+@dataclass(frozen=True)
+class _Place:
+    """Where a stroke or a gesture goes, read under the event's lock."""
+
+    event: Event
+    round_: Round
+    table_id: int
+    held: bool  # a device holds the player's seat already (tables.writes.screen_play)
+
+
+def _place(
+    model: type[Stroke] | type[Gesture],
+    *,
+    player: Player,
+    client_key: str,
+    device: str,
+    pad: tuple[int, int] | None,
+    moved_on: str,
+) -> _Place | Drawn:
+    """Lock the event; the Drawn of a key stored already, else the player's table, refused
+    with ``moved_on`` when the screen showed another (see Terms: pad shown)."""
+    event = Event.objects.lock(player.event_id)
+    if (table_id := _repeated(model, client_key, player)) is not None:
+        return Drawn(table_id, repeated=True)
+    held = refuse_unless_holder(player, device)
+    round_, table_id = _players_table(event, player)
+    if pad is not None and pad != (round_.pk, table_id):
+        raise Refused(moved_on)
+    return _Place(event, round_, table_id, held)
+
+
+def _keep(
+    model: type[Stroke] | type[Gesture],
+    place: _Place,
+    *,
+    player: Player,
+    device: str,
+    now: datetime,
+    **fields,
+) -> Drawn:
+    """Store it once, note the device, and tell the table's screens."""
+    stored = _store_once(
+        model, player=player, round=place.round_, table_id=place.table_id, **fields
+    )
+    if not stored:
+        return Drawn(place.table_id, repeated=True)
+    touch_seat(player, device, now, held=place.held)
+    Table.objects.bump_version(table_id=place.table_id, event_id=place.event.pk)
     wake_after_commit()
+    return Drawn(place.table_id)
 
 
 @transaction.atomic
@@ -104,36 +151,35 @@ def draw_stroke(
         stroke = rules.read_stroke(kind, points)
     except rules.StrokeProblem:
         raise _refuse_not_a_stroke() from None
-    event = Event.objects.lock(player.event_id)
-    if (table_id := _repeated(Stroke, client_key, player)) is not None:
-        return Drawn(table_id, repeated=True)
-    held = refuse_unless_holder(player, device)
-    round_, table_id = _players_table(event, player)
-    if pad is not None and pad != (round_.pk, table_id):
-        raise Refused(_("This drawing was for the pad of your last table: it was not kept."))
-    if (
-        stroke.kind != rules.CLEAR
-        and pad_points(round_.pk, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS
-    ):
-        raise Refused(_("The pad is full. Clear it to draw again."))
-    deal = deal_in_play_for(round_.pk, table_id)
-    stored = _store_once(
+    place = _place(
         Stroke,
         player=player,
-        round=round_,
-        table_id=table_id,
-        deal=deal,
+        client_key=client_key,
+        device=device,
+        pad=pad,
+        moved_on=_("This drawing was for the pad of your last table: it was not kept."),
+    )
+    if isinstance(place, Drawn):
+        return place
+    round_id, table_id = place.round_.pk, place.table_id
+    if (
+        stroke.kind != rules.CLEAR
+        and pad_points(round_id, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS
+    ):
+        raise Refused(_("The pad is full. Clear it to draw again."))
+    return _keep(
+        Stroke,
+        place,
+        player=player,
+        device=device,
+        now=now,
+        deal=deal_in_play_for(round_id, table_id),
         kind=stroke.kind,
         points=[list(point) for point in stroke.points],
         point_count=len(stroke.points),
         client_key=client_key,
         drawn_at=now,
     )
-    if not stored:
-        return Drawn(table_id, repeated=True)
-    touch_seat(player, device, now, held=held)
-    _bump(event, table_id)
-    return Drawn(table_id)
 
 
 def _cards_on_table(deal: Deal | None) -> list[str]:
@@ -164,33 +210,32 @@ def make_gesture(
     now = now or timezone.now()
     if kind not in rules.GESTURES:
         raise Refused(_("Gestures only: pick one of the pictures."))
-    event = Event.objects.lock(player.event_id)
-    if (table_id := _repeated(Gesture, client_key, player)) is not None:
-        return Drawn(table_id, repeated=True)
-    held = refuse_unless_holder(player, device)
-    round_, table_id = _players_table(event, player)
-    if pad is not None and pad != (round_.pk, table_id):
-        raise Refused(_("This gesture was for your last table: it was not shown."))
-    on_table = _cards_on_table(deal_in_play_for(round_.pk, table_id)) if card else []
-    try:
-        kind, card = rules.read_gesture(kind, card, on_table)
-    except ValueError:
-        raise Refused(_("That card is no longer on the table.")) from None
-    stored = _store_once(
+    place = _place(
         Gesture,
         player=player,
-        round=round_,
-        table_id=table_id,
+        client_key=client_key,
+        device=device,
+        pad=pad,
+        moved_on=_("This gesture was for your last table: it was not shown."),
+    )
+    if isinstance(place, Drawn):
+        return place
+    deal = deal_in_play_for(place.round_.pk, place.table_id) if card else None
+    try:
+        kind, card = rules.read_gesture(kind, card, _cards_on_table(deal))
+    except ValueError:
+        raise Refused(_("That card is no longer on the table.")) from None
+    return _keep(
+        Gesture,
+        place,
+        player=player,
+        device=device,
+        now=now,
         kind=kind,
         card=card,
         client_key=client_key,
         made_at=now,
     )
-    if not stored:
-        return Drawn(table_id, repeated=True)
-    touch_seat(player, device, now, held=held)
-    _bump(event, table_id)
-    return Drawn(table_id)
 
 
 @transaction.atomic
