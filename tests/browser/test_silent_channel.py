@@ -56,14 +56,9 @@ def drawings(page: Page, count: int):
     return page.locator("#pad-count").filter(has_text=f"{count} drawing")
 
 
-def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
-    live_server, new_context, tmp_path
-):
-    organizer = ensure_organizer()[0]
-    event = screen_event(owner=organizer, players=8, tables=2, round_minutes=30)
-    # The organizer sets the video rooms from the console: one pattern for every table.
-    console = new_context(viewport=LAPTOP).new_page()
-    sign_in(console, live_server, organizer)
+def set_the_video_rooms(console: Page, live_server, event, shots) -> None:
+    """The organizer sets the video rooms from the console: one pattern for every table,
+    a first try without {table} refused with what was typed kept."""
     console.goto(f"{live_server.url}{reverse('organizer:event', args=[event.pk])}")
     console.get_by_role("link", name="Video rooms").click()
     console.get_by_label("One pattern for every table").fill("https://meet.example/{event}")
@@ -76,7 +71,67 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     console.get_by_role("button", name="Save").click()
     expect(console.locator(".message-success")).to_contain_text("video link")
     expect(console.get_by_text("Players see: https://meet.example/fivetricks-2")).to_be_visible()
-    snap(console, pictures("silent-channel", tmp_path) / "video-rooms.png", full_page=True)
+    snap(console, shots / "video-rooms.png", full_page=True)
+
+
+def draw_by_keyboard(page: Page, *, pen: str) -> None:
+    """Space puts the pen down, the arrows move it, Space lifts it."""
+    page.get_by_role("button", name=pen).click()
+    page.locator("#pad").focus()
+    page.keyboard.press("Space")
+    for key in ["ArrowRight"] * 6 + ["ArrowDown"] * 4:
+        page.keyboard.press(key)
+    page.keyboard.press("Space")
+
+
+def text_never_draws(cy: Page, *, watcher: Page) -> None:
+    """Typed or pasted text never lands on the pad, and no stroke is made of it (two
+    strokes are on the pad before)."""
+    cy.locator("#pad").focus()
+    cy.keyboard.type("TrumpIsHearts!?")  # letters (Space is the pen's key)
+    cy.keyboard.insert_text("the ace is low")
+    cy.locator("#pad").dispatch_event("paste")
+    cy.locator("#pad").dispatch_event("drop")
+    # A stroke after them is the third: the outbox sends in order, so anything the typing
+    # or the paste had queued would have gone first.
+    draw_with_the_mouse(cy)
+    expect(drawings(watcher, 3)).to_have_count(1, timeout=WAIT)
+    assert Stroke.objects.count() == 3
+    assert "trump" not in cy.locator("#pad-area").inner_html()
+    assert cy.locator("#pad-area input[type=text], #pad-area textarea, #pad-area text").count() == 0
+
+
+def each_screen_shows_its_next_tables_video(pages: dict[int, Page], shots) -> None:
+    """After the close each screen shows where its player goes and that table's video."""
+    for pk, page in pages.items():
+        number = Seat.objects.get(player_id=pk, round__number=2).table.number
+        expect(page.locator("#video-link")).to_have_attribute(
+            "href", f"https://meet.example/fivetricks-{number}", timeout=WAIT
+        )
+    mover = next(
+        pk for pk in pages if Seat.objects.get(player_id=pk, round__number=2).table.number == 2
+    )
+    snap(pages[mover], shots / "video-link-after-the-move.png", full_page=True)
+
+
+def the_console_shows_the_pad_and_a_gesture(console: Page, live_server, event, shots) -> None:
+    console.goto(f"{live_server.url}{reverse('organizer:table', args=[event.pk, 1])}")
+    expect(console.locator(".console-pad .pad-view polyline")).to_have_count(3, timeout=WAIT)
+    expect(console.locator(".gesture-badge").filter(has_text="raises a hand")).to_be_visible(
+        timeout=WAIT
+    )
+    snap(console, shots / "console-table-pad.png", full_page=True)
+
+
+def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
+    live_server, new_context, tmp_path
+):
+    organizer = ensure_organizer()[0]
+    event = screen_event(owner=organizer, players=8, tables=2, round_minutes=30)
+    console = new_context(viewport=LAPTOP).new_page()
+    sign_in(console, live_server, organizer)
+    shots = pictures("silent-channel", tmp_path)
+    set_the_video_rooms(console, live_server, event, shots)
     event = factories.start_rounds(event)
     deal = deal_at(event, 1)
     seats = list(deal.seats)
@@ -86,7 +141,6 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
         pages[player.pk] = context.new_page()
         pages[player.pk].goto(f"{live_server.url}/t/p/{player.token}/")
     ada, bo, cy, dee = (pages[pk] for pk in seats)
-    shots = pictures("silent-channel", tmp_path)
     for page in pages.values():
         expect(page.locator("#video-link")).to_have_attribute(
             "href", "https://meet.example/fivetricks-1", timeout=WAIT
@@ -97,29 +151,12 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     expect(drawings(bo, 1)).to_have_count(1, timeout=WAIT)
     expect(bo.locator("#pad-strokes polyline.ink-black")).to_have_count(1)
     # Another draws by keyboard in red: Space puts the pen down, arrows move it, Space lifts.
-    bo.get_by_role("button", name="Red pen").click()
-    bo.locator("#pad").focus()
-    bo.keyboard.press("Space")
-    for key in ["ArrowRight"] * 6 + ["ArrowDown"] * 4:
-        bo.keyboard.press(key)
-    bo.keyboard.press("Space")
+    draw_by_keyboard(bo, pen="Red pen")
     expect(drawings(ada, 2)).to_have_count(1, timeout=WAIT)
     expect(ada.locator("#pad-strokes polyline.ink-red")).to_have_count(1)
     assert Stroke.objects.count() == 2
 
-    # Typed or pasted text never lands on the pad, and no stroke is made of it.
-    cy.locator("#pad").focus()
-    cy.keyboard.type("TrumpIsHearts!?")  # letters (Space is the pen's key)
-    cy.keyboard.insert_text("the ace is low")
-    cy.locator("#pad").dispatch_event("paste")
-    cy.locator("#pad").dispatch_event("drop")
-    # A stroke after them is the third: the outbox sends in order, so anything the typing
-    # or the paste had queued would have gone first.
-    draw_with_the_mouse(cy)
-    expect(drawings(ada, 3)).to_have_count(1, timeout=WAIT)
-    assert Stroke.objects.count() == 3
-    assert "trump" not in cy.locator("#pad-area").inner_html()
-    assert cy.locator("#pad-area input[type=text], #pad-area textarea, #pad-area text").count() == 0
+    text_never_draws(cy, watcher=ada)
 
     # A gesture shows beside the seat on every screen at the table.
     cy.get_by_role("button", name="Gesture: confused").click()
@@ -137,12 +174,7 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     snap(bo, shots / "table-with-drawing-and-gesture-1280.png", full_page=True)
     # The console's table page shows the pad and the gestures.
     bo.get_by_role("button", name="Gesture: raise a hand").click()
-    console.goto(f"{live_server.url}{reverse('organizer:table', args=[event.pk, 1])}")
-    expect(console.locator(".console-pad .pad-view polyline")).to_have_count(3, timeout=WAIT)
-    expect(console.locator(".gesture-badge").filter(has_text="raises a hand")).to_be_visible(
-        timeout=WAIT
-    )
-    snap(console, shots / "console-table-pad.png", full_page=True)
+    the_console_shows_the_pad_and_a_gesture(console, live_server, event, shots)
     # A gesture goes by itself after a few seconds.
     expect(ada.get_by_role("img", name=f"{cy_name}: confused")).to_have_count(0, timeout=WAIT)
     # The trick is finished and taken, so game 1 counts by it at the close.
@@ -152,15 +184,7 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
 
     # The round closes: each screen shows where its player goes and that table's video.
     event = factories.close_current_round(event, organizer)
-    for pk, page in pages.items():
-        number = Seat.objects.get(player_id=pk, round__number=2).table.number
-        expect(page.locator("#video-link")).to_have_attribute(
-            "href", f"https://meet.example/fivetricks-{number}", timeout=WAIT
-        )
-    mover = next(
-        pk for pk in seats if Seat.objects.get(player_id=pk, round__number=2).table.number == 2
-    )
-    snap(pages[mover], shots / "video-link-after-the-move.png", full_page=True)
+    each_screen_shows_its_next_tables_video(pages, shots)
 
     # Round 2: every pad is empty, at the old table and the new.
     advance_phase(event=event)
