@@ -137,3 +137,28 @@ def test_pages_name_the_commands_of_the_installation(client, settings, monkeypat
     html = client.get("/console/sign-in/").content.decode()
     assert "<code>&#x27;/Apps/Five Tricks/fivetricks&#x27; signin-link</code>" in html
     assert "fivetricks manage" not in html.replace("Tricks/fivetricks", "")
+
+
+README_SERVE_OPTIONS = ["--port", "8080", "--no-browser", "--no-window", "--workers", "2"]
+
+
+def _serve_options(argv: list[str]) -> dict:
+    """The options `manage.py serve` reads from ``argv`` (its arguments after "serve")."""
+    parsed = serve.Command().create_parser("manage.py", "serve").parse_args(argv)
+    return vars(parsed)
+
+
+def test_the_readme_s_serve_options_parse_on_manage_py_serve_as_on_fivetricks_serve(handed):
+    options = _serve_options(README_SERVE_OPTIONS)
+    assert (options["port"], options["workers"], options["browser"]) == (8080, 2, False)
+    assert options["no_window"] is True  # taken and ignored: manage.py serve has no window
+    cli.main(["serve", *README_SERVE_OPTIONS])
+    [handed_argv] = handed["django"]
+    assert _serve_options(handed_argv[2:])["browser"] is False
+
+
+def test_on_manage_py_serve_the_last_of_browser_and_no_browser_wins():
+    assert _serve_options([])["browser"] is False
+    assert _serve_options(["--browser"])["browser"] is True
+    assert _serve_options(["--browser", "--no-browser"])["browser"] is False
+    assert _serve_options(["--no-browser", "--browser"])["browser"] is True

@@ -16,6 +16,10 @@ Terms:
     browser  with --browser (what `fivetricks` and a double click pass), the laptop's
              default browser opens, once ready, on a one-time sign-in link whose page has
              a Sign in button to the console; never on a Linux machine without a display.
+             --no-browser (the default) keeps it shut.
+    window   the app's own window is `fivetricks`'s (tournament/cli.py); this command
+             always serves in the terminal, and takes --no-window only so that one
+             command line (README) works on both.
     worker   a granian process running the site (ASGI: tournament.asgi). One per core,
              except on Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
@@ -251,6 +255,21 @@ class Command(BaseCommand):
             "--browser",
             action="store_true",
             help="Once ready, open the default browser on a one-time sign-in link to the console.",
+        )
+        # fivetricks serve's own options, accepted here too so that one command line works
+        # on both (README): the last of --browser and --no-browser wins.
+        parser.add_argument(
+            "--no-browser",
+            action="store_false",
+            dest="browser",
+            help="Do not open the browser (the default here; the last of --browser and "
+            "--no-browser wins).",
+        )
+        parser.add_argument(
+            "--no-window",
+            action="store_true",
+            help="Accepted for fivetricks serve's command line and ignored: manage.py serve "
+            "never opens the app's window, it always serves in the terminal.",
         )
         parser.add_argument(
             "--setup-only",
