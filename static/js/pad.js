@@ -4,7 +4,11 @@
    - A stroke ends when the pointer is lifted (or the pen, or the pad loses focus); it is
      then queued in the page's outbox (window.ftScreen.queue, static/js/screen.js) with
      the pad it was drawn on, and shown at once in #pad-pending until the table's strokes
-     (#pad-strokes, brought by the live channel or a swap) hold it.
+     (#pad-strokes, brought by the live channel or a swap) hold it: the server's answer
+     says the table's version it stored the stroke at (X-Table-Version, passed on by
+     static/js/screen.js in "ft:sent"), and a table state (#table-state) of that version or
+     later holds it, or a clear after it. The stroke's client key stays on this page: the
+     table's strokes carry no key, so nothing a player could choose reaches another screen.
    - The pad takes no text: keys other than the pen's do nothing, and a paste or a drop
      is refused by the browser before it reaches the page.
    - Points are whole units of the pad's own box (1000 x 700), so every screen size draws
@@ -39,7 +43,7 @@
     var el = document.createElementNS(SVG, "polyline");
     el.setAttribute("class", "ink ink-" + kind);
     el.setAttribute("points", text(list));
-    if (key) el.setAttribute("data-k", key.slice(0, 8));
+    if (key) el.setAttribute("data-pending", key);
     pending.appendChild(el);
     return el;
   }
@@ -63,38 +67,42 @@
     var el = pad();
     var action = window.ftScreen && el && live() &&
       window.ftScreen.queue(live().dataset.drawUrl, { kind: ink, points: text(points), pad: el.dataset.pad });
-    if (line && action) line.setAttribute("data-k", action.key.slice(0, 8));
+    if (line && action) line.setAttribute("data-pending", action.key);
     points = null;
     line = null;
     if (!split) document.dispatchEvent(new CustomEvent("ft:stroke-end"));
   }
   function live() { return document.getElementById("live"); }
 
-  // A stroke leaves #pad-pending once the table's strokes hold it, or once the server
-  // stored it and the table's strokes came again (it may have been cleared meanwhile);
+  // A stroke leaves #pad-pending once the table's state shown is at least as recent as
+  // the version it was stored at (a refused one, or one stored before, at its answer);
   // strokes still waiting in the outbox are drawn again after a swap brought an empty one.
-  var answered = {};
+  var storedAt = {};  // client key -> the table's version it was stored at (0: none said)
   document.addEventListener("ft:sent", function (event) {
-    var fields = event.detail && event.detail.fields;
-    if (fields && "points" in fields) answered[event.detail.key.slice(0, 8)] = true;
+    var action = event.detail;
+    if (!action || !action.fields || !("points" in action.fields)) return;
+    storedAt[action.key] = Number(action.tableVersion || 0);
+    settle();
   });
+  function shownVersion() {
+    var state = document.getElementById("table-state");
+    return state ? Number(state.dataset.version || 0) : 0;
+  }
   function settle() {
     var pending = document.getElementById("pad-pending");
-    var strokes = document.getElementById("pad-strokes");
-    if (!pending || !strokes) return;
-    var stored = {};
-    strokes.querySelectorAll("[data-k]").forEach(function (el) { stored[el.getAttribute("data-k")] = true; });
-    pending.querySelectorAll("[data-k]").forEach(function (el) {
-      var k = el.getAttribute("data-k");
-      if (stored[k] || answered[k]) { el.remove(); delete answered[k]; }
+    if (!pending) return;
+    var shown = {};
+    pending.querySelectorAll("[data-pending]").forEach(function (el) { shown[el.getAttribute("data-pending")] = el; });
+    var version = shownVersion();
+    Object.keys(storedAt).forEach(function (key) {
+      if (shown[key] && storedAt[key] > version) return;
+      if (shown[key]) { shown[key].remove(); delete shown[key]; }
+      delete storedAt[key];
     });
     var el = pad();
-    var shown = {};
-    pending.querySelectorAll("[data-k]").forEach(function (el) { shown[el.getAttribute("data-k")] = true; });
     (window.ftScreen ? window.ftScreen.pending() : []).forEach(function (action) {
       var f = action.fields || {};
-      var k = action.key.slice(0, 8);
-      if (!f.points || !el || f.pad !== el.dataset.pad || shown[k] || stored[k]) return;
+      if (!f.points || !el || f.pad !== el.dataset.pad || shown[action.key] || action.key in storedAt) return;
       drawLine(f.points.split(" ").map(function (p) { return p.split(",").map(Number); }), f.kind, action.key);
     });
     showPen();

@@ -56,6 +56,7 @@
     var old = part ? document.getElementById("screen-play") : live();
     var fresh = part || whole;
     if (!old || !fresh) return;
+    var behind = olderThanShown(fresh);
     var focused = document.activeElement && document.activeElement.id;
     old.replaceWith(fresh);
     if (window.htmx && !part) window.htmx.process(fresh);
@@ -68,6 +69,7 @@
     var announce = document.getElementById("announce");
     if (announce && said.length) announce.textContent = said.join(". ");
     document.dispatchEvent(new CustomEvent("ft:pad"));
+    if (behind) refresh(); // its reason stays shown; the table catches up
   }
 
   // Stored, with the live channel open: the answer is empty and the channel brings the
@@ -140,6 +142,8 @@
         sending = false;
         if (html) swapLive(html);
         else shownAtOnce(action);
+        // The table's version it was stored at (a stroke's; static/js/pad.js), if said.
+        action.tableVersion = response.headers.get("X-Table-Version");
         document.dispatchEvent(new CustomEvent("ft:sent", { detail: action }));
         send();
       });
@@ -201,11 +205,21 @@
   // The pushed channel (tables.views.live_channel): each message says the table changed,
   // and the live part is fetched as a poll would (a 304 when it was this page's own
   // change). A message that lands while a fetch is on its way asks again after it.
-  var fetching = false;
+  var fetching = null; // the request of the live part on its way (htmx's xhr), if any
   var again = false;
   function refresh() {
     if (fetching) { again = true; return; }
     document.body.dispatchEvent(new CustomEvent("poll"));
+  }
+  // A table's state older than the one shown, of the same deal: a fetch answered before
+  // a change whose push came first. Swapped in, it would take the table back in time
+  // (a trick taken shown as still pointed at, a turn shown as another's) until the next
+  // change, which may wait for this very screen.
+  function olderThanShown(root) {
+    var shown = document.getElementById("table-state");
+    var fresh = root && root.querySelector("#table-state");
+    return !!(shown && fresh && fresh.dataset.deal === shown.dataset.deal &&
+      Number(fresh.dataset.version) < Number(shown.dataset.version));
   }
   function markMine(state) {
     var me = live() && live().dataset.me;
@@ -308,12 +322,22 @@
     source.onerror = function () { document.body.removeAttribute("data-pushed"); };
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt.id === "live") fetching = true;
+    if (event.detail.elt.id === "live") fetching = event.detail.xhr;
   });
+  // Known by its request, not by its element: once an answer has replaced #live, htmx
+  // tells the end of the request on the old element's parent (the old one is out of the
+  // page), and a check of the element's id missed it: every message after that was
+  // held back until a poll, every ten seconds while the channel is open.
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.elt.id !== "live") return;
-    fetching = false;
+    if (!fetching || event.detail.xhr !== fetching) return;
+    fetching = null;
     if (again) { again = false; refresh(); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt.id !== "live" || event.detail.shouldSwap === false) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = event.detail.serverResponse || "";
+    if (olderThanShown(holder)) { event.detail.shouldSwap = false; again = true; }
   });
   document.addEventListener("DOMContentLoaded", openStream);
 

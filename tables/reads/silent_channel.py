@@ -66,9 +66,12 @@ def gesture_buttons() -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class PadStroke:
+    """One line as every screen at the table draws it: its ink and points, nothing of the
+    request that stored it (a key a player chose never reaches another player; the screen
+    that drew it knows it is shown by the table's version, tables.views.silent_channel)."""
+
     kind: str
     points_text: str
-    key: str  # the start of its client key: the screen that drew it knows it is stored
 
 
 @dataclass(frozen=True)
@@ -99,12 +102,9 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
     # Only the strokes after the last clear leave the database: a busy pad cleared often
     # keeps its history for the debrief without every push reading it again.
     rows = _after_last_clear(rows)
-    shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points", "client_key")))
+    shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points")))
     return PadView(
-        [
-            PadStroke(stroke.kind, rules.points_text(stroke.points), stroke.client_key[:8])
-            for stroke in shown
-        ],
+        [PadStroke(stroke.kind, rules.points_text(stroke.points)) for stroke in shown],
         sum(len(stroke.points) for stroke in shown),
     )
 

@@ -7,6 +7,10 @@ Terms:
              stored before), or a 4xx with ``X-Action-Refused`` and the reason, never
              retried. With the live channel open the answer is empty: the channel brings
              the pad and the gesture to every screen at the table, this one too.
+    version  a stored action's answer says the table's version it was stored at
+             (``X-Table-Version``, tables.writes.silent_channel, Terms: table version): the
+             drawing screen takes its own pending stroke away once the table's state it
+             shows is that recent, so no key of the player's ever travels to the table.
 
 Nothing here reads words: the pad takes points and an ink, a gesture one of its names
 (tables.rules.silent_channel).
@@ -34,13 +38,22 @@ from tables.views.screen import (
     live_context,
     player_from_link,
 )
-from tables.writes.silent_channel import draw_stroke, make_gesture
+from tables.writes.silent_channel import Drawn, draw_stroke, make_gesture
 from tournament.common.errors import Refused
 from tournament.common.requests import HtmxRequest
 from tournament.models import Player
 
+VERSION_HEADER = "X-Table-Version"
 
-def _answer(request: HtmxRequest, player: Player, *, refused: str = "", status: int = 200):
+
+def _answer(
+    request: HtmxRequest,
+    player: Player,
+    *,
+    refused: str = "",
+    status: int = 200,
+    drawn: Drawn | None = None,
+):
     if not request.htmx:
         if refused:
             messages.error(request, refused)
@@ -54,6 +67,8 @@ def _answer(request: HtmxRequest, player: Player, *, refused: str = "", status: 
             request, LIVE_PARTIAL, live_context(request, player, notice=notice), status=status
         )
     response[header] = "1"
+    if drawn is not None and drawn.table_version is not None:
+        response[VERSION_HEADER] = str(drawn.table_version)
     return response
 
 
@@ -67,24 +82,27 @@ def _refused_input(request: HtmxRequest, player: Player) -> HttpResponse:
 
 
 def _act(
-    request: HtmxRequest, player: Player, form: StrokeForm | GestureForm, write: Callable
+    request: HtmxRequest,
+    player: Player,
+    form: StrokeForm | GestureForm,
+    write: Callable[..., Drawn],
 ) -> HttpResponse:
     """Check the form, call ``write(form, device)``, answer (see Terms: action)."""
     if not form.is_valid():
         return _refused_input(request, player)
     try:
-        write(form, _phone_id(request) or "")
+        drawn = write(form, _phone_id(request) or "")
     except Refused as refusal:
         return _answer(request, player, refused=refusal.message, status=409)
-    return _answer(request, player)
+    return _answer(request, player, drawn=drawn)
 
 
 @csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie
 @require_POST
 @player_from_link
 def draw(request: HtmxRequest, player: Player) -> HttpResponse:
-    def write(form: StrokeForm, device: str) -> None:
-        draw_stroke(
+    def write(form: StrokeForm, device: str) -> Drawn:
+        return draw_stroke(
             player=player,
             kind=form.cleaned_data["kind"],
             points=form.cleaned_data["points"],
@@ -100,9 +118,9 @@ def draw(request: HtmxRequest, player: Player) -> HttpResponse:
 @require_POST
 @player_from_link
 def gesture(request: HtmxRequest, player: Player) -> HttpResponse:
-    def write(form: GestureForm, device: str) -> None:
+    def write(form: GestureForm, device: str) -> Drawn:
         kind, card = form.kind_and_card()
-        make_gesture(
+        return make_gesture(
             player=player,
             kind=kind,
             card=card,

@@ -7,7 +7,13 @@ Terms:
                 another table is refused, never shown at the new table (a new table starts
                 without notes).
     client key  as for plays (tables.writes.screen_play): the same key again is the same
-                stroke or gesture, answered as done and never stored twice.
+                stroke or gesture, answered as done and never stored twice. It stays
+                between the screen that made it and the server: no other screen is shown
+                it (a key is text a player could choose).
+    table version  the table's version a stroke or gesture was stored at: the screen that
+                drew the stroke knows the table's state holds it once it shows that
+                version or a later one (static/js/pad.js), with no id of its own sent to
+                the table.
 
 Every function locks the event's row first, checks that the device holds the seat, stores
 in one transaction and bumps the table's version, so every screen at the table (and the
@@ -37,10 +43,13 @@ from tournament.models import Event, Player, Round, Seat
 
 @dataclass(frozen=True)
 class Drawn:
-    """What a stroke or a gesture did: ``repeated`` when its key was stored already."""
+    """What a stroke or a gesture did: ``repeated`` when its key was stored already;
+    ``table_version`` the table's version once it was stored (None when repeated): a table
+    state of that version or later holds it (see Terms: table version)."""
 
     table_id: int
     repeated: bool = False
+    table_version: int | None = None
 
 
 def _refuse_not_a_stroke() -> Refused:
@@ -127,9 +136,9 @@ def _keep(
     if not stored:
         return Drawn(place.table_id, repeated=True)
     touch_seat(player, device, now, held=place.held)
-    Table.objects.bump_version(table_id=place.table_id, event_id=place.event.pk)
+    version = Table.objects.bump_version(table_id=place.table_id, event_id=place.event.pk)
     wake_after_commit()
-    return Drawn(place.table_id)
+    return Drawn(place.table_id, table_version=version)
 
 
 @transaction.atomic

@@ -154,3 +154,49 @@ def test_a_cards_answer_keeps_the_pad_and_the_gestures(client, playing):
     assert 'aria-label="Gesture: yes"' in page
     assert 'data-ink="red"' in page
     assert reverse("phone:screen_draw", args=[turn.token]) in page
+
+
+CHOSEN = "Ace_is_HIGH_Qx7Zk_w9"  # a key a forged request chose: any 5 of it in a row is news
+
+
+def _pages_others_see(client, playing, organizer) -> dict[str, str]:
+    """What reaches the rest of the table: the pushed state, another seat's page and live
+    part, and the console's table page."""
+    from tables.views.screen import pushed_table_state
+
+    other = Player.objects.get(pk=deal_at(playing, 1).seats[1])
+    _version, pushed = pushed_table_state(deal_at(playing, 1).table_id, "en")
+    seen = {
+        "pushed": pushed,
+        "page": client.get(_url("screen", other)).content.decode(),
+        "live": client.get(_url("screen_live", other), headers=HTMX).content.decode(),
+    }
+    client.force_login(organizer)
+    console = reverse("organizer:table", args=[playing.pk, 1])
+    return {**seen, "console": client.get(console).content.decode()}
+
+
+def test_a_key_a_player_chose_never_reaches_another_players_page(client, organizer, playing, me):
+    stroke = {"key": CHOSEN, "kind": "red", "points": "5,6 70,80"}
+    answer = client.post(_url("screen_draw", me), stroke, headers={**HTMX, "X-Screen-Pushed": "1"})
+    gesture = {"key": CHOSEN[::-1], "gesture": "yes"}
+    client.post(_url("screen_gesture", me), gesture, headers={**HTMX, "X-Screen-Pushed": "1"})
+    assert answer["X-Action-Stored"] == "1"
+    seen = _pages_others_see(client, playing, organizer)
+    for name, html in seen.items():
+        assert 'points="5,6 70,80"' in html, name  # the stroke reaches them, its key does not
+        for chosen in (CHOSEN, CHOSEN[::-1]):
+            for start in range(len(chosen) - 4):
+                assert chosen[start : start + 5] not in html, (name, chosen[start : start + 5])
+
+
+def test_a_stored_strokes_answer_names_the_tables_version_its_state_holds_it_from(
+    client, playing, me
+):
+    data = {"key": "strokekey0010", "kind": "black", "points": "9,9 10,10"}
+    answer = client.post(_url("screen_draw", me), data, headers={**HTMX, "X-Screen-Pushed": "1"})
+    table = Table.objects.get(pk=deal_at(playing, 1).table_id)
+    assert answer["X-Table-Version"] == str(table.version)
+    again = client.post(_url("screen_draw", me), data, headers={**HTMX, "X-Screen-Pushed": "1"})
+    assert again["X-Action-Stored"] == "1"
+    assert "X-Table-Version" not in again  # stored before: the screen takes it away at once
