@@ -241,7 +241,8 @@ class VideoRoomsForm(forms.Form):
         required=False,
         help_text=_(
             "For example https://meet.jit.si/fivetricks-{event}-{table}: {table} becomes the "
-            "table's number, {event} the event's name."
+            "table's number, {event} the event's name and a random part, so nobody outside "
+            "the event can guess a table's room."
         ),
     )
 

@@ -8,6 +8,9 @@ Terms:
     showing       a gesture made less than GESTURE_SECONDS ago: ``seconds_left`` is how
                   long the screen keeps it, counted by the server, so a phone whose clock
                   is wrong hides it on time.
+    room name     what ``{event}`` becomes in the event's video pattern: the event's name
+                  and its video secret (tournament.models.tokens), e.g.
+                  "cafe-lyon-k3x9q2mz7wprt4ha"; every table's room holds it.
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ GESTURE_BUTTONS = {
     "confused": gettext_noop("Gesture: confused"),
     "hand": gettext_noop("Gesture: raise a hand"),
 }
+# The most of the event's name a video room's name keeps: enough to know it, short
+# enough that a room's address stays readable when spoken or pasted.
+ROOM_NAME_CHARACTERS = 40
 INK_LABELS = {
     "black": gettext_noop("Black pen"),
     "red": gettext_noop("Red pen"),
@@ -140,8 +146,11 @@ def gestures_showing(
 
 def event_room_name(event: Event) -> str:
     """What ``{event}`` stands for in a video pattern: the event's name as a room name
-    would spell it, and its number, so two events of one name never share a room."""
-    return f"{slugify(event.name) or 'event'}-{event.pk}"
+    would spell it (cut to ROOM_NAME_CHARACTERS characters), so the organizer knows the rooms
+    as theirs, then its video secret (Event.video_secret), so no stranger can guess them
+    and two events of one name never share one."""
+    name = slugify(event.name)[:ROOM_NAME_CHARACTERS].strip("-") or "event"
+    return f"{name}-{event.video_secret}"
 
 
 def table_video_link(event: Event, table: Table) -> str:

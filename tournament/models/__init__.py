@@ -80,6 +80,7 @@ from tournament.models.tokens import (
     looks_like_token,
     new_secret_token,
     new_seed,
+    new_video_secret,
 )
 
 __all__ = [
@@ -130,6 +131,7 @@ __all__ = [
     "looks_like_token",
     "new_secret_token",
     "new_seed",
+    "new_video_secret",
     "reason_label",
     "record_name",
     "screens_before_stage",

@@ -42,7 +42,12 @@ from tournament.models.phases import (
     Phase,
 )
 from tournament.models.rounds import Round, RoundStatus
-from tournament.models.tokens import looks_like_token, new_secret_token, new_seed
+from tournament.models.tokens import (
+    looks_like_token,
+    new_secret_token,
+    new_seed,
+    new_video_secret,
+)
 from tournament.rules.cards import (
     DEFAULT_DISRUPTIVE_SHARE,
     NEW_CLAUSES,
@@ -259,6 +264,10 @@ class Event(EventClock, models.Model):
     video_pattern = models.CharField(
         _("video link for every table"), max_length=500, blank=True, default=""
     )
+    # In "{event}" after the event's name (tables.reads.silent_channel.event_room_name): on
+    # a public service a room's name is its only lock, and a name and a number are easy
+    # to guess. A secret, as the tokens: never in a record; an imported copy gets its own.
+    video_secret = models.CharField(max_length=32, default=new_video_secret, editable=False)
     debrief_step = models.PositiveSmallIntegerField(
         _("debrief screen"), choices=DebriefStep, default=DebriefStep.OPENING
     )

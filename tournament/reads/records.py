@@ -14,10 +14,13 @@ Terms:
     made by       which release of the product wrote the record, e.g. "Five Tricks 0.2.0"
                   (tournament.common.product): for whoever reads the file. An import
                   ignores it, and a record written before it existed has none.
-    secret        what lets someone act as a table, a player or the projector: the phone
-                  and projector links' tokens. A record never holds one; an import makes
-                  fresh ones. The printed-kit stamps are left out too, since they carry
-                  a table's token and are remade by the next printing.
+    secret        what lets someone act as a table, a player or the projector (the phone
+                  and projector links' tokens) or join a table's video call (the event's
+                  video secret, tournament.models.tokens). A record never holds one; an
+                  import makes fresh ones: a copy never meets in the original's rooms,
+                  and a file that was passed around opens none of them. The printed-kit
+                  stamps are left out too, since they carry a table's token and are
+                  remade by the next printing.
     who           who closed a round or corrected a game: an account by its record name
                   (tournament.models.cofacilitators: "Noor · assistant", never the
                   account's internal number).

@@ -7,8 +7,9 @@ Terms:
                   to read the record (tournament.writes.record_checks), and the import
                   walks it again to write the rows.
     import        the record becomes a new event of this installation, under a new id and
-                  owned by the organizer given. Links get fresh tokens and reports fresh
-                  keys, so the new event shares no secret with the old one. Exporting the
+                  owned by the organizer given. Links get fresh tokens, reports fresh
+                  keys and the video rooms a fresh secret, so the new event shares no
+                  secret with the old one. Exporting the
                   imported event gives the same record again, but for the time of export.
     problem       why a file cannot be imported (tournament.writes.record_checks: Terms).
                   The whole record is checked before the first write, so a file with a

@@ -101,7 +101,7 @@ def test_the_screen_shows_the_tables_video_room(client, playing, me):
     playing.video_pattern = "https://meet.example/ft-{event}-{table}"
     playing.save(update_fields=["video_pattern"])
     page = client.get(_url("screen", me)).content.decode()
-    assert f'href="https://meet.example/ft-friday-workshop-{playing.pk}-1"' in page
+    assert f'href="https://meet.example/ft-friday-workshop-{playing.video_secret}-1"' in page
     assert "Join your table's video" in page
     Table.objects.filter(event=playing, number=1).update(video_link="https://zoom.example/j/11")
     assert 'href="https://zoom.example/j/11"' in client.get(_url("screen", me)).content.decode()

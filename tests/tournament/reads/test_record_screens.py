@@ -125,6 +125,11 @@ def test_the_pads_strokes_the_gestures_and_the_video_rooms_round_trip(organizer)
     assert Stroke.objects.filter(round__event=imported).count() == 2
     assert Gesture.objects.filter(round__event=imported).count() == 1
     assert without_time(export_event(imported)) == without_time(first)
+    # The video secret is a secret: never in the record, and the copy has its own, so
+    # its tables never meet in the original's rooms.
+    assert event.video_secret not in json.dumps(first)
+    assert imported.video_secret != event.video_secret
+    assert len(imported.video_secret) == 16
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,7 @@ def test_a_record_names_its_format_and_version_and_refers_by_name_and_number():
 def test_a_record_holds_no_secret_and_no_database_id():
     event = rehearsal()
     text = json.dumps(export_event(event), ensure_ascii=False)
-    secrets = [event.projector_token, event.players_token]
+    secrets = [event.projector_token, event.players_token, event.video_secret]
     secrets += list(Table.objects.filter(event=event).values_list("token", flat=True))
     secrets += list(
         GameReport.objects.filter(round__event=event).values_list("client_key", flat=True)
@@ -239,6 +239,7 @@ def test_an_import_gets_fresh_links_and_its_owner(organizer):
     assert imported.owner == organizer
     assert imported.projector_token != event.projector_token
     assert imported.players_token != event.players_token
+    assert imported.video_secret != event.video_secret
     old = set(Table.objects.filter(event=event).values_list("token", flat=True))
     assert not old & set(Table.objects.filter(event=imported).values_list("token", flat=True))
 

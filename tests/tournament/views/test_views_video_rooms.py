@@ -36,8 +36,19 @@ def test_the_pattern_and_a_tables_own_link_are_kept(signed_in, event):
     assert event.video_pattern == "https://meet.jit.si/fivetricks-{event}-{table}"
     assert Table.objects.get(event=event, number=2).video_link == "https://zoom.example/j/42"
     page = signed_in.get(reverse("organizer:video_rooms", args=[event.pk])).content.decode()
-    assert f"Players see: https://meet.jit.si/fivetricks-friday-workshop-{event.pk}-1" in page
+    room = f"fivetricks-friday-workshop-{event.video_secret}-1"
+    assert f"Players see: https://meet.jit.si/{room}" in page
     assert "Players see: https://zoom.example/j/42" in page
+    assert "video-guessable" not in page
+
+
+def test_a_pattern_without_event_is_kept_and_said_to_be_guessable(signed_in, event):
+    pattern = "https://meet.jit.si/fivetricks-{table}"
+    _save(signed_in, event, pattern=pattern, table_1="", table_2="")
+    page = signed_in.get(reverse("organizer:video_rooms", args=[event.pk])).content.decode()
+    assert "Players see: https://meet.jit.si/fivetricks-2" in page
+    assert 'id="video-guessable"' in page
+    assert "anyone who guesses them can join" in page
 
 
 @pytest.mark.parametrize(

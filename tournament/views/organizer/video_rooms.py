@@ -6,6 +6,10 @@ Terms:
     pattern   an https address with ``{table}`` (and maybe ``{event}``) in it, filled in
               for each table (tables.rules.silent_channel).
     own link  a table's own address, which wins over the pattern.
+    guessable a saved pattern without ``{event}``: its rooms' names hold no secret
+              (tables.reads.silent_channel, Terms: room name), so anyone who tries
+              "…-1" can walk into a table's call. The page says so; it is not refused,
+              since a service with rooms of its own (a locked meeting) may not need one.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.forms import VideoRoomsForm
 from tables.models import Table
 from tables.reads.silent_channel import event_room_name, table_video_link
+from tables.rules.silent_channel import EVENT_FIELD
 from tables.writes.silent_channel import set_video_rooms
 from tournament.models import Event
 from tournament.views.access import EventRequest, event_view
@@ -32,12 +37,14 @@ def _page(request: EventRequest, event: Event, form: VideoRoomsForm, status: int
         (field, table_video_link(event, table))
         for field, table in zip(form.table_fields(), tables, strict=True)
     ]
-    return render(
-        request,
-        "organizer/video_rooms.html",
-        {"event": event, "form": form, "rows": rows, "room_name": event_room_name(event)},
-        status=status,
-    )
+    context = {
+        "event": event,
+        "form": form,
+        "rows": rows,
+        "room_name": event_room_name(event),
+        "guessable": bool(event.video_pattern) and EVENT_FIELD not in event.video_pattern,
+    }
+    return render(request, "organizer/video_rooms.html", context, status=status)
 
 
 @require_GET
