@@ -19,9 +19,11 @@
      swapped in unless older than the one shown, this screen's marks are set (its seat,
      "your turn", where it points, its hand's cards enabled in its turn), and a new deal
      fetches the live part, which holds the new hand. Other messages fetch the live part
-     as a poll would. The pad's strokes and their count come in the same message. A
-     gesture shows for the seconds the server says, and a screen reader hears each new
-     one of another player once. */
+     as a poll would; a message that lands while one is fetched asks again once the new
+     part listens. A fetched part whose table state is older than the one pushed since
+     (same deal) is not swapped in: the live part is asked for again. The pad's strokes
+     and their count come in the same message. A gesture shows for the seconds the
+     server says, and a screen reader hears each new one of another player once. */
 (function () {
   "use strict";
   var live = function () { return document.getElementById("live"); };
@@ -206,6 +208,7 @@
   // and the live part is fetched as a poll would (a 304 when it was this page's own
   // change). A message that lands while a fetch is on its way asks again after it.
   var fetching = null; // the request of the live part on its way (htmx's xhr), if any
+  var fetchedFrom = null; // the #live that sent it
   var again = false;
   function refresh() {
     if (fetching) { again = true; return; }
@@ -322,16 +325,27 @@
     source.onerror = function () { document.body.removeAttribute("data-pushed"); };
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt.id === "live") fetching = event.detail.xhr;
+    if (event.detail.elt.id !== "live") return;
+    fetching = event.detail.xhr;
+    fetchedFrom = event.detail.elt;
   });
-  // Known by its request, not by its element: once an answer has replaced #live, htmx
-  // tells the end of the request on the old element's parent (the old one is out of the
-  // page), and a check of the element's id missed it: every message after that was
-  // held back until a poll, every ten seconds while the channel is open.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!fetching || event.detail.xhr !== fetching) return;
-    fetching = null;
+  function fetched() {
+    fetching = fetchedFrom = null;
     if (again) { again = false; refresh(); }
+  }
+  // A fetch ends when its answer is in and, when it replaced #live, once htmx has made
+  // the new #live listen for "poll" (at the settle, 20 ms after the swap: a message in
+  // between reached no listener and was lost). The end is known by the request, not by
+  // the element's id: once #live is replaced, htmx tells it on the old one's parent.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!fetching || xhr !== fetching) return;
+    if (document.body.contains(fetchedFrom) || !live()) { fetched(); return; }
+    // Should the new #live never load (an action's answer replaced it meanwhile).
+    setTimeout(function () { if (fetching === xhr) fetched(); }, 200);
+  });
+  document.addEventListener("htmx:load", function (event) {
+    if (fetching && event.target === live() && live() !== fetchedFrom) fetched();
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.elt.id !== "live" || event.detail.shouldSwap === false) return;

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Game, GameStatus, Table
 from tables.reads import prepared
+from tables.reads.screen_play import games_in_play_won
 from tables.rules.rule_sheets import RuleSheet, rule_sheet
 from tables.rules.tally import shortcuts
 from tables.rules.variants import DECK_SIZE
@@ -296,7 +297,8 @@ class PlayerScreen:
     player: Player
     seat: Seat | None  # in the play round
     next_seat: Seat | None  # after a round closes
-    games_won: int | None  # in the play round, once it is being played
+    games_won: int | None  # in the play round, once it is being played (at time up, with
+    # the game cut off, as the close counts it)
     is_final: bool
 
     @property
@@ -322,7 +324,8 @@ class PlayerScreen:
 
 
 def player_screen(event: Event, player: Player) -> PlayerScreen:
-    """What the player's phone shows now; two queries at most, at any event size."""
+    """What the player's phone shows now; two queries at most, at any event size (five
+    at time up on screens: the game in play is counted too)."""
     number = play_round_number(event)
     seats = {
         seat.round.number: seat
@@ -336,11 +339,28 @@ def player_screen(event: Event, player: Player) -> PlayerScreen:
     games_won = None
     if seat is not None and seat.round.status != RoundStatus.PLANNED:
         games_won = Game.objects.counted().filter(round=seat.round, winner=player).count()
+        if _counts_game_in_play(event, seat):
+            # Time is up: the game cut off counts by tricks so far, as the close will count it.
+            in_play = games_in_play_won(seat.round_id, table_id=seat.table_id)
+            games_won += in_play.get(seat.table.number) == player.name
         if seat.round.status == RoundStatus.CLOSED:
             is_final = number >= event.rounds_planned
             if event.phase == Phase.BETWEEN_ROUNDS:
                 next_seat = seats.get(number + 1)
     return PlayerScreen(event, player, seat, next_seat, games_won, is_final)
+
+
+def _counts_game_in_play(event: Event, seat: Seat) -> bool:
+    """Whether the player's count includes the game in play at their table: at a screen
+    event whose round is open and whose time is up, the close counts that game by tricks
+    so far (tables.writes.screen_organizer.count_games_in_play) and nothing more is
+    played; before, it is undecided; after the close it is a game like the others."""
+    return (
+        event.on_screens
+        and event.phase == Phase.ROUND
+        and seat.round.status == RoundStatus.OPEN
+        and event.time_is_up()
+    )
 
 
 # --- the console's paper entry (organizer) ------------------------------------------------

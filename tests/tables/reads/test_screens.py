@@ -7,9 +7,11 @@ import pytest
 
 from tables.reads.screens import move_direction, player_screen, seated_players, table_screen
 from tables.writes.corrections import delete_game
+from tables.writes.screen_play import game_of
 from tests import factories
 from tests.factories import table
-from tournament.models import Seat
+from tests.screen_factories import deal_at, everyone_points, play_trick, screen_event
+from tournament.models import Player, Seat
 from tournament.rules.movement import Move, Reason
 
 
@@ -93,3 +95,27 @@ def test_a_chosen_game_is_asked_only_while_the_round_is_open_and_this_phone_has_
     assert (answered.chosen_game, answered.asked_game) == (None, 3)
     assert (not_yet_played.chosen_game, not_yet_played.asked_game) == (None, 3)
     assert (closed.chosen_game, closed.asked_game) == (None, 3)
+
+
+@pytest.mark.django_db
+def test_at_time_up_a_player_s_count_holds_the_game_cut_off_as_the_close_counts_it(organizer):
+    event = factories.start_rounds(screen_event(owner=organizer, players=8, tables=2))
+    deal, played = play_trick(event, 1)
+    leader = game_of(deal).trick.leader
+    everyone_points(deal, played[leader])
+    taker = Player.objects.get(pk=leader)
+    others = [Player.objects.get(pk=pk) for pk in deal.seats if pk != leader]
+    at_table_2 = Player.objects.get(pk=deal_at(event, 2).seats[0])
+    assert player_screen(event, taker).games_won == 0  # in play: not decided yet
+
+    event.end_clock_now()
+    event.save_and_bump(["clock_ends_at", "clock_paused_remaining"])
+    event.refresh_from_db()
+    at_time_up = {p.pk: player_screen(event, p).games_won for p in [taker, *others, at_table_2]}
+    assert at_time_up[taker.pk] == 1  # the one trick taken wins the game cut off
+    assert {at_time_up[p.pk] for p in others} == {0}
+    assert at_time_up[at_table_2.pk] == 0  # no trick taken there: counts for nobody
+
+    event = factories.close_current_round(event, by=organizer)
+    after = {p.pk: player_screen(event, p).games_won for p in [taker, *others, at_table_2]}
+    assert after == at_time_up  # between rounds, the close counted it the same way
