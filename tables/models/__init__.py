@@ -463,6 +463,7 @@ from tables.models.screen_play import (  # noqa: E402
     Play,
     Pointing,
     ScreenSeat,
+    ScreenSighting,
     TakenTrick,
 )
 from tables.models.silent_channel import Gesture, Stroke  # noqa: E402
@@ -485,6 +486,7 @@ __all__ = [
     "ReportSource",
     "ReportState",
     "ScreenSeat",
+    "ScreenSighting",
     "Stroke",
     "Table",
     "TableQuerySet",

@@ -19,6 +19,11 @@ Terms:
               their link. Another device that opens it takes the seat over; the first is
               told so and its plays are refused. ``seen_at`` is when the holder last showed
               up, which tells a player who is gone (tables.reads.screen_play).
+    sighting  a screen of the player seen by the server (``ScreenSighting``): its page
+              opened from a browser that keeps cookies, its live part fetched, its live
+              channel open. Whichever device it is, holder or not: a sighting says the
+              player has a screen open, and takes no seat (tables.writes.screen_play:
+              note_seen).
 """
 
 from __future__ import annotations
@@ -147,3 +152,19 @@ class ScreenSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} on {self.device}"
+
+
+class ScreenSighting(models.Model):
+    """The newest time any screen of a player showed up (see Terms: sighting)."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="screen_sighting"
+    )
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("screen sighting")
+        verbose_name_plural = _("screen sightings")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} seen {self.last_seen:%H:%M:%S}"

@@ -9,8 +9,14 @@ Terms:
     seat view    one player of the deal as the table sees them: cards left, tricks taken,
                  the card they played to this trick, where they point, whether it is their
                  turn, and whether they are gone.
-    gone         the device holding a player's seat has not shown up for GONE_AFTER_SECONDS
-                 (or none ever did) while the table plays.
+    gone         no screen of the player showed up for GONE_AFTER_SECONDS while the table
+                 plays: no sighting and no action of their seat holder in that time
+                 (tables.models.screen_play, Terms: sighting), or none ever. A screen that
+                 is open is sighted at least every 30 seconds (its live channel's
+                 heartbeat, its polls), and at once when it opens again or its stream
+                 comes back after a server restart (tables.views.live_channel), so an open
+                 screen is never gone. The screen a seat view is drawn for never shows its
+                 own player gone: it is there.
     disagreement a complete trick at which the players point at more than one card.
     stall        a complete trick not taken for the event's ``screen_stall_seconds``.
     screen round the round whose seats hold cards: round 1 during study and practice, the
@@ -29,7 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
-from tables.reads.screen_rows import people, plays_of, pointing_of, taken_of
+from tables.reads.screen_rows import last_seen, people, plays_of, pointing_of, taken_of
 from tables.reads.silent_channel import GestureView, PadView, gestures_showing, pad_view
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
@@ -117,7 +123,7 @@ def table_view(
     plays = [(p.trick, p.player_id, p.card, p.played_at) for p in plays_of(deal.pk)]
     taken = [(t.number, t.taker_id, t.card) for t in taken_of(deal.pk)]
     seats = [int(p) for p in deal.seats]
-    names, holders = people(seats)
+    names, seen = people(seats)
     pointing = {row.player_id: row.card for row in pointing_of(deal.pk)}
     game = rules.replay(
         seats,
@@ -127,7 +133,6 @@ def table_view(
         taken={number: taker for number, taker, _card in taken},
         pointing=pointing,
     )
-    seen = {player: holder.seen_at for player, holder in holders.items()}
     gone_before = now - timedelta(seconds=GONE_AFTER_SECONDS)
     trick = game.trick
     in_trick = dict(trick.plays) if trick else {}
@@ -147,7 +152,7 @@ def table_view(
             if trick and player in trick.pointing
             else None,
             to_play=trick is not None and trick.to_play == player,
-            gone=seen.get(player) is None or seen[player] < gone_before,
+            gone=player != me and (seen.get(player) is None or seen[player] < gone_before),
             gesture=gestures.get(player),
             gesture_card=card_view(gestures[player].card)
             if player in gestures and gestures[player].card
@@ -289,7 +294,7 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
     ):
         pointing.setdefault((deal_id, number), {})[player] = card
     seated = {int(player) for deal in deals for player in deal.seats}
-    seen = dict(ScreenSeat.objects.filter(player_id__in=seated).values_list("player_id", "seen_at"))
+    seen = last_seen(sorted(seated))
     names = dict(Player.objects.filter(pk__in=seated).values_list("pk", "name"))
     disagreed = Counter(
         TakenTrick.objects.filter(

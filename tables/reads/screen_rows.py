@@ -16,11 +16,12 @@ Nothing here writes.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 
 from django.db import models
 
-from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
+from tables.models import Deal, Play, Pointing, ScreenSeat, ScreenSighting, TakenTrick
 from tournament.models import Player
 
 
@@ -56,7 +57,15 @@ def _sql() -> dict[str, str]:
             f"ORDER BY {_column(Pointing, 'id')}"
         ),
         "players": f"SELECT * FROM {_table(Player)} WHERE {_column(Player, 'id')} IN ",
-        "seen": f"SELECT * FROM {_table(ScreenSeat)} WHERE {_column(ScreenSeat, 'player')} IN ",
+        # A player's sightings and their seat holder's last action, the newest kept in
+        # Python (see last_seen): one statement, each half by its own index.
+        "seen": (
+            f"SELECT {_column(ScreenSighting, 'player')}, {_column(ScreenSighting, 'last_seen')} "
+            f"FROM {_table(ScreenSighting)} WHERE {_column(ScreenSighting, 'player')} IN {{ids}} "
+            f"UNION ALL SELECT {_column(ScreenSeat, 'player')}, "
+            f"{_column(ScreenSeat, 'seen_at')} AS {_column(ScreenSighting, 'last_seen')} "
+            f"FROM {_table(ScreenSeat)} WHERE {_column(ScreenSeat, 'player')} IN {{ids}}"
+        ),
     }
 
 
@@ -84,10 +93,24 @@ def pointing_of(deal_id: int) -> list[Pointing]:
     return list(Pointing.objects.raw(_sql()["pointing"], (deal_id, deal_id)))
 
 
-def people(ids: list[int]) -> tuple[dict[int, str], dict[int, ScreenSeat]]:
-    """The names of these players, and their seat holders where they have one."""
+def people(ids: list[int]) -> tuple[dict[int, str], dict[int, datetime]]:
+    """The names of these players, and when a screen of theirs last showed up (see
+    last_seen). Two queries."""
     if not ids:
         return {}, {}
     names = {p.pk: p.name for p in Player.objects.raw(_sql()["players"] + _in(ids), ids)}
-    seats = {s.player_id: s for s in ScreenSeat.objects.raw(_sql()["seen"] + _in(ids), ids)}
-    return names, seats
+    return names, last_seen(ids)
+
+
+def last_seen(ids: list[int]) -> dict[int, datetime]:
+    """When a screen of each of these players last showed up, where one did: the newer of
+    their sighting and their seat holder's last action (tables.models.screen_play,
+    Terms: sighting, seat holder). One query."""
+    if not ids:
+        return {}
+    sql = _sql()["seen"].replace("{ids}", _in(ids))
+    seen: dict[int, datetime] = {}
+    for row in ScreenSighting.objects.raw(sql, [*ids, *ids]):
+        if row.player_id not in seen or row.last_seen > seen[row.player_id]:
+            seen[row.player_id] = row.last_seen
+    return seen

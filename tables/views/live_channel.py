@@ -25,7 +25,13 @@ Terms:
                servers; a write in this process wakes it at once (``wake_watchers``).
     heartbeat  a comment line every HEARTBEAT_SECONDS keeps proxies from closing an idle
                stream; and as often, the watcher notes every player whose stream is open
-               as still there (ScreenSeat.seen_at), in one write for the process.
+               as still there (tables.writes.screen_play.note_seen), in one write for the
+               process.
+    arrival    a stream that opens (a screen opened, or back after a server restart: the
+               browser reconnects within RETRY_MILLISECONDS) is noted at the watcher's
+               next round, with any others that opened meanwhile, not at the next
+               heartbeat: a screen that is open is never taken for gone, even when the
+               server was away for a while.
 
 The database is read in one thread of the channel's own (``_DB``), with Django's ORM, so
 the event loop never waits on it and the thread keeps one persistent connection.
@@ -143,10 +149,12 @@ class Watcher:
         self.task: asyncio.Task | None = None
         self.poke = asyncio.Event()
         self.seen_at = 0.0  # when the open streams' players were last noted as there
+        self.arrived: set[int] = set()  # players whose streams opened since (Terms: arrival)
         self.noting: asyncio.Future | None = None  # that write, while it runs
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
+        self.arrived.add(follower.player_id)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
 
@@ -184,14 +192,21 @@ class Watcher:
                 await asyncio.wait_for(self.poke.wait(), TICK_SECONDS)
 
     def note_present(self, followers: list[Follower]) -> None:
-        """Every HEARTBEAT_SECONDS, the players whose streams are open are still there:
-        one queued write for the whole process (see Terms: heartbeat), on its own thread
-        and not awaited, so the watcher never waits for the write lock."""
+        """The players whose streams just opened are there (see Terms: arrival), and
+        every HEARTBEAT_SECONDS all whose streams are open still are (Terms: heartbeat):
+        one queued write for the whole process at a time, on its own thread and not
+        awaited, so the watcher never waits for the write lock."""
+        if self.noting is not None and not self.noting.done():
+            return  # the next round notes whoever arrived meanwhile
         now = asyncio.get_running_loop().time()
-        if now - self.seen_at < HEARTBEAT_SECONDS:
+        if now - self.seen_at >= HEARTBEAT_SECONDS:
+            self.seen_at = now
+            players = {follower.player_id for follower in followers} | self.arrived
+        elif self.arrived:
+            players = set(self.arrived)
+        else:
             return
-        self.seen_at = now
-        players = {follower.player_id for follower in followers}
+        self.arrived.clear()
         self.noting = asyncio.ensure_future(_in_db_thread(_seen, players, pool=_WRITES))
         self.noting.add_done_callback(_log_failure)
 

@@ -67,8 +67,8 @@ STATE_TEMPLATE = "phone/_screen_pushed.html"  # the table state, the pad and its
 STORED_HEADER = "X-Action-Stored"
 PUSHED_HEADER = "X-Screen-Pushed"  # sent by static/js/screen.js while its stream is open
 REFUSED_HEADER = "X-Action-Refused"
-# The ETag also changes this often, so a quiet table's polls reach the view and say the
-# player is still there (tables.reads.screen_play: gone).
+# The ETag also changes this often, so a quiet table's live part is drawn again and shows
+# who is gone by now (tables.reads.screen_play: gone).
 PRESENCE_SECONDS = 20
 
 PlayerView = Callable[..., HttpResponse]
@@ -106,24 +106,40 @@ def _version(request: HttpRequest, token: str) -> str | None:
 
 
 def _read_version(request: HttpRequest, token: str) -> str | None:
+    """Two queries: the player with their event, seat holder and sighting, then their
+    table's version. A player not sighted for SEEN_EVERY_SECONDS is sighted on the way
+    (tables.models.screen_play, Terms: sighting) when the request comes from a browser
+    that keeps the device cookie: a poll answered 304 says the screen is open as surely
+    as a page does, while a link's preview in a chat, which keeps no cookie, says
+    nothing."""
     row = (
         Player.objects.filter(token=token)
-        .values_list("pk", "event__shared_version", "event__phase", "event__round_number")
+        .values_list(
+            "pk",
+            "event__shared_version",
+            "event__phase",
+            "event__round_number",
+            "screen_seat__device",
+            "screen_sighting__last_seen",
+        )
         .first()
         if looks_like_token(token)
         else None
     )
     if row is None:
         return None
-    pk, shared, phase, number = row
+    pk, shared, phase, number, holder, last_seen = row
     number = max(number, 1) if phase in (Phase.SETUP, Phase.STUDY, Phase.PRACTICE) else number
     table_version = (
         Seat.objects.filter(player_id=pk, round__number=number)
         .values_list("table__version", flat=True)
         .first()
     )
-    holder = ScreenSeat.objects.filter(player_id=pk).values_list("device", flat=True).first()
-    mine = holder is None or holder == _phone_id(request)
+    device = _phone_id(request)
+    late = last_seen is None or (timezone.now() - last_seen).total_seconds() > SEEN_EVERY_SECONDS
+    if device and late:
+        note_seen(player_ids=[pk])
+    mine = holder is None or holder == device
     return f"{shared}.{table_version or 0}.{int(mine)}.{int(time.time()) // PRESENCE_SECONDS}"
 
 
@@ -143,9 +159,7 @@ def live_context(
         deal = deal_in_play_for(where[0].pk, screen.seat.table_id)
         if deal is not None:
             view = table_view(deal, event=event, me=player.pk)
-    holder, seen_at = ScreenSeat.objects.filter(player=player).values_list(
-        "device", "seen_at"
-    ).first() or (None, None)
+    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     seconds = event.clock_seconds_left()
     table: Table | None = screen.seat.table if screen.seat else None
     # Between rounds the video room is the next table's: the player is on their way there.
@@ -165,10 +179,6 @@ def live_context(
         "view": view,
         "sheet": sheet,
         "taken_over": holder is not None and holder != device,
-        # This device holds the seat and was last seen a while ago (tables.reads: gone).
-        "seen_late": holder == device
-        and seen_at is not None
-        and (timezone.now() - seen_at).total_seconds() > SEEN_EVERY_SECONDS,
         "notice": notice,
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
@@ -235,10 +245,8 @@ def take_seat(request: HtmxRequest, player: Player) -> HttpResponse:
 @etag_from_version(_version, early=True)
 @player_from_link
 def screen_live(request: HtmxRequest, player: Player) -> HttpResponse:
-    context = live_context(request, player)
-    if context["seen_late"]:
-        note_seen(player_ids=[player.pk])
-    return render(request, LIVE_PARTIAL, context)
+    # Its version sighted the player on the way (_read_version).
+    return render(request, LIVE_PARTIAL, live_context(request, player))
 
 
 def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, status=200):

@@ -42,6 +42,7 @@ from tables.models import (
     Play,
     Pointing,
     ScreenSeat,
+    ScreenSighting,
     Table,
     TakenTrick,
 )
@@ -375,10 +376,12 @@ SEEN_EVERY_SECONDS = 15
 
 def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bool:
     """``device`` opened ``player``'s screen: it holds the seat from now on (see Terms:
-    seat holder). True when it took the seat from another device, whose screen is told."""
+    seat holder), and the player is sighted. True when it took the seat from another
+    device, whose screen is told."""
     now = now or timezone.now()
     with transaction.atomic():
         event = Event.objects.lock(player.event_id)
+        _sight([player.pk], now)
         seat, made = ScreenSeat.objects.get_or_create(
             player=player, defaults={"device": device, "seen_at": now}
         )
@@ -400,22 +403,43 @@ def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bo
 
 
 def note_seen(*, player_ids: Iterable[int], now: datetime | None = None) -> int:
-    """The seat holders of these players showed up (a poll, the live channel's heartbeat):
-    their ``seen_at`` is kept when older than SEEN_EVERY_SECONDS, in one UPDATE, as a
-    queued writer (a statement outside a transaction would meet SQLite's busy wait and
-    slow the writers queued behind it). Returns how many seats were stale."""
+    """A screen of each of these players showed up (its page, a fetch of its live part,
+    the live channel's stream opening or its heartbeat), whichever device it is on and
+    whether or not that device holds the seat: each player's sighting (made when
+    missing) and their seat holder's ``seen_at`` are kept when older than
+    SEEN_EVERY_SECONDS. No seat is taken. One queued writer (a statement outside a
+    transaction would meet SQLite's busy wait and slow the writers queued behind it),
+    four statements whatever the number of players. Returns how many were sighted."""
     now = now or timezone.now()
     ids = sorted(set(player_ids))
     if not ids:
         return 0
     with transaction.atomic():
-        for event_id in sorted(
-            set(Player.objects.filter(pk__in=ids).values_list("event_id", flat=True))
-        ):
+        events = dict(Player.objects.filter(pk__in=ids).values_list("pk", "event_id"))
+        for event_id in sorted(set(events.values())):
             Event.objects.lock(event_id)
-        return ScreenSeat.objects.filter(
-            player_id__in=ids, seen_at__lt=now - timedelta(seconds=SEEN_EVERY_SECONDS)
-        ).update(seen_at=now)
+        stale = now - timedelta(seconds=SEEN_EVERY_SECONDS)
+        fresh = set(
+            ScreenSighting.objects.filter(player_id__in=events, last_seen__gte=stale).values_list(
+                "player_id", flat=True
+            )
+        )
+        due = sorted(pk for pk in events if pk not in fresh)
+        _sight(due, now)
+        ScreenSeat.objects.filter(player_id__in=ids, seen_at__lt=stale).update(seen_at=now)
+        return len(due)
+
+
+def _sight(player_ids: list[int], now: datetime) -> None:
+    """Sight these players now (see tables.models.screen_play, Terms: sighting): one
+    upsert. The caller holds their event's lock."""
+    if player_ids:
+        ScreenSighting.objects.bulk_create(
+            [ScreenSighting(player_id=pk, last_seen=now) for pk in player_ids],
+            update_conflicts=True,
+            unique_fields=["player"],
+            update_fields=["last_seen"],
+        )
 
 
 def _touch(deal: Deal, player: Player, device: str, now: datetime, *, held: bool) -> None:

@@ -20,6 +20,7 @@ Python, so the page costs the same whatever the headcount.
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -54,7 +55,11 @@ from tournament.models import (
     SeatReason,
     reason_label,
 )
-from tournament.reads.console.reached import phones_reached, shows_phones_reached
+from tournament.reads.console.reached import (
+    phones_reached,
+    screens_reached,
+    shows_phones_reached,
+)
 from tournament.reads.debrief import DebriefProgress, debrief_progress
 from tournament.reads.debrief_answers import Tally, shown_tally
 from tournament.rules.ordering import name_key
@@ -115,6 +120,17 @@ class TableCard:
     phone_url: str | None = None
     # Phones that reached the table in the last minute, before play (reached); else None.
     phones_reached: int | None = None
+    # At a screen event, before play: the seated players here by name, and the others
+    # (tournament.reads.console.reached); else None and empty.
+    screens_here: list[str] | None = None
+    screens_away: list[str] = field(default_factory=list)
+
+    @property
+    def reached_key(self) -> str:
+        """What the card's room check shows, for its live key (short: keys ride in URLs)."""
+        if self.screens_here is None:
+            return "" if self.phones_reached is None else f"p{self.phones_reached}"
+        return f"s{len(self.screens_here)}.{zlib.crc32('|'.join(self.screens_here).encode()):x}"
 
     @property
     def number(self) -> int:
@@ -310,6 +326,14 @@ class Console:
         return sum(card.phones_reached or 0 for card in self.cards)
 
     @property
+    def screens_here_total(self) -> tuple[int, int] | None:
+        """At a screen event before play: (players here, players seated); else None."""
+        if not self.cards or self.cards[0].screens_here is None:
+            return None
+        here = sum(len(card.screens_here or ()) for card in self.cards)
+        return here, here + sum(len(card.screens_away) for card in self.cards)
+
+    @property
     def reported_total(self) -> int:
         return sum(card.reported for card in self.cards)
 
@@ -323,9 +347,12 @@ class Console:
         """Until when the last close can be undone (shown beside the undo button)."""
         following = self.last_closed.number + 1 if self.last_closed else None
         if any(r.number == following for r in self.rounds):
-            return _("Possible while round %(number)s has no reported game.") % {
-                "number": following
-            }
+            note = (  # at a screen event a card played is a game under way (writes.rounds)
+                _("Possible until the first card of round %(number)s is played.")
+                if self.event.on_screens
+                else _("Possible while round %(number)s has no reported game.")
+            )
+            return note % {"number": following}
         return _("Possible until you start the debrief: the results are final then.")
 
 
@@ -358,12 +385,17 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
         )
         for t in tables
     }
-    if shows_phones_reached(event):
+    if shows_phones_reached(event) and not event.on_screens:
         reached = phones_reached(event)
         for table_id, card in cards.items():
             card.phones_reached = reached.get(table_id, 0)
     wins = _count_games(cards, results) if results is not None else None
     table_of_player = _seat_cards(cards, seating_round, players, tables, wins)
+    if shows_phones_reached(event) and event.on_screens:
+        here = screens_reached(event)
+        for card in cards.values():
+            card.screens_here = [seat.name for seat in card.seats if seat.player_id in here]
+            card.screens_away = [seat.name for seat in card.seats if seat.player_id not in here]
     closed = [r for r in rounds if r.status == RoundStatus.CLOSED]
     last_closed = closed[-1] if closed else None
     correction_rows = GameCorrection.objects.filter(round__event=event)

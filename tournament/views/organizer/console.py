@@ -83,19 +83,18 @@ def live_keys(console: Console) -> dict[str, str]:
         "phase": f"{shared}.{event.version}" if event.phase == Phase.DEBRIEF else str(shared),
         "late": f"{shared}.{len(late)}.{max((r.pk for r in late), default=0)}",
         "frame": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}",
-        # The tables' heading: the frame's, and before play the phones reached in all.
+        # The tables' heading: the frame's, and before play the phones (or screens) reached.
         "head": f"{shared}.{'-'.join(map(str, console.reprint_numbers))}"
-        f".{console.phones_reached_total}",
+        f".{console.phones_reached_total}.{'-'.join(map(str, console.screens_here_total or ()))}",
         "cards": ".".join(card_key(card) for card in console.cards),
         "notes": notes_key(console),
     }
 
 
 def card_key(card: TableCard) -> str:
-    """A table card's key: its table's version, and before play the phones it reached."""
-    if card.phones_reached is None:
-        return str(card.table.version)
-    return f"{card.table.version}p{card.phones_reached}"
+    """A table card's key: its table's version, and before play the phones (or screens)
+    that reached it."""
+    return f"{card.table.version}{card.reached_key}"
 
 
 def notes_key(console: Console) -> str:
