@@ -1,5 +1,7 @@
-"""Phones answer the debrief's question: from a table's page, the players' page, or the
-event's answer page (the projector's QR code at a paper-only event).
+"""Phones answer the debrief's question: from a table's page, the players' page, the
+event's answer page (the projector's QR code at a paper-only event), or a player's own
+screen at a screen event (tables.views.screen), which shows the question as the projector
+does, for players who have no projector to look at.
 
 Terms:
     asked        the question the projector shows, while it takes answers
@@ -7,6 +9,9 @@ Terms:
     answer page  /t/me/<players_token>/answer/: the asked question alone, for any phone in
                  the room, with no name to pick. Like the players' page it carries no
                  table's token, so it can never lead to a table's rules.
+    own screen   /t/p/<token>/answer/: the answer of a player's personal link. Its source
+                 limit is one person's devices (see tables.writes.debrief_answers: Terms:
+                 source limit).
     phone id     the ``ft_phone`` cookie of tables.views.phone: one answer per phone and
                  question. Answers are anonymous: the id only finds this phone's own answer.
                  It must come from a page the server served (the cookie is signed): an
@@ -41,7 +46,10 @@ from tables.reads.screens import player_screen
 from tables.views.links import event_from_players_link, table_from_link
 from tables.views.phone import LIVE_PARTIAL, _keep_phone_id, _phone_id, _render_screen
 from tables.views.player import _me, _screen_context
+from tables.views.screen import LIVE_PARTIAL as SCREEN_LIVE_PARTIAL
+from tables.views.screen import live_context, player_from_link
 from tables.writes.debrief_answers import (
+    SPARE_PHONES,
     answer_question,
     answer_source,
     players_source_limit,
@@ -51,7 +59,7 @@ from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.common.requests import HtmxRequest, client_address
-from tournament.models import DebriefAnswer, Event
+from tournament.models import DebriefAnswer, Event, Player
 from tournament.rules.debrief_questions import ANSWER_MAX_LENGTH
 
 ANSWER_PAGE = "phone/answer.html"
@@ -174,6 +182,27 @@ def player_answer(request: HtmxRequest, event: Event) -> HttpResponse:
         back,
         link=f"players:{event.pk}",
         source_limit=players_source_limit(event),
+    )
+
+
+@csrf_exempt
+@require_POST
+@player_from_link
+def screen_answer(request: HtmxRequest, player: Player) -> HttpResponse:
+    """An answer from a player's own screen at a screen event (see Terms: own screen):
+    answered with the screen's live part, as its poll would show it."""
+
+    def live(notice: tuple[str, str]) -> HttpResponse:
+        context = {**live_context(request, player), "answer_notice": notice}
+        return render(request, SCREEN_LIVE_PARTIAL, context)
+
+    return _answered(
+        request,
+        player.event,
+        live,
+        reverse("phone:screen", args=[player.token]),
+        link=f"player:{player.pk}",
+        source_limit=1 + SPARE_PHONES,  # the player's own device and its spares
     )
 
 

@@ -40,6 +40,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.forms import ScreenActionForm
 from tables.models import Deal, ScreenSeat, Table
 from tables.reads import prepared
+from tables.reads.debrief_answers import phone_question
 from tables.reads.screen_play import deal_in_play_for, play_round, seat_is_free, table_view
 from tables.reads.screen_rows import deal_in_play_at
 from tables.reads.screens import player_screen
@@ -193,6 +194,9 @@ def live_context(
         "video_url": table_video_link(event, video_table) if video_table is not None else "",
         "video_table": video_table,
         "home_url": reverse("phone:screen", args=[player.token]),
+        # The debrief's question, answered from this screen (tables.views.answers).
+        "asked": phone_question(event, device),
+        "answer_url": reverse("phone:screen_answer", args=[player.token]),
         "new_key": secrets.token_urlsafe(16),
     }
 

@@ -55,7 +55,7 @@ def test_a_tables_page_shows_the_question_with_a_labelled_field(organizer):
     event, question = debrief(organizer)
     page = body(phone_client().get(reverse("phone:table", args=[table(event, 1).token])))
     assert question.text in page
-    assert '<label for="answer-text">' in page
+    assert f'<label for="answer-text-{question.pk}">' in page
     assert "Your answer: a word or a few</legend>" in page
     assert 'maxlength="40"' in page
 
