@@ -264,9 +264,8 @@ class Event(EventClock, models.Model):
     video_pattern = models.CharField(
         _("video link for every table"), max_length=500, blank=True, default=""
     )
-    # In "{event}" after the event's name (tables.reads.silent_channel.event_room_name): on
-    # a public service a room's name is its only lock, and a name and a number are easy
-    # to guess. A secret, as the tokens: never in a record; an imported copy gets its own.
+    # In "{event}" (tables.reads.silent_channel.event_room_name): a room's name is its only
+    # lock at a public service. A secret: never in a record; an imported copy gets its own.
     video_secret = models.CharField(max_length=32, default=new_video_secret, editable=False)
     debrief_step = models.PositiveSmallIntegerField(
         _("debrief screen"), choices=DebriefStep, default=DebriefStep.OPENING
@@ -484,9 +483,14 @@ class Event(EventClock, models.Model):
         if last_closed_number is None:
             return gettext("No round has been closed yet.")
         if next_round_has_games:
-            return gettext(
-                "Round %(number)s already has reported games, so the close cannot be undone."
-            ) % {"number": last_closed_number + 1}
+            refusal = (
+                gettext("Round %(number)s has started: the close cannot be undone.")
+                if self.on_screens  # a card played there is a game under way
+                else gettext(
+                    "Round %(number)s already has reported games, so the close cannot be undone."
+                )
+            )
+            return refusal % {"number": last_closed_number + 1}
         return None
 
     def planned_round(self) -> Round | None:

@@ -51,11 +51,15 @@ def room_address(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, " ".join(str(e) for e in form.errors.get("address", [])))
         return _back(event)
     room = choose_phone_address(event=event, address=form.cleaned_data["address"])
-    messages.success(
-        request,
-        _("QR codes and phone links now use %(url)s. Print the kit again if it is printed.")
-        % {"url": phone_base_url(room=room)},
+    done = (
+        _(
+            "QR codes and players' links now use %(url)s. Share the players' links again "
+            "if you sent them."
+        )
+        if event.on_screens
+        else _("QR codes and phone links now use %(url)s. Print the kit again if it is printed.")
     )
+    messages.success(request, done % {"url": phone_base_url(room=room)})
     return _back(event)
 
 

@@ -60,6 +60,8 @@ def _phase_started(event: Event) -> str:
             event.study_minutes,
         ) % {"minutes": event.study_minutes}
     if event.phase == Phase.PRACTICE:
+        if event.on_screens:
+            return _("Practice started: the screens took the rules away. Silence from now on.")
         return _("Practice started: take the rule sheets away. Silence from now on.")
     if event.phase == Phase.ROUND:
         return ngettext(
@@ -96,6 +98,11 @@ CLOCK_DONE = {
         "Time is up. Late games can still be reported until you close the round."
     ),
 }
+# At a screen event nothing is reported: the screens stop and count what they hold.
+SCREENS_TIME_UP = gettext_lazy(
+    "Time is up: the screens take no more cards. Each game in play counts by the tricks "
+    "taken so far when you close the round."
+)
 
 
 @require_POST
@@ -108,6 +115,8 @@ def clock(request: EventRequest, event: Event, action: str) -> HttpResponse:
 
     def act() -> str:
         change_clock(event=event, action=ClockAction(action), expected_phase=expected)
+        if action == ClockAction.TIME_UP and event.on_screens:
+            return str(SCREENS_TIME_UP)
         return str(CLOCK_DONE[ClockAction(action)])
 
     return run_action(request, act, default=console_url(event))
