@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from tables.models import Deal
+from tables.rules import screen_play as screen_play_rules
 from tables.writes.screen_play import game_of, play_card, point_at_card
 from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
@@ -21,6 +22,13 @@ def screen_event(*, owner, players: int = 10, tables: int = 2, **fields) -> Even
     return factories.seated_event(
         owner=owner, players=players, tables=tables, cards="screens", **fields
     )
+
+
+def short_hands(monkeypatch, cards: int = 2) -> None:
+    """Deal ``cards`` cards to each player instead of the source's hands, so a game is
+    that many tricks: for tests that play many whole games. Nothing else changes (the
+    deal, turns and pointing are the same rules; a game ends when the hands are empty)."""
+    monkeypatch.setattr(screen_play_rules, "hand_sizes", lambda players: (cards,) * players)
 
 
 def deal_at(event: Event, table_number: int) -> Deal:

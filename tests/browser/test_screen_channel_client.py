@@ -51,6 +51,7 @@ def play_next(event) -> str:
     deal = deal_at(event, 1)
     game = game_of(deal)
     assert game.trick is not None
+    assert game.trick.to_play is not None
     player = Player.objects.get(pk=game.trick.to_play)
     card = game.hands[player.pk][0]
     play_card(player=player, card=card, client_key=key(), device=device_of(player))
