@@ -41,7 +41,13 @@ from tables.forms import ScreenActionForm
 from tables.models import Deal, ScreenSeat, Table
 from tables.reads import prepared
 from tables.reads.debrief_answers import phone_question
-from tables.reads.screen_play import deal_in_play_for, play_round, seat_is_free, table_view
+from tables.reads.screen_play import (
+    deal_in_play_for,
+    play_round,
+    screen_round,
+    seat_is_free,
+    table_view,
+)
 from tables.reads.screen_rows import deal_in_play_at
 from tables.reads.screens import player_screen
 from tables.reads.silent_channel import gesture_buttons, ink_choices, table_video_link
@@ -155,7 +161,9 @@ def live_context(
     device = device or _phone_id(request)
     screen = player_screen(event, player)
     view = None
-    where = play_round(event)
+    # At time up the table stays on the screen as it stood, closed: nothing is played.
+    closed = event.phase == Phase.ROUND and screen.time_is_up
+    where = screen_round(event) if closed else play_round(event)
     if screen.seat is not None and where is not None:
         deal = deal_in_play_for(where[0].pk, screen.seat.table_id)
         if deal is not None:
@@ -178,6 +186,7 @@ def live_context(
         "seat_table": table,
         "own_language_url": True,
         "view": view,
+        "closed": closed,
         "sheet": sheet,
         "taken_over": holder is not None and holder != device,
         "notice": notice,
@@ -370,5 +379,7 @@ def pushed_table_state(table_id: int, language: str) -> tuple[int, str] | None:
     deal.table = table
     with translation.override(language):
         view = table_view(deal, event=table.event, me=None)
-        html = render_to_string(STATE_TEMPLATE, {"view": view, "me_id": None})
+        # After time up a push (the organizer settles a trick) keeps the table closed.
+        closed = table.event.phase == Phase.ROUND and table.event.time_is_up()
+        html = render_to_string(STATE_TEMPLATE, {"view": view, "me_id": None, "closed": closed})
     return table.version, html
