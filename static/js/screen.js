@@ -254,8 +254,10 @@
     holder.innerHTML = html;
     var fresh = holder.querySelector("#table-state");
     if (!shown || !fresh) { refresh(); return; }
-    if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
+    // Another deal (or, after a move, another table, whose versions are not this one's):
+    // the live part is fetched whole, with its hand.
     if (fresh.dataset.deal !== shown.dataset.deal) { refresh(); return; }
+    if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
     var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
     var focused = document.activeElement && document.activeElement.id;
     shown.replaceWith(fresh);
