@@ -19,6 +19,7 @@
   var asking = null; // a quick retap waiting for the player's answer: { entry, form }
   var lastFocus = { id: null, inLive: false };
   var phaseBefore = null;
+  var roomBefore = null; // what the room's screen shows on a player's own screen
   var askedBefore = null;
   var confirmBefore = null;
   var timeWasUp = false;
@@ -86,6 +87,7 @@
     var live = document.getElementById("live");
     var box = live && live.querySelector(".confirm-box");
     phaseBefore = words(document.querySelector("#live .phase"));
+    roomBefore = words(document.querySelector("#live [data-room-title]"));
     askedBefore = live ? live.getAttribute("data-asked") : null;
     confirmBefore = box ? box.getAttribute("data-confirm-game") : null;
   }
@@ -127,6 +129,7 @@
     }
     var notice = live.querySelector("[data-notice]");
     var phase = words(live.querySelector(".phase"));
+    var room = words(live.querySelector("[data-room-title]"));
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
     if (verb !== "post" && !notice && questionChanged(live)) {
       lastFocus = { id: null, inLive: false };
@@ -136,6 +139,9 @@
       announce(words(notice));
     } else if (phaseBefore && phase && phase !== phaseBefore) {
       announce(phase);
+    } else if (room && roomBefore !== null && room !== roomBefore) {
+      // The organizer stepped the debrief: its new screen's heading (phone/_room_screen.html).
+      announce(room);
     }
     restoreFocus(live, notice, verb === "post");
     lastFocus = { id: null, inLive: false };

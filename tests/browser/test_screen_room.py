@@ -82,6 +82,7 @@ def test_a_players_screen_follows_the_debrief_the_organizer_steps(
     console.get_by_role("button", name="Show on the projector").click()
     for page, _watch, width in screens:
         expect(page.locator("#answer-question")).to_have_text(question.text, timeout=FOLLOW_MS)
+        expect(page.locator("#announce")).to_have_text(question.text)  # said once, aloud
         no_sideways_scroll(page)
         page.locator("#answer-4").click()
         expect(page.locator("[data-answer-notice]")).to_contain_text("your answer is in")
@@ -94,6 +95,7 @@ def test_a_players_screen_follows_the_debrief_the_organizer_steps(
     show_screen(console, DebriefStep.PATHS.label)
     for page, watch, _width in screens:
         expect(page.locator(title)).to_have_text("Every player’s path", timeout=FOLLOW_MS)
+        expect(page.locator("#announce")).to_have_text("Every player’s path")
         expect(page.locator("#answer")).to_have_count(0)
         assert page.evaluate("window.stillTheSamePage === true"), "the screen reloaded"
         assert watch.violations() == []
