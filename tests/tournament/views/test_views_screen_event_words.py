@@ -41,6 +41,11 @@ ROOM_ONLY = (
     "tally sheet",
     "rule sheets away",
     "reprint the table",
+    "phones answer",
+    "phones: ",
+    "answers from phones",
+    "phones can answer",
+    "phones can no longer answer",
 )
 
 # What a screen event says instead, at some step of the walk.
@@ -53,6 +58,11 @@ SCREENS_SAY = (
     "until the first card of round 2 is played",
     "players' address and wi-fi",
     "no more corrections, roster or settings changes",
+    "screens: ",
+    "screens answer:",
+    "the players answer on their screens",
+    "the screens can no longer answer",
+    "settles tricks in disagreement",
 )
 
 
@@ -119,10 +129,16 @@ def walk_an_event(client, event: Event) -> Walk:
     close_through_the_page(walk, 2)
     walk.post("debrief", "debrief", confirmed="1")
     walk.console("debrief")
+    answered = next(q for q in walk.event.debrief_questions.all() if q.takes_answers)
+    walk.post("debrief", "debrief_step", goto=f"question:{answered.pk}")
+    walk.post("debrief", "answers_close", question=answered.pk, closed="1")
+    walk.get("debrief", "debrief_questions")
+    walk.get("debrief", "team")
     walk.get("finish", "finish")
     walk.post("finish", "finish", confirmed="1")
     walk.console("finished")
     walk.get("finished", "reopen")
+    walk.get("finished", "debrief_questions")
     return walk
 
 

@@ -82,6 +82,10 @@ def answers_close(request: HttpRequest, event: Event) -> HttpResponse:
 
     def change() -> str:
         close_answers(event=event, question_id=_question_id(request), closed=closing)
+        if event.on_screens:  # the players answer on their own screens, phone or laptop
+            if closing:
+                return _("Question closed: the screens can no longer answer or change an answer.")
+            return _("Question open again: the screens can answer.")
         if closing:
             return _("Question closed: phones can no longer answer or change their answer.")
         return _("Question open again: phones can answer.")
