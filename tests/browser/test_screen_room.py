@@ -93,10 +93,17 @@ def test_a_players_screen_follows_the_debrief_the_organizer_steps(
     assert DebriefAnswer.objects.filter(question=question).count() == len(screens)
 
     show_screen(console, DebriefStep.PATHS.label)
-    for page, watch, _width in screens:
+    for page, _watch, _width in screens:
         expect(page.locator(title)).to_have_text("Every player’s path", timeout=FOLLOW_MS)
         expect(page.locator("#announce")).to_have_text("Every player’s path")
         expect(page.locator("#answer")).to_have_count(0)
+
+    # The tricks' story: its bars drawn, whatever the page's own rules for a trick in play.
+    show_screen(console, DebriefStep.TRICKS.label)
+    for page, watch, _width in screens:
+        expect(page.locator(title)).to_have_text("The tricks’ story", timeout=FOLLOW_MS)
+        expect(page.locator(".room-chart rect.trick").first).to_be_visible()
+        no_sideways_scroll(page)
         assert page.evaluate("window.stillTheSamePage === true"), "the screen reloaded"
         assert watch.violations() == []
 
