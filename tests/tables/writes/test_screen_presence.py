@@ -5,6 +5,7 @@ never on its own player's screen. Sighting a player takes no seat."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -15,9 +16,11 @@ from tables.models import ScreenSeat, ScreenSighting
 from tables.reads.screen_play import GONE_AFTER_SECONDS, console_table, table_view
 from tables.writes.screen_play import SEEN_EVERY_SECONDS, note_seen, play_card
 from tests import factories
+from tests.matching import search
 from tests.screen_factories import deal_at, device_of, key, screen_event
 from tournament.models import Player
 from tournament.reads.radar import build_radar
+from tournament.views.organizer import tables as organizer_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +112,31 @@ def test_a_player_who_just_played_is_there(playing):
     card = deal.hands_by_player[leader.pk][0]
     play_card(player=leader, card=card, client_key=key(), device=device_of(leader))
     assert leader.name not in table_view(deal, event=playing, me=None).gone
+
+
+class LaterClock:
+    """time.time() moved on by ``seconds``, for the console's table page's ETag."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def time(self) -> float:
+        return time.time() + self.seconds
+
+
+def test_the_console_table_page_says_gone_by_the_clock_alone(signed_in, playing, monkeypatch):
+    deal = deal_at(playing, 1)
+    players = [Player.objects.get(pk=pk) for pk in deal.seats]
+    seen_ago(players, 1)
+    page = signed_in.get(reverse("organizer:table", args=[playing.pk, 1])).content.decode()
+    assert "Gone for more than a minute" not in page
+    etag = search(r'data-etag="([^"]+)"', page)[1].replace("&quot;", '"')
+    live = reverse("organizer:table_live", args=[playing.pk, 1])
+    assert signed_in.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    # A screen closed for over a minute; nothing is written meanwhile.
+    to_play = Player.objects.get(pk=deal.leader_id)
+    seen_ago([to_play], GONE_AFTER_SECONDS + 1)
+    monkeypatch.setattr(organizer_tables, "time", LaterClock(organizer_tables.GONE_REFRESH_SECONDS))
+    answer = signed_in.get(live, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert answer.status_code == 200
+    assert f"Gone for more than a minute: <bdi>{to_play.name}</bdi>" in answer.content.decode()

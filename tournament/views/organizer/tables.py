@@ -5,9 +5,15 @@ language of its rule sheet.
 Terms:
     round    ?round=N shows an earlier round of the table; without it the page follows
              the round the table plays now (tournament.reads.console.build_table_view).
+    refresh  at a screen event the page's ETag also follows the clock, every
+             GONE_REFRESH_SECONDS: a player becomes gone by the clock alone, which no write
+             tells (tables.reads.screen_play: gone), and the page must say so and offer to
+             play their hand.
 """
 
 from __future__ import annotations
+
+import time
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -22,12 +28,35 @@ from tables.models import Table
 from tables.reads.screen_play import console_table, screen_round
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
-from tournament.models import Event, Round
+from tournament.models import CardsOn, Event, Round
 from tournament.reads.console import build_table_view, optional_url
-from tournament.views.access import event_view, visible_version
+from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, run_action
 from tournament.views.organizer.console import clock_context
 from tournament.writes.seating import rotate_table_link, set_sheet_language
+
+GONE_REFRESH_SECONDS = 5
+
+
+def table_etag(version: int, cards: str) -> str:
+    """The page's ETag (see Terms: refresh)."""
+    if cards == CardsOn.SCREENS:
+        return f"{version}.{int(time.time() // GONE_REFRESH_SECONDS)}"
+    return str(version)
+
+
+def table_version(request: HttpRequest, pk: int, *args, **kwargs) -> str | None:
+    """The page's ETag for its polls: Event.version in one query, as visible_version, and
+    the clock's period at a screen event (see Terms: refresh)."""
+    if not request.user.is_authenticated:
+        return None
+    found = (
+        Event.objects.reachable_by(request.user)
+        .filter(pk=pk)
+        .values_list("version", "cards")
+        .first()
+    )
+    return None if found is None else table_etag(*found)
 
 
 def table_url(event: Event, number: int) -> str:
@@ -67,7 +96,7 @@ def table_context(request: HttpRequest, event: Event, number: int) -> dict:
         "can_add": view.can_add and not event.on_screens,
         "here": here,
         "live_url": live_url,
-        "etag": quoted_etag(event.version),
+        "etag": quoted_etag(table_etag(event.version, event.cards)),
         "poll_trigger": poll_trigger(),
         "phone_url": optional_url("phone:table", table.token),
         **clock_context(event),
@@ -85,7 +114,7 @@ def table_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 
 
 @require_GET
-@etag_from_version(visible_version)
+@etag_from_version(table_version)
 @event_view()
 def table_live(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     return render(
