@@ -37,6 +37,7 @@ ROOM_ONLY = (
     "phones can report",
     "a phone sent",
     "phone link",
+    "phones' links",
     "phone page",
     "tally sheet",
     "rule sheets away",
@@ -63,6 +64,7 @@ SCREENS_SAY = (
     "the players answer on their screens",
     "the screens can no longer answer",
     "settles tricks in disagreement",
+    "every card played, drawing and gesture",
 )
 
 
@@ -139,6 +141,7 @@ def walk_an_event(client, event: Event) -> Walk:
     walk.console("finished")
     walk.get("finished", "reopen")
     walk.get("finished", "debrief_questions")
+    walk.get("finished", "event_delete")
     return walk
 
 
@@ -165,3 +168,14 @@ def test_a_screen_events_undo_is_refused_once_the_next_round_has_started(organiz
     event = screen_event(owner=organizer)
     refusal = event.undo_refusal(last_closed_number=1, next_round_has_games=True)
     assert refusal == "Round 2 has started: the close cannot be undone."
+
+
+def test_a_screen_events_settings_say_its_games_go_with_it_not_its_reports(signed_in, organizer):
+    # The settings explain every choice (paper only, its tally sheets included): only the
+    # sentence about this event's own rows is checked here.
+    event = screen_event(owner=organizer)
+    page = said(
+        signed_in.get(reverse("organizer:event_settings", args=[event.pk])).content.decode()
+    )
+    assert "deleting removes the roster, tables, rounds and every game played." in page
+    assert "every reported game" not in page
