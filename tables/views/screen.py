@@ -114,7 +114,7 @@ def _version(request: HttpRequest, token: str) -> str | None:
 
 def _read_version(request: HttpRequest, token: str) -> str | None:
     """Two queries: the player with their event, seat holder and sighting, then their
-    table's version. A player not sighted for SEEN_EVERY_SECONDS is sighted on the way
+    table's version. A player not sighted for twice SEEN_EVERY_SECONDS is sighted on the way
     (tables.models.screen_play, Terms: sighting) when the request comes from a browser
     that keeps the device cookie: a poll answered 304 says the screen is open as surely
     as a page does, while a link's preview in a chat, which keeps no cookie, says
@@ -143,7 +143,11 @@ def _read_version(request: HttpRequest, token: str) -> str | None:
         .first()
     )
     device = _phone_id(request)
-    late = last_seen is None or (timezone.now() - last_seen).total_seconds() > SEEN_EVERY_SECONDS
+    # Twice the sighting's period: a screen whose live channel is open is sighted by its
+    # heartbeat (tables.views.live_channel) and its polls need not write too.
+    late = (
+        last_seen is None or (timezone.now() - last_seen).total_seconds() > 2 * SEEN_EVERY_SECONDS
+    )
     if device and late:
         note_seen(player_ids=[pk])
     mine = holder is None or holder == device

@@ -88,7 +88,10 @@ def test_a_poll_sights_a_player_seen_late_and_leaves_a_fresh_one_alone(client, p
     first = ScreenSighting.objects.get(player=player).last_seen
     client.get(reverse("phone:screen_live", args=[player.token]), **HTMX)
     assert ScreenSighting.objects.get(player=player).last_seen == first  # fresh: no write
-    seen_ago([player], SEEN_EVERY_SECONDS + 1)
+    seen_ago([player], SEEN_EVERY_SECONDS + 1)  # the live channel's heartbeat is due
+    client.get(reverse("phone:screen_live", args=[player.token]), **HTMX)
+    assert ScreenSighting.objects.get(player=player).last_seen < first  # left to it
+    seen_ago([player], 2 * SEEN_EVERY_SECONDS + 1)  # no heartbeat came: the poll sights
     client.get(reverse("phone:screen_live", args=[player.token]), **HTMX)
     assert ScreenSighting.objects.get(player=player).last_seen > first
 
