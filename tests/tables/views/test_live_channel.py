@@ -15,10 +15,18 @@ from django.db import connections
 from tables.views import live_channel
 from tables.writes.screen_play import game_of, play_card
 from tests import factories
-from tests.screen_factories import deal_at, key, screen_event
+from tests.screen_factories import (
+    deal_at,
+    everyone_points,
+    key,
+    play_trick,
+    screen_event,
+    short_hands,
+)
 from tournament.common import wake
-from tournament.models import Player
-from tournament.writes.rounds import ClockAction, change_clock
+from tournament.models import Player, Seat
+from tournament.rules.movement import plan_moves
+from tournament.writes.rounds import ClockAction, advance_phase, change_clock, close_round
 
 # On PostgreSQL too: the watcher reads the counters another server's write bumps.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -176,3 +184,70 @@ def test_a_quiet_stream_stays_open_and_notes_the_player_as_there(playing, monkey
 
     run(play())
     assert ScreenSeat.objects.get(player=watcher).seen_at.year > 2020
+
+
+def _play_out_a_game(event, table_number: int) -> None:
+    """A whole game at the table: every trick to the leader's card."""
+    deal = deal_at(event, table_number)
+    while (trick := game_of(deal).trick) is not None:
+        _deal, played = play_trick(event, table_number)
+        everyone_points(deal, played[trick.leader])
+
+
+def _close_and_open_round_two(event, organizer) -> None:
+    event.refresh_from_db()
+    close_round(round_=event.current_round, by=organizer)
+    event.refresh_from_db()
+    advance_phase(event=event)
+
+
+def _play_first_card_at(event, table_number: int) -> str:
+    deal = deal_at(event, table_number)
+    game = game_of(deal)
+    assert game.trick is not None
+    assert game.trick.to_play is not None
+    player = Player.objects.get(pk=game.trick.to_play)
+    card = game.hands[player.pk][0]
+    play_card(player=player, card=card, client_key=key(), device="")
+    return card
+
+
+def test_a_moved_player_s_stream_follows_the_new_table_never_the_old_one(
+    playing, organizer, monkeypatch
+):
+    short_hands(monkeypatch, cards=1)
+    _play_out_a_game(playing, 1)  # the deal before the patch: seven tricks
+    _play_out_a_game(playing, 1)  # a one-trick game
+    moves = plan_moves(playing.rounds.get(number=1).games_won_by_table())
+    name = next(name for name, table in moves.items() if table == 2 and name in _seated(1))
+    mover = Player.objects.get(event=playing, name=name)
+
+    async def play() -> str:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(mover.token), screen.receive, screen.send, mover.token)
+        )
+        await screen.until("data: ")
+        told = screen.body.count("data: ")
+        await asyncio.to_thread(closing, _close_and_open_round_two, playing, organizer)
+        while screen.body.count("data: ") == told:  # told that the event changed
+            screen.arrived.clear()
+            await asyncio.wait_for(screen.arrived.wait(), WAIT)
+        await asyncio.to_thread(closing, _play_first_card_at, playing, 1)  # the old table
+        card = await asyncio.to_thread(closing, _play_first_card_at, playing, 2)
+        await screen.until(f'data-card="{card}"')
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return screen.body
+
+    body = run(play())
+    assert f'data-deal="{deal_at(playing, 2).pk}"' in body  # the new table's state, pushed
+    assert f'data-deal="{deal_at(playing, 1).pk}"' not in body  # never the old table's
+
+
+def _seated(table_number: int) -> set[str]:
+    return set(
+        Seat.objects.filter(round__number=1, table__number=table_number).values_list(
+            "player__name", flat=True
+        )
+    )
