@@ -18,7 +18,9 @@ Terms:
     seat holder the device that holds a player's seat (``ScreenSeat``): the last one to open
               their link. Another device that opens it takes the seat over; the first is
               told so and its plays are refused. ``seen_at`` is when the holder last showed
-              up, which tells a player who is gone (tables.reads.screen_play).
+              up or acted: a holder not seen for a minute may be replaced without asking
+              (tables.reads.screen_play.seat_is_free); with the sightings, it tells a
+              player who is gone.
     sighting  a screen of the player seen by the server (``ScreenSighting``): its page
               opened from a browser that keeps cookies, its live part fetched, its live
               channel open. Whichever device it is, holder or not: a sighting says the
