@@ -7,8 +7,9 @@ Terms:
     fits        the page does not scroll (the document no taller than the viewport) and
                 the boxes a player needs lie inside the viewport: the cards in play, the
                 hand, the pad (and in study the rules' top).
-    laptop      1366x768, 1280x720, and 683x768: a laptop's screen shared half and half
-                with a video call.
+    laptop      1366x768, 1280x720, 683x768 (a laptop's screen shared half and half with
+                a video call), and 1366x650 (a browser's window on a 1366x768 screen, less
+                its tabs and toolbar).
     gesture     the finger on a card before every card is down: "look at this one",
                 binding nobody (tables.rules.silent_channel: POINT).
     vote        the card itself once every card is down: the binding pointing that takes
@@ -38,7 +39,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WAIT = 15_000
 NAMES = ["Dolores Ibáñez", "Farid Haddad", "Amara Okafor", "Bjørn Sæther", "Mei Lin"]
-LAPTOPS = [LAPTOP, {"width": 1280, "height": 720}, {"width": 683, "height": 768}]
+LAPTOPS = [
+    LAPTOP,
+    {"width": 1280, "height": 720},
+    {"width": 683, "height": 768},
+    {"width": 1366, "height": 650},
+]
 IN_PLAY = {"hand": ".hand-cards", "cards in play": ".felt", "pad": "#pad"}
 
 # What "fits" measures (see Terms): the page's size against the viewport's, and each
