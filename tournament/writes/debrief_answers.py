@@ -12,8 +12,11 @@ Terms:
 
 Revealing and hiding words bump Event.version only, as a phone's answer does (the projector and
 the console show them; the phones, which follow shared_version, keep answering 304 and
-keep a word being typed). Closing a question and changing its kind bump both, as the
-phones show them. A finished event takes no write
+keep a word being typed). At an event whose cards are on screens they bump both: each
+player's own screen shows the room's answers as the projector does (phone/_room_screen.html),
+and a word the organizer hides must leave it at once; the word a player is typing stays
+(its field is kept through the swap, phone/_answer.html). Closing a question and changing
+its kind bump both, as the phones show them. A finished event takes no write
 here (Event.finished_refusal).
 """
 
@@ -34,8 +37,12 @@ from tournament.rules.debrief_questions import (
 
 
 def bump_projector(event: Event) -> None:
-    """Only the projector and the console show it: the phones stay at 304."""
-    Event.objects.filter(pk=event.pk).update(version=F("version") + 1)
+    """Only the projector and the console show it, and the players' own screens at a
+    screen event: a table's phones stay at 304."""
+    if event.on_screens:
+        Event.objects.bump_version(event.pk)
+    else:
+        Event.objects.filter(pk=event.pk).update(version=F("version") + 1)
 
 
 def writable(event: Event) -> Event:

@@ -19,6 +19,7 @@ from tests.screen_factories import screen_event
 from tournament.models import DebriefAnswer, DebriefQuestion, DebriefStep, Event, Player
 from tournament.rules.debrief_questions import AnswerKind
 from tournament.templatetags.room_screen import forget_room_screens
+from tournament.writes.debrief_answers import hide_word, reveal_answers
 from tournament.writes.debrief_bank import show_question
 from tournament.writes.rounds import reveal_table, step_debrief
 
@@ -68,6 +69,10 @@ def phone(device: str = "d" * 22):
 
 def someone(event: Event) -> Player:
     return Player.objects.filter(event=event).order_by("pk").first()
+
+
+def body(response) -> str:
+    return html.unescape(response.content.decode())
 
 
 def page_of(client, player: Player) -> str:
@@ -228,6 +233,34 @@ def test_a_question_answered_aloud_shows_without_a_form(organizer):
     page = page_of(phone(), someone(event))
     assert room_heading(page) == aloud.text
     assert 'id="answer"' not in page
+
+
+def answers_chart(page: str) -> str:
+    found = re.search(r'<figure class="room-chart">(.*?)</figure>', page, re.S)
+    return found.group(1) if found else ""
+
+
+def test_answers_revealed_and_a_word_hidden_reach_the_players_screen_at_its_next_poll(
+    organizer,
+):
+    event, question = asking(organizer, AnswerKind.WORDS)
+    me = someone(event)
+    device = phone()
+    url = reverse("phone:screen_answer", args=[me.token])
+    device.post(url, {"question": question.pk, "text": "curious"}, **HTMX)
+    live = reverse("phone:screen_live", args=[me.token])
+    shown = device.get(live, **HTMX)
+    assert answers_chart(body(shown)) == "", "the answers wait for the organizer"
+
+    reveal_answers(event=event, question_id=question.pk, revealed=True)
+    revealed = device.get(live, HTTP_IF_NONE_MATCH=shown["ETag"], **HTMX)
+    assert revealed.status_code == 200, "a reveal is news to a player's screen"
+    assert "curious" in answers_chart(body(revealed))
+
+    hide_word(event=event, question_id=question.pk, word="curious", hidden=True)
+    hidden = device.get(live, HTTP_IF_NONE_MATCH=revealed["ETag"], **HTMX)
+    assert hidden.status_code == 200, "a hidden word leaves the player's screen at once"
+    assert "curious" not in answers_chart(body(hidden))
 
 
 # --- query counts ---------------------------------------------------------------------------
