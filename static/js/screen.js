@@ -22,8 +22,10 @@
      as a poll would; a message that lands while one is fetched asks again once the new
      part listens. A fetched part whose table state is older than the one pushed since
      (same deal) is not swapped in: the live part is asked for again. The pad's strokes
-     and their count come in the same message. A gesture shows for the seconds the
-     server says, and a screen reader hears each new one of another player once. */
+     and their count come in the same message. An action stored with an empty answer
+     that hears no message within PUSH_LATE_MS fetches the live part itself. A gesture
+     shows for the seconds the server says, and a screen reader hears each new one of
+     another player once. */
 (function () {
   "use strict";
   var live = function () { return document.getElementById("live"); };
@@ -122,6 +124,7 @@
     Object.keys(fields).forEach(function (name) { if (fields[name]) body.set(name, fields[name]); });
     body.set("key", action.key);
     sending = true;
+    var sentAt = Date.now();
     var headers = { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" };
     if (document.body.hasAttribute("data-pushed")) headers["X-Screen-Pushed"] = "1";
     // An answer that never comes leaves the move waiting, to be sent again.
@@ -143,7 +146,7 @@
         writeBox(readBox().filter(function (kept) { return kept.key !== action.key; }));
         sending = false;
         if (html) swapLive(html);
-        else shownAtOnce(action);
+        else { shownAtOnce(action); if (lastPushAt < sentAt) awaitPush(); }
         // The table's version it was stored at (a stroke's; static/js/pad.js), if said.
         action.tableVersion = response.headers.get("X-Table-Version");
         document.dispatchEvent(new CustomEvent("ft:sent", { detail: action }));
@@ -315,14 +318,31 @@
     if (refreshAfterStroke) { refreshAfterStroke = false; refresh(); }
   });
 
+  // Stored with an empty answer, an action's change comes by the channel. Should no
+  // message come within PUSH_LATE_MS (a push lost, a stream gone without an error), the
+  // live part is fetched then, not at the next poll, ten seconds apart while pushed.
+  // (One that came after the action was sent may be its own: no wait then.)
+  var PUSH_LATE_MS = 3000;
+  var pushLate = null;
+  var lastPushAt = 0;
+  function awaitPush() {
+    clearTimeout(pushLate);
+    pushLate = setTimeout(function () { pushLate = null; refresh(); }, PUSH_LATE_MS);
+  }
+  function pushCame() {
+    clearTimeout(pushLate);
+    pushLate = null;
+    lastPushAt = Date.now();
+  }
+
   function openStream() {
     var el = live();
     var url = el && el.getAttribute("data-stream");
     if (!url || !window.EventSource) return;
     var source = new EventSource(url);
     source.onopen = function () { document.body.setAttribute("data-pushed", ""); };
-    source.onmessage = refresh;
-    source.addEventListener("table", function (event) { applyState(event.data); });
+    source.onmessage = function () { pushCame(); refresh(); };
+    source.addEventListener("table", function (event) { pushCame(); applyState(event.data); });
     // The browser reconnects by itself; meanwhile the page polls at the usual pace.
     source.onerror = function () { document.body.removeAttribute("data-pushed"); };
   }

@@ -7,6 +7,8 @@ tables.views.screen.pushed_table_state, as the channel renders it). The page is 
 - Every message is followed, however many fetches came before (a fetch that replaced the
   live part held back every message after it), and one that lands as a fetch's answer
   swaps in, before htmx has made the new live part listen, is followed after it.
+- An action stored with an empty answer (the channel brings its change) that hears no
+  message within a few seconds (a push lost) fetches the live part itself.
 - A live part older than the state the channel pushed meanwhile (a fetch answered before
   a change whose push came first) never takes the table back: the screen asks again.
 """
@@ -136,3 +138,16 @@ def test_a_live_part_older_than_the_pushed_state_never_takes_the_table_back(scre
     expect(page.locator("#table-state")).to_have_attribute("data-version", str(version))
     page.wait_for_function("() => window.liveAnswers >= 2")  # it asked again, for the table now
     expect(shows(page, card)).to_be_visible()
+
+
+def test_an_action_whose_push_never_comes_fetches_the_live_part_itself(screen):
+    event, page = screen
+    me = page.locator("#live").get_attribute("data-me")
+    while (trick := game_of(deal_at(event, 1)).trick) and str(trick.to_play) != me:
+        play_next(event)  # the others play, up to this screen's turn
+    page.evaluate("window.channel.key()")
+    expect(page.locator(".your-turn")).to_be_visible(timeout=WAIT)
+    card = page.locator(".hand-cards button.card").first
+    code = card.get_attribute("value")
+    card.click()  # stored; the channel that should bring it says nothing
+    expect(shows(page, code)).to_be_visible(timeout=WAIT)
