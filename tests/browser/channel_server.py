@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Iterator
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import unquote
 
@@ -116,7 +117,9 @@ class ChannelServer:
         async def send(message: dict) -> None:
             if message["type"] == "http.response.start":
                 status = message["status"]
-                lines = [f"HTTP/1.1 {status} {status}".encode("latin-1")]
+                known = {code.value: code.phrase for code in HTTPStatus}
+                reason = known.get(status, "Answer")  # 286: stop polling
+                lines = [f"HTTP/1.1 {status} {reason}".encode("latin-1")]
                 lines += [name + b": " + value for name, value in message["headers"]]
                 lines.append(b"connection: close")
                 writer.write(b"\r\n".join(lines) + b"\r\n\r\n")
