@@ -234,6 +234,12 @@
       seat.classList.toggle("seat-me", mine);
       var tag = seat.querySelector(".you-tag");
       if (tag) tag.hidden = !mine;
+      // The state is drawn for the whole table: this screen's own player is here, never gone.
+      if (mine) {
+        seat.classList.remove("seat-gone");
+        var gone = seat.querySelector(".tag-gone");
+        if (gone) gone.remove();
+      }
     });
     state.querySelectorAll("[data-pointers]").forEach(function (button) {
       var mine = button.dataset.pointers.split(" ").indexOf(me) >= 0;
