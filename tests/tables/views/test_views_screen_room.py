@@ -68,7 +68,7 @@ def phone(device: str = "d" * 22):
 
 
 def someone(event: Event) -> Player:
-    return Player.objects.filter(event=event).order_by("pk").first()
+    return Player.objects.filter(event=event).order_by("pk")[0]
 
 
 def body(response) -> str:
@@ -176,7 +176,7 @@ def test_the_step_change_reaches_the_players_screen_at_its_next_poll(client, org
 
 def asking(organizer, kind=AnswerKind.SCALE) -> tuple[Event, DebriefQuestion]:
     event = at_debrief(organizer)
-    question = DebriefQuestion.objects.filter(event=event, answer_kind=kind).first()
+    question = DebriefQuestion.objects.filter(event=event, answer_kind=kind)[0]
     show_question(event=event, question_id=question.pk)
     event.refresh_from_db()
     return event, question
@@ -276,7 +276,7 @@ def fetch_counts(event: Event, client) -> dict[str, tuple[int, int]]:
     """For each step: the queries of the first screen's fetch, then of another's."""
     first, second = Player.objects.filter(event=event).order_by("pk")[:2]
     measured = {}
-    question = DebriefQuestion.objects.filter(event=event, answer_kind=AnswerKind.SCALE).first()
+    question = DebriefQuestion.objects.filter(event=event, answer_kind=AnswerKind.SCALE)[0]
     for step in FIRST_FETCH_QUERIES:
         if step == DebriefStep.QUESTION:
             show_question(event=event, question_id=question.pk)

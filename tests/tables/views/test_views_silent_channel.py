@@ -165,7 +165,9 @@ def _pages_others_see(client, playing, organizer) -> dict[str, str]:
     from tables.views.screen import pushed_table_state
 
     other = Player.objects.get(pk=deal_at(playing, 1).seats[1])
-    _version, pushed = pushed_table_state(deal_at(playing, 1).table_id, "en")
+    state = pushed_table_state(deal_at(playing, 1).table_id, "en")
+    assert state is not None
+    _version, pushed = state
     seen = {
         "pushed": pushed,
         "page": client.get(_url("screen", other)).content.decode(),

@@ -78,7 +78,8 @@ class Walk:
     """The console's pages as the organizer opens them, each page's room-only words kept."""
 
     def __init__(self, client, event: Event) -> None:
-        self.client, self.event, self.found = client, event, {}
+        self.client, self.event = client, event
+        self.found: dict[str, list[str]] = {}
 
     def look(self, step: str, answer) -> None:
         words = said(answer.content.decode())
