@@ -315,7 +315,8 @@ class PlayerScreen:
 
     @property
     def time_is_up(self) -> bool:
-        """The round's clock has run out: players finish the trick in hand and report."""
+        """The round's clock has run out: at a table, players finish the trick in hand and
+        report; on screens, the game in play counts by its tricks so far."""
         return self.event.phase == Phase.ROUND and self.event.time_is_up()
 
     @property

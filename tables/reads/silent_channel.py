@@ -10,7 +10,7 @@ Terms:
                   is wrong hides it on time.
     room name     what ``{event}`` becomes in the event's video pattern: the event's name
                   and its video secret (tournament.models.tokens), e.g.
-                  "cafe-lyon-k3x9q2mz7wprt4ha"; every table's room holds it.
+                  "cafe-lyon-k3x7q2mz7wprt4ha"; every table's room holds it.
 """
 
 from __future__ import annotations

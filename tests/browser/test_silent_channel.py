@@ -123,6 +123,24 @@ def the_console_shows_the_pad_and_a_gesture(console: Page, live_server, event, s
     snap(console, shots / "console-table-pad.png", full_page=True)
 
 
+def two_players_draw(ada: Page, bo: Page) -> None:
+    """Ada draws with the mouse and Bo sees it; Bo draws by keyboard and Ada sees it."""
+    # One player draws with the mouse; another sees the stroke.
+    draw_with_the_mouse(ada)
+    expect(drawings(bo, 1)).to_have_count(1, timeout=WAIT)
+    expect(bo.locator("#pad-strokes polyline.ink-black")).to_have_count(1)
+    # The drawer's own line leaves its pending layer once the table's strokes hold it:
+    # drawn once, with no key of the drawer's on the table's strokes.
+    expect(ada.locator("#pad-pending polyline")).to_have_count(0, timeout=WAIT)
+    expect(ada.locator("#pad-strokes polyline")).to_have_count(1)
+    assert bo.locator("#pad [data-pending], #pad [data-k]").count() == 0
+    # Another draws by keyboard in red: Space puts the pen down, arrows move it, Space lifts.
+    draw_by_keyboard(bo, pen="Red pen")
+    expect(drawings(ada, 2)).to_have_count(1, timeout=WAIT)
+    expect(ada.locator("#pad-strokes polyline.ink-red")).to_have_count(1)
+    assert Stroke.objects.count() == 2
+
+
 def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
     live_server, new_context, tmp_path
 ):
@@ -146,20 +164,7 @@ def test_drawings_gestures_and_the_video_room_at_a_table_of_four(
             "href", "https://meet.example/fivetricks-1", timeout=WAIT
         )
 
-    # One player draws with the mouse; another sees the stroke.
-    draw_with_the_mouse(ada)
-    expect(drawings(bo, 1)).to_have_count(1, timeout=WAIT)
-    expect(bo.locator("#pad-strokes polyline.ink-black")).to_have_count(1)
-    # The drawer's own line leaves its pending layer once the table's strokes hold it:
-    # drawn once, with no key of the drawer's on the table's strokes.
-    expect(ada.locator("#pad-pending polyline")).to_have_count(0, timeout=WAIT)
-    expect(ada.locator("#pad-strokes polyline")).to_have_count(1)
-    assert bo.locator("#pad [data-pending], #pad [data-k]").count() == 0
-    # Another draws by keyboard in red: Space puts the pen down, arrows move it, Space lifts.
-    draw_by_keyboard(bo, pen="Red pen")
-    expect(drawings(ada, 2)).to_have_count(1, timeout=WAIT)
-    expect(ada.locator("#pad-strokes polyline.ink-red")).to_have_count(1)
-    assert Stroke.objects.count() == 2
+    two_players_draw(ada, bo)
 
     text_never_draws(cy, watcher=ada)
 

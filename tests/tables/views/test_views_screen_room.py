@@ -16,7 +16,7 @@ from django.urls import reverse
 from tables.views.phone import signed_phone_id
 from tests import factories
 from tests.screen_factories import screen_event
-from tournament.models import DebriefAnswer, DebriefQuestion, DebriefStep, Event, Player
+from tournament.models import DebriefAnswer, DebriefQuestion, DebriefStep, Event, Player, Seat
 from tournament.rules.debrief_questions import AnswerKind
 from tournament.templatetags.room_screen import forget_room_screens
 from tournament.writes.debrief_answers import hide_word, reveal_answers
@@ -126,6 +126,24 @@ def test_the_screen_shows_the_debrief_step_the_console_is_on(client, organizer, 
     page = page_of(client, someone(event))
     assert room_heading(page) == STEP_HEADINGS[step]
     assert "Look at the big screen" not in page, "a remote player has no big screen"
+
+
+def test_a_player_without_a_seat_in_the_last_round_follows_the_debrief_too(client, organizer):
+    event = step_debrief(event=at_debrief(organizer), to_step=DebriefStep.CLASHES)
+    player = someone(event)
+    Seat.objects.filter(player=player).delete()  # sat every round out
+    page = page_of(client, player)
+    assert room_heading(page) == STEP_HEADINGS[DebriefStep.CLASHES]
+    assert "You have no seat right now" not in page
+
+
+def test_a_player_who_sat_the_round_out_still_sees_the_moves(client, organizer):
+    event = factories.play_until(screen_event(owner=organizer, rounds_planned=2), "between")
+    player = someone(event)
+    Seat.objects.filter(player=player, round__number=1).delete()
+    page = page_of(client, player)
+    assert room_heading(page) == "Moves for round 2"
+    assert "You have no seat right now" not in page
 
 
 def test_the_clash_map_is_the_projectors_chart_with_its_legend(client, organizer):

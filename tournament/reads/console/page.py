@@ -60,6 +60,7 @@ from tournament.reads.console.reached import (
     screens_reached,
     shows_phones_reached,
 )
+from tournament.reads.console.undo import undo_blocker, undo_note
 from tournament.reads.debrief import DebriefProgress, debrief_progress
 from tournament.reads.debrief_answers import Tally, shown_tally
 from tournament.rules.ordering import name_key
@@ -345,15 +346,7 @@ class Console:
     @property
     def undo_note(self) -> str:
         """Until when the last close can be undone (shown beside the undo button)."""
-        following = self.last_closed.number + 1 if self.last_closed else None
-        if any(r.number == following for r in self.rounds):
-            note = (  # at a screen event a card played is a game under way (writes.rounds)
-                _("Possible until the first card of round %(number)s is played.")
-                if self.event.on_screens
-                else _("Possible while round %(number)s has no reported game.")
-            )
-            return note % {"number": following}
-        return _("Possible until you start the debrief: the results are final then.")
+        return undo_note(self.event, self.last_closed, {r.number for r in self.rounds})
 
 
 def seating_and_results(
@@ -419,7 +412,7 @@ def build_console(event: Event, *, corrections: int = CORRECTIONS_ON_CONSOLE) ->
             correction_rows.select_related("table", "round", "changed_by")[:corrections]
         ),
         corrections_total=correction_rows.count(),
-        undo_blocker=_undo_blocker(event, by_number, last_closed),
+        undo_blocker=undo_blocker(event, by_number, last_closed),
         last_closed=last_closed,
         notes=list(ObserverNote.objects.filter(event=event)),
     )
@@ -480,19 +473,3 @@ def _seat_cards(
         else:
             card.seats.sort(key=lambda s: name_key(s.name))
     return table_of_player
-
-
-def _undo_blocker(
-    event: Event, by_number: dict[int, Round], last_closed: Round | None
-) -> str | None:
-    """Why the last close cannot be undone (Event.undo_refusal), or None. At most two
-    queries: whether the round after it has a game or a report yet."""
-    following = by_number.get(last_closed.number + 1) if last_closed else None
-    following_has_games = following is not None and (
-        Game.objects.filter(round=following).exists()
-        or GameReport.objects.filter(round=following).exists()
-    )
-    return event.undo_refusal(
-        last_closed_number=last_closed.number if last_closed else None,
-        next_round_has_games=following_has_games,
-    )
