@@ -257,6 +257,20 @@
     return myTurn;
   }
 
+  // The focused control left with the table's change (a finger once the vote opens, a
+  // vote once the trick is taken): the same card's other control, else the hand, else its
+  // heading, never <body>.
+  function focusNear(id) {
+    var code = id.replace(/^(gesture-)?point-/, "");
+    var target = document.getElementById("point-" + code) ||
+      document.getElementById("gesture-point-" + code) ||
+      document.querySelector(".hand-cards button.card:not([aria-disabled])") ||
+      document.getElementById("hand-title") || document.querySelector("h1");
+    if (!target) return;
+    if (!target.matches("button, a, input, [tabindex]")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+
   function applyState(html) {
     var shown = document.getElementById("table-state");
     var holder = document.createElement("div");
@@ -280,6 +294,7 @@
     var mine = markMine(fresh);
     var again = focused && document.getElementById(focused);
     if (again) again.focus();
+    else if (focused) focusNear(focused);
     var announce = document.getElementById("announce");
     var turn = fresh.querySelector(".your-turn");
     if (announce && mine && !wasMine && turn) announce.textContent = turn.textContent;
