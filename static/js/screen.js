@@ -14,6 +14,8 @@
      travel the same outbox, each with the fields its form names (tables.views.silent_channel).
    - While a stroke is being drawn no swap replaces the pad under the pen: a swap that
      arrives then waits until the stroke ends (window.ftPad.busy, window.ftScreen.flush).
+   - The same while a button of the table is pressed (a vote, a card): a swap between
+     its press and its release would lose the click, so the tap would count for nothing.
    - The live channel (tables.views.live_channel) pushes the table's public state
      ("table" events, #table-state, the same for every screen at the table): it is
      swapped in unless older than the one shown, this screen's marks are set (its seat,
@@ -49,7 +51,32 @@
 
   // An answer holds the play area alone (#screen-play) or, refused, the whole live part.
   var deferred = null;
-  function drawing() { return !!(window.ftPad && window.ftPad.busy()); }
+  // A press on a button of the table (mouse, finger or pen) that a swap cut in two would
+  // lose its click: the tap a player saw made would count for nothing. While one is down
+  // (PRESS_MS at most) swaps wait, as they wait for a stroke, and land once it ends,
+  // after its click.
+  var PRESS_MS = 1500;
+  var pressedAt = 0;
+  var heldState = null;
+  function pressing() { return pressedAt > 0 && Date.now() - pressedAt < PRESS_MS; }
+  function drawing() { return pressing() || !!(window.ftPad && window.ftPad.busy()); }
+  function released() {
+    if (!pressedAt) return;
+    pressedAt = 0;
+    setTimeout(afterPress, 0);  // after the press's own click
+  }
+  function afterPress() {
+    flush();
+    if (heldState !== null) { var html = heldState; heldState = null; applyState(html); }
+    if (refreshAfterStroke) { refreshAfterStroke = false; refresh(); }
+  }
+  document.addEventListener("pointerdown", function (event) {
+    if (!event.target.closest || !event.target.closest("#live button")) return;
+    pressedAt = Date.now();
+    setTimeout(function () { if (pressedAt && !pressing()) released(); }, PRESS_MS + 50);
+  }, true);
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
   function swapLive(html) {
     if (drawing()) { deferred = html; return; }
     var holder = document.createElement("div");
@@ -272,6 +299,7 @@
   }
 
   function applyState(html) {
+    if (pressing()) { heldState = html; return; }
     var shown = document.getElementById("table-state");
     var holder = document.createElement("div");
     holder.innerHTML = html;

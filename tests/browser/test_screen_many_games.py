@@ -33,9 +33,10 @@ from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# ms. A push reaches a screen in well under a second; one that missed it catches up only
-# at its next poll, every ten seconds while the channel is open: that fails here.
-WAIT = 6_000
+# ms. A push reaches a screen in well under a second, a few on two cores running the whole
+# suite; one that missed it catches up only at its next poll, every ten seconds while the
+# channel is open: that fails here.
+WAIT = 9_000
 GAMES_A_ROUND = 10  # both tables together
 
 # Everything a screen shows of its table that every screen there must agree on.
