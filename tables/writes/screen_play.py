@@ -153,7 +153,12 @@ def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
 
 
 def refuse_unless_holder(player: Player, device: str) -> bool:
-    """Refuse a device that no longer holds the seat; whether any device holds it."""
+    """Refuse a device that no longer holds the seat; whether any device holds it. A
+    request without the phone cookie (``device`` empty) is refused too: it never takes or
+    moves a seat, whoever holds it (the page's script always sends the cookie; a browser
+    that keeps none cannot hold a seat, as "Play on this device" says)."""
+    if not device:
+        raise Refused(_("This browser keeps no cookie, so it cannot hold a seat."))
     holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     if holder is not None and holder != device:
         raise Refused(
