@@ -51,6 +51,7 @@ from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
 from tables.writes.screen_deals import deal_next
+from tables.writes.screen_seats import tell_seat_moved
 from tournament.common.errors import Refused
 from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Phase, Player, Round, Seat
@@ -380,9 +381,10 @@ SEEN_EVERY_SECONDS = 15
 
 
 def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bool:
-    """``device`` opened ``player``'s screen: it holds the seat from now on (see Terms:
-    seat holder), and the player is sighted. True when it took the seat from another
-    device, whose screen is told."""
+    """``device`` holds ``player``'s seat from now on (see Terms: seat holder), and the
+    player is sighted. The caller checked that it may (tables.reads.screen_play:
+    seat_is_free). True when it took the seat from another device, whose screen is told
+    at once: the table's version changes."""
     now = now or timezone.now()
     with transaction.atomic():
         event = Event.objects.lock(player.event_id)
@@ -396,14 +398,7 @@ def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bo
             return False
         seat.device, seat.seen_at = device, now
         seat.save(update_fields=["device", "seen_at"])
-        table_id = (
-            Seat.objects.filter(round__event=event, player=player)
-            .order_by("-round__number")
-            .values_list("table_id", flat=True)
-            .first()
-        )
-        if table_id is not None:
-            Table.objects.bump_version(table_id=table_id, event_id=event.pk)
+        tell_seat_moved(event, player)
         return True
 
 
