@@ -14,8 +14,9 @@ Terms:
                   trick taken, it counts by tricks so far, as at a real table; with none it
                   is not counted. Its winner is tables.rules.scoring's: most tricks (fewest
                   at a fewest-wins table), ties in the one order of names.
-    client key    the key a screen makes for each action: the same key again is the same
-                  action, answered as done and never stored twice.
+    client key    the key a screen makes for each action: the same key again with the same
+                  action is a retry, answered as done and never stored twice; with another
+                  action (another card, trick or deal) it is refused, and nothing changes.
 
 Dealing is tables.writes.screen_deals. Every function locks the event's row first
 (Event.objects.lock), in one transaction, and bumps the table's version so its screens
@@ -186,14 +187,41 @@ def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
 # --- a player's actions --------------------------------------------------------------------
 
 
-def _repeated(model: type[Play] | type[Pointing], client_key: str, player: Player) -> Deal | None:
-    """The deal an action with this key was stored in, when this player stored it; a key
-    another player's action holds is refused (keys are random: a forged request)."""
+def reused_key_refusal() -> Refused:
+    """The words for a key sent again with another action (see Terms: client key)."""
+    return Refused(
+        _(
+            "This key was already used for another move: nothing was changed. Reload the "
+            "page and try again."
+        )
+    )
+
+
+def _repeated(
+    model: type[Play] | type[Pointing],
+    client_key: str,
+    player: Player,
+    *,
+    card: str,
+    trick: int | None,
+    deal_id: int | None,
+) -> Deal | None:
+    """The deal an action with this key was stored in, when this player stored it with
+    the same card (and the same trick and deal, when the request names them): a retry.
+    A key another player's action holds is refused (keys are random: a forged request),
+    and so is this player's key with another card, trick or deal: a key is one action,
+    as a payment's key reused with another amount is refused, never answered "paid"."""
     found = model.objects.filter(client_key=client_key).select_related("deal__round").first()
     if found is None:
         return None
     if found.player_id != player.pk:
         raise Refused(_("This move has no valid key. Reload the page and try again."))
+    if (
+        found.card != card
+        or trick not in (None, found.trick)
+        or deal_id not in (None, found.deal_id)
+    ):
+        raise reused_key_refusal()
     return found.deal
 
 
@@ -204,7 +232,11 @@ def _store_once(model: type[Play] | type[Pointing], *, player: Player, **fields)
         with transaction.atomic():
             model.objects.create(player=player, **fields)
     except IntegrityError:
-        if (stored := _repeated(model, fields["client_key"], player)) is not None:
+        card, trick, deal_id = fields["card"], fields["trick"], fields["deal"].pk
+        stored = _repeated(
+            model, fields["client_key"], player, card=card, trick=trick, deal_id=deal_id
+        )
+        if stored is not None:
             return stored
         raise
     return None
@@ -226,7 +258,9 @@ def play_card(
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
-    if (deal := _repeated(Play, client_key, player)) is not None:
+    if (
+        deal := _repeated(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    ) is not None:
         return Done(deal, repeated=True)
     held = refuse_unless_holder(player, device)
     _round, deal = _players_deal(event, player)
@@ -266,7 +300,9 @@ def point_at_card(
     taken (and a game that ends counted)."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
-    if (deal := _repeated(Pointing, client_key, player)) is not None:
+    if (
+        deal := _repeated(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    ) is not None:
         return Done(deal, repeated=True)
     held = refuse_unless_holder(player, device)
     round_, deal = _players_deal(event, player)
