@@ -164,7 +164,7 @@ def refuse_unless_holder(player: Player, device: str) -> bool:
     holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     if holder is not None and holder != device:
         raise Refused(
-            _("Your seat is open on another device. Open your link here to take it back.")
+            _("Your seat is open on another device. Press “Play on this device” to play here.")
         )
     return holder is not None
 
