@@ -183,3 +183,17 @@ def test_only_the_events_organizer_gives_a_new_link(client, playing, django_user
     client.post(reverse("organizer:player_new_link", args=[playing.pk, me.pk]))
     me.refresh_from_db()
     assert me.token == token
+
+
+def test_the_player_page_gives_a_new_link_and_comes_back_to_it(signed_in, playing):
+    me = _seated(playing)[0]
+    token = me.token
+    page_url = reverse("organizer:player", args=[playing.pk, me.pk])
+    assert 'id="new-link"' in signed_in.get(page_url).content.decode()
+    answer = signed_in.post(
+        reverse("organizer:player_new_link", args=[playing.pk, me.pk]), {"next": page_url}
+    )
+    assert answer["Location"] == page_url
+    me.refresh_from_db()
+    assert me.token != token
+    assert "has a new link" in signed_in.get(page_url).content.decode()
