@@ -29,7 +29,10 @@ def _url(name, player):
 
 
 def _to_play(event) -> Player:
-    return Player.objects.get(pk=game_of(deal_at(event, 1)).trick.to_play)
+    trick = game_of(deal_at(event, 1)).trick
+    assert trick is not None
+    assert trick.to_play is not None
+    return Player.objects.get(pk=trick.to_play)
 
 
 def _send(client, name, player, data):
