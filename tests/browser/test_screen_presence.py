@@ -1,7 +1,7 @@
 """No false "gone" at a screen table, in real browsers through the live channel (issue 39).
 
 Eight players open their personal links in fresh browsers (no device cookie: the first
-visit takes no seat) "a minute before study", and no seat ever shows "gone", on the
+visit gets one and takes the seat nobody held) "a minute before study", and no seat ever shows "gone", on the
 players' screens or on the console's table pages, through study, practice, the deals
 of round 1, cards played, the close of round 1 with its moves, round 2, and a restart of
 the server (stopped, every connection dropped, started again on the same port and
