@@ -409,6 +409,10 @@
     entry.result = result;
     if (!same) list.push(entry);
     store(list);
+    // A key is one report (tables.writes.reporting refuses it with another): the form's
+    // next tap gets its own, though a contested game's form keeps asking the same game.
+    var key = form.querySelector("[name=client_key]");
+    if (key) key.value = newKey();
     ownKey = (same || entry).key;
     refusedNotes = [];
     sent = [];

@@ -228,6 +228,16 @@ _VIDEO_ERRORS = {
         "meets in the same room."
     ),
     silent_channel.UNKNOWN_FIELD: _("A pattern may hold {event} and {table}, and nothing else."),
+    silent_channel.USER_INFO: _(
+        "Take out the part before the @ (a name or a password): a player would see one "
+        "address and land on another. Paste the meeting's address as the video service "
+        "gives it."
+    ),
+    silent_channel.HIDDEN: _(
+        "This address holds characters nobody can see (some turn the text around, so it "
+        "reads as another address). Type it again, or paste it straight from the video "
+        "service."
+    ),
 }
 
 

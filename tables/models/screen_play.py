@@ -15,12 +15,14 @@ Terms:
     taken     a trick that went to a player (``TakenTrick``): by agreement, or settled by the
               organizer (``settled_by``). ``complete_at`` is when its last card was played,
               so the time to settle is ``taken_at - complete_at``.
-    seat holder the device that holds a player's seat (``ScreenSeat``): the last one to open
-              their link. Another device that opens it takes the seat over; the first is
-              told so and its plays are refused. ``seen_at`` is when the holder last showed
-              up or acted: a holder not seen for a minute may be replaced without asking
-              (tables.reads.screen_play.seat_is_free); with the sightings, it tells a
-              player who is gone.
+    seat holder the device that holds a player's seat (``ScreenSeat``), the only one shown
+              the hand: the first to open their link, or the one that last pressed "Play
+              on this device" (tables.views.screen); an empty device is nobody (the holder
+              freed it). Another device takes the seat over only by that press, once the
+              holder freed it or was not seen for minutes (tables.reads.screen_play:
+              seat_is_free); the former holder is told so and its plays are refused.
+              ``seen_at`` is when the holder last showed up or acted; with the sightings,
+              it tells a player who is gone.
     sighting  a screen of the player seen by the server (``ScreenSighting``): its page
               opened from a browser that keeps cookies, its live part fetched, its live
               channel open. Whichever device it is, holder or not: a sighting says the

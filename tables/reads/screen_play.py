@@ -44,6 +44,9 @@ from tournament.models import Event, Phase, Player, Round, RoundStatus
 from tournament.rules.ordering import name_key
 
 GONE_AFTER_SECONDS = 60
+# A seat whose holder was seen this recently moves only when that screen frees it or the
+# organizer gives the player a new link (tables.views.screen: take_seat).
+HOLDER_AWAY_SECONDS = 5 * 60
 
 _RANK_NAMES = {
     # Translators: a card's rank inside "%(rank)s of %(suit)s", e.g. "ace of hearts".
@@ -194,13 +197,33 @@ def table_view(
 
 
 def seat_is_free(player: Player, device: str, now: datetime | None = None) -> bool:
-    """Whether ``device`` may take the player's seat without asking: nobody holds it, it
-    holds it already, or its holder is gone (see Terms). One query."""
+    """Whether ``device`` may take the player's seat at its own press of "Play on this
+    device", without the holder's agreement or the organizer's: nobody holds it (never,
+    or its holder freed it), it holds it already, or its holder has not been seen for
+    HOLDER_AWAY_SECONDS (a phone switched off or lost, not one locked in a pocket for a
+    minute). One query."""
     holder = ScreenSeat.objects.filter(player=player).values_list("device", "seen_at").first()
-    if holder is None or holder[0] == device:
+    if holder is None or holder[0] in ("", device):
         return True
     now = now or timezone.now()
-    return holder[1] < now - timedelta(seconds=GONE_AFTER_SECONDS)
+    return holder[1] < now - timedelta(seconds=HOLDER_AWAY_SECONDS)
+
+
+def never_held(player: Player) -> bool:
+    """Whether no device ever held the player's seat (a freed seat is still held, by
+    nobody). One query."""
+    return not ScreenSeat.objects.filter(player=player).exists()
+
+
+def holds_other_seat(player: Player, device: str) -> bool:
+    """Whether ``device`` holds the seat of another player of the same event: the join
+    link hands a device one seat. One query."""
+    return (
+        ScreenSeat.objects.filter(player__event_id=player.event_id, device=device)
+        .exclude(player=player)
+        .exclude(device="")
+        .exists()
+    )
 
 
 def screen_round(event: Event) -> tuple[Round, bool] | None:

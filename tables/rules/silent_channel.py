@@ -18,16 +18,24 @@ Terms:
               on every screen at the table. ``POINT`` points at a card on the table.
     video link a table's video meeting address (any https address), or one pattern for
               every table with ``{event}`` and ``{table}`` in it. The product never embeds
-              the video: it only shows the link.
+              the video: it only shows the link, with its host as text beside it.
+    host      where a video link leads (``video_host``): the part a person checks. A link
+              that could show one host and lead to another is refused: user info before
+              an ``@`` ("https://meet.example@evil.example/" leads to evil.example), a
+              backslash (a browser reads it as "/", Python's parser does not), a
+              percent sign in the host, and hidden characters anywhere (``HIDDEN``:
+              controls, the bidi marks and overrides that turn text around, zero-width
+              and other invisible characters).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 PAD_WIDTH = 1000
 PAD_HEIGHT = 700
@@ -140,15 +148,31 @@ class VideoProblem(ValueError):
 NOT_HTTPS = "not_https"
 NO_TABLE_FIELD = "no_table_field"
 UNKNOWN_FIELD = "unknown_field"
+USER_INFO = "user_info"  # a name (and password) before an "@": the host is after it
+HIDDEN = "hidden"  # a character nobody sees, or one that turns the text around
+
+# Invisible, though Unicode files them as letters, symbols or marks (fillers, blanks).
+_INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+
+
+def is_hidden(ch: str) -> bool:
+    """A character a person cannot see in a link: a control, a format character (the
+    bidi marks, embeddings, overrides and isolates, zero-width spaces and joiners, the
+    byte order mark, soft hyphens), a private, surrogate or unassigned code point, or
+    one of the invisible fillers. Spaces are refused on their own (NOT_HTTPS)."""
+    return (unicodedata.category(ch).startswith("C") and not ch.isspace()) or ch in _INVISIBLE
 
 
 def check_video_link(link: str, *, pattern: bool = False) -> str:
-    """The link, stripped, or VideoProblem: an https address with a host, no spaces;
-    a pattern also names ``{table}`` (else every table meets in one room) and no other
-    field than ``{event}``."""
+    """The link, stripped, or VideoProblem: an https address with a host, no spaces, and
+    nothing that would make it look like another (see Terms: host); a pattern also names
+    ``{table}`` (else every table meets in one room) and no other field than
+    ``{event}``."""
     link = link.strip()
     if not link:
         return ""
+    if any(is_hidden(ch) for ch in link):
+        raise VideoProblem(HIDDEN)
     fields = set(re.findall(r"\{[^{}]*\}", link))
     if pattern:
         if TABLE_FIELD not in fields:
@@ -158,16 +182,53 @@ def check_video_link(link: str, *, pattern: bool = False) -> str:
         sample = fill_video_pattern(link, event="event", table=1)
     else:
         sample = link
-    parts = urlsplit(sample)
+    try:
+        parts = urlsplit(sample)
+    except ValueError:  # "https://[": a bracket that opens no IPv6 address
+        raise VideoProblem(NOT_HTTPS) from None
     if (
         len(link) > VIDEO_MAX_LENGTH
         or parts.scheme != "https"
         or not parts.hostname
+        or _ascii_host(parts.hostname) is None
+        or not _port_reads(parts)
         or any(ch.isspace() for ch in link)
+        or "\\" in link
+        or "%" in parts.netloc
         or (fields and not pattern)
     ):
         raise VideoProblem(NOT_HTTPS)
+    if "@" in parts.netloc:
+        raise VideoProblem(USER_INFO)
     return link
+
+
+def video_host(link: str) -> str:
+    """The host a checked video link leads to, as a person should read it: lower case,
+    and a name in another script in its ASCII form ("xn--..."), as a browser's address
+    bar shows a name that could pass for another; "" for no link (or none to read)."""
+    try:
+        host = urlsplit(link).hostname or ""
+    except ValueError:
+        return ""
+    return _ascii_host(host) or host
+
+
+def _ascii_host(host: str) -> str | None:
+    """The host in ASCII (IDNA), or None when it has no such form (an empty or too long
+    label): no browser reaches it, and no player could be shown it as it is."""
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+
+
+def _port_reads(parts: SplitResult) -> bool:
+    try:
+        parts.port  # noqa: B018 - reading it checks it (a number up to 65535)
+    except ValueError:
+        return False
+    return True
 
 
 def fill_video_pattern(pattern: str, *, event: str, table: int) -> str:

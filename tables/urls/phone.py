@@ -26,6 +26,7 @@ urlpatterns = [
     path("p/<str:token>/gesture/", silent_channel.gesture, name="screen_gesture"),
     path("p/<str:token>/language/", screen.choose_language, name="screen_language"),
     path("p/<str:token>/take/", screen.take_seat, name="screen_take"),
+    path("p/<str:token>/free/", screen.let_go_of_seat, name="screen_free"),
     path("p/<str:token>/answer/", answers.screen_answer, name="screen_answer"),
     # Served by tables.views.live_channel under ASGI; this view answers only elsewhere.
     path("p/<str:token>/stream/", screen.no_stream, name="screen_stream"),

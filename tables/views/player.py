@@ -29,10 +29,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.forms import PickPlayerForm
 from tables.reads.debrief_answers import phone_question
-from tables.reads.screen_play import seat_is_free
+from tables.reads.screen_play import holds_other_seat, seat_is_free
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
 from tables.views.phone import _keep_phone_id, _phone_id
+from tables.writes.screen_play import hold_seat
 from tournament.common.inputs import positive_int
 from tournament.common.isolation import with_names
 from tournament.common.languages import pick_phone_language
@@ -168,7 +169,10 @@ def player_home(request: HttpRequest, event: Event) -> HttpResponse:
     me = None if "pick" in request.GET else _me(request, event)
     if me is None:
         query = request.GET.get("q", "")[:40]
-        return render(request, "phone/player_pick.html", _pick_context(event, query))
+        response = render(request, "phone/player_pick.html", _pick_context(event, query))
+        # At a screen event the pick hands this device a seat: it needs its id first.
+        _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+        return response
     response = render(
         request, "phone/player.html", _screen_context(player_screen(event, me), request)
     )
@@ -218,18 +222,7 @@ def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
         )
         return render(request, "phone/player_pick.html", context, status=400)
     if event.on_screens:
-        # A screen event's player plays from their own link (tables.views.screen), which
-        # this page hands out only while no other device plays that name.
-        if not seat_is_free(player, _phone_id(request) or ""):
-            busy = _(
-                "“%(name)s” is playing on another device now. Use your own link, or ask "
-                "the organizer."
-            )
-            context = _pick_context(
-                event, "", error=with_names(busy, {"name": player.name}, names={"name"})
-            )
-            return render(request, "phone/player_pick.html", context, status=409)
-        return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
+        return _pick_screen_seat(request, event, player)
     response = HttpResponseRedirect(_home_url(event))
     response.set_signed_cookie(
         _cookie_name(event),
@@ -241,6 +234,37 @@ def pick_player(request: HttpRequest, event: Event) -> HttpResponse:
         samesite="Lax",
     )
     return response
+
+
+def _pick_screen_seat(request: HttpRequest, event: Event, player: Player) -> HttpResponse:
+    """A screen event's player plays from their own link (tables.views.screen), which
+    the pick hands out together with the seat, and only to a device that holds no other
+    seat of the event, when nobody plays that name (or its holder has been away for
+    minutes, or freed it). The seat is taken here, at the press of a name: the device
+    that held it before, if any, is told at once. Otherwise the link stays unknown."""
+    device = _phone_id(request) or ""
+    problem = _seat_problem(player, device)
+    if problem is not None:
+        context = _pick_context(event, "", error=problem)
+        return render(request, "phone/player_pick.html", context, status=409)
+    if not event.is_finished:
+        hold_seat(player=player, device=device)
+    return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
+
+
+def _seat_problem(player: Player, device: str) -> str | None:
+    """Why the pick may not hand this device the player's seat, or None."""
+    if not device:
+        return _("This browser keeps no cookie, so it cannot hold a seat.")
+    if holds_other_seat(player, device):
+        return _("This device plays another name already. Ask the organizer for help.")
+    if not seat_is_free(player, device):
+        busy = _(
+            "“%(name)s” is playing on another device now. Use your own link, or ask the "
+            "organizer."
+        )
+        return with_names(busy, {"name": player.name}, names={"name"})
+    return None
 
 
 @csrf_exempt  # a language pick risks nothing; the link in the URL is the credential

@@ -5,8 +5,10 @@ Terms:
     personal link  /t/p/<token>/: the player's own token is the only credential. The
                    event's join link (/t/me/<players_token>/) leads here once a person
                    picks their name (tables.views.player).
-    device         the phone id cookie (tables.views.phone); the device that opened the
-                   link last holds the seat (tables.writes.screen_play.hold_seat).
+    device         the phone id cookie (tables.views.phone). One device holds the seat
+                   (tables.writes.screen_play.hold_seat) and only it sees the hand: the
+                   first to open the link, then one that pressed "Play on this device"
+                   once the holder freed the seat or was away for minutes.
     action         a card played or a pointing, sent with the client key the page made:
                    answered with ``X-Action-Stored`` once stored (or already stored), or a
                    4xx with ``X-Action-Refused`` and the reason, never retried; anything
@@ -43,6 +45,7 @@ from tables.reads import prepared
 from tables.reads.debrief_answers import phone_question
 from tables.reads.screen_play import (
     deal_in_play_for,
+    never_held,
     play_round,
     screen_round,
     seat_is_free,
@@ -62,6 +65,7 @@ from tables.writes.screen_play import (
     play_card,
     point_at_card,
 )
+from tables.writes.screen_seats import free_seat
 from tournament.common.errors import Refused
 from tournament.common.languages import phone_language, pick_phone_language, speak
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
@@ -74,6 +78,7 @@ STATE_TEMPLATE = "phone/_screen_pushed.html"  # the table state, the pad and its
 STORED_HEADER = "X-Action-Stored"
 PUSHED_HEADER = "X-Screen-Pushed"  # sent by static/js/screen.js while its stream is open
 REFUSED_HEADER = "X-Action-Refused"
+COOKIE_CHECK = "c"  # screen_home's one trip to give a browser its device cookie
 # The ETag also changes this often, so a quiet table's live part is drawn again and shows
 # who is gone by now (tables.reads.screen_play: gone).
 PRESENCE_SECONDS = 20
@@ -148,9 +153,11 @@ def _read_version(request: HttpRequest, token: str) -> str | None:
     late = (
         last_seen is None or (timezone.now() - last_seen).total_seconds() > 2 * SEEN_EVERY_SECONDS
     )
-    if device and late:
+    # Only a device that may hold the seat is sighted: one waiting to take it over must not
+    # keep the holder's seat looking in use (tables.reads.screen_play: seat_is_free).
+    if device and late and holder in (None, "", device):
         note_seen(player_ids=[pk])
-    mine = holder is None or holder == device
+    mine = bool(device) and holder == device
     return f"{shared}.{table_version or 0}.{int(mine)}.{int(time.time()) // PRESENCE_SECONDS}"
 
 
@@ -164,6 +171,9 @@ def live_context(
     event = player.event
     device = device or _phone_id(request)
     screen = player_screen(event, player)
+    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
+    # The hand goes into the page only for the device that holds the seat.
+    mine = bool(device) and holder == device
     view = None
     # At time up the table stays on the screen as it stood, closed: nothing is played.
     closed = event.phase == Phase.ROUND and screen.time_is_up
@@ -171,8 +181,7 @@ def live_context(
     if screen.seat is not None and where is not None:
         deal = deal_in_play_for(where[0].pk, screen.seat.table_id)
         if deal is not None:
-            view = table_view(deal, event=event, me=player.pk)
-    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
+            view = table_view(deal, event=event, me=player.pk if mine else None)
     seconds = event.clock_seconds_left()
     table: Table | None = screen.seat.table if screen.seat else None
     # Between rounds the video room is the next table's: the player is on their way there.
@@ -192,7 +201,9 @@ def live_context(
         "view": view,
         "closed": closed,
         "sheet": sheet,
-        "taken_over": holder is not None and holder != device,
+        # No hand here: the seat is another device's, or nobody's yet (freed, or no cookie).
+        "taken_over": not mine,
+        "held_elsewhere": bool(holder) and holder != device,
         "notice": notice,
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
@@ -228,17 +239,23 @@ def _silent_channel(player: Player) -> dict:
 @never_cache
 @player_from_link
 def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
-    """The player's screen. Opening it takes the seat (see Terms: device) when nobody
-    holds it, this device does, or the holder is gone; while another device plays, the
-    page offers "Play on this device" (a POST), so a link's preview in a chat, or the
-    organizer checking the link, never takes a seat from a player. A first visit, with
-    no cookie yet, takes nothing: the first card played takes the seat."""
+    """The player's screen. It shows the hand only to the device that holds the seat
+    (see Terms: device). A browser without the device cookie gets one and comes back
+    (``?c=1`` once, so a browser that keeps none is not sent round in circles): a link's
+    preview in a chat sees no hand. The first browser to open a seat nobody ever held
+    takes it; any other device is offered "Play on this device" (a POST, take_seat), so
+    a seat never changes hands by opening a link."""
     known = _phone_id(request)
-    device = known or secrets.token_urlsafe(16)
-    if known and not player.event.is_finished and seat_is_free(player, device):
-        hold_seat(player=player, device=device)
+    if known is None and COOKIE_CHECK not in request.GET:
+        again = HttpResponseRedirect(f"{request.path}?{COOKIE_CHECK}=1")
+        _keep_phone_id(again, request, secrets.token_urlsafe(16))
+        return again
+    device = known or ""
+    if known and not player.event.is_finished and never_held(player):
+        hold_seat(player=player, device=known)
     response = render(request, "phone/screen.html", live_context(request, player, device=device))
-    _keep_phone_id(response, request, device)
+    if known is None:
+        _keep_phone_id(response, request, secrets.token_urlsafe(16))
     return response
 
 
@@ -246,15 +263,40 @@ def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
 @require_POST
 @player_from_link
 def take_seat(request: HtmxRequest, player: Player) -> HttpResponse:
-    """ "Play on this device": the seat moves here; the other device is told."""
+    """ "Play on this device": the seat moves here when nobody holds it or its holder has
+    been away for minutes (seat_is_free); the other device is told at once. A holder seen
+    lately must free the seat on its own screen first, or the organizer gives the player
+    a new link: nobody takes a seat from a screen that is in use."""
     device = _phone_id(request)
     response = HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
     if device is None:
         messages.error(request, _("This browser keeps no cookie, so it cannot hold a seat."))
         return response
-    if not player.event.is_finished:
-        hold_seat(player=player, device=device)
+    if player.event.is_finished:
+        return response
+    if not seat_is_free(player, device):
+        messages.error(
+            request,
+            _(
+                "Your seat is in use on another device. Press “Free this seat” there, "
+                "then “Play on this device” here; or ask the organizer for a new link."
+            ),
+        )
+        return response
+    hold_seat(player=player, device=device)
     return response
+
+
+@csrf_exempt  # as take_seat
+@require_POST
+@player_from_link
+def let_go_of_seat(request: HtmxRequest, player: Player) -> HttpResponse:
+    """ "Free this seat": the holder's screen lets the player's other device take it."""
+    if free_seat(player=player, device=_phone_id(request) or ""):
+        messages.success(
+            request, _("Your seat is free: press “Play on this device” on the other device.")
+        )
+    return HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
 
 
 @require_GET

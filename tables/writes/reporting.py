@@ -4,6 +4,8 @@ Terms:
     report       one phone's statement "game k at table t was won by p" (see tables.models).
     client key   a random key the phone makes once per game report; a double tap or a
                  retried request over bad Wi-Fi carries the same key, so it is stored once.
+                 The same key with another report (another round, winner, tricks or
+                 game) is refused and changes nothing: a key is one report.
     confirmation a second report for the same game that names the same winner.
     dispute      a second report that names another winner: both are kept, the game counts
                  for nobody, and the organizer settles it.
@@ -92,6 +94,32 @@ class TableState:
     players: list[Player]  # seated at the table in that round
     games: list[Game]  # the table's games in that round by number, winners loaded
     table_version: int  # the table's version after the report
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a report asks, to tell a retry of it from another report sent with its key."""
+
+    round_number: int
+    game_number: int | None
+    winner_id: int | None
+    tricks: dict[str, int] | None
+    finished: bool
+
+    def is_retry_of(self, stored: GameReport) -> bool:
+        """Whether ``stored`` is this report. It may be stored under an earlier game than
+        it named (a page behind a deleted game is read as the next game, a tap as the
+        confirmation of the game before), never a later one. One query: the round."""
+        if self.tricks is None:
+            result = stored.tricks is None and stored.winner_id == self.winner_id
+        else:
+            result = stored.tricks == self.tricks
+        return (
+            result
+            and stored.finished == self.finished
+            and (self.game_number is None or stored.game_number <= self.game_number)
+            and stored.round.number == self.round_number
+        )
 
 
 @dataclass(frozen=True)
@@ -207,14 +235,18 @@ def report_game(
     if table.event.on_screens:
         # A screen table's games count by themselves (tables.writes.screen_play).
         raise Refused(_("This event's cards are on screens: its games count by themselves."))
+    finished = (tricks is None) if finished is None else finished
+    winner_id = None if winner is None else winner.pk
+    asked = Asked(round_number, game_number, winner_id, _tricks_json(tricks), finished)
     try:
         return _report_game(
             table=table,
+            asked=asked,
             round_number=round_number,
             client_key=client_key,
             winner=winner,
             tricks=tricks,
-            finished=(tricks is None) if finished is None else finished,
+            finished=finished,
             game_number=game_number,
             source=source,
             previous_key=previous_key,
@@ -226,25 +258,35 @@ def report_game(
     except IntegrityError:
         # Two requests with the same key raced past the check below (possible on a
         # database without SQLite's write lock): the first one's report is the answer.
-        repeated = _repeated(client_key, table)
+        repeated = _repeated(client_key, table, asked)
         if repeated is None:
             raise
         return repeated
 
 
-def _repeated(client_key: str, table: Table) -> ReportResult | None:
+def _repeated(client_key: str, table: Table, asked: Asked) -> ReportResult | None:
+    """The report stored with this key, when it is the one ``asked`` (a retry): REPEATED.
+    Another table's key, or this table's with another report, is refused."""
     stored = prepared.report_by_key(client_key)
     if stored is None:
         return None
     if stored.table_id != table.pk:
         # Keys are random, so this is a forged request; never show another table's games.
         raise Refused(_("This report has no valid key. Reload the page and report again."))
+    if not asked.is_retry_of(stored):
+        raise Refused(
+            _(
+                "This key was already used for another report: nothing was changed. "
+                "Reload the page and report again."
+            )
+        )
     return ReportResult(Outcome.REPEATED, stored, stored.game)
 
 
 def _report_game(
     *,
     table: Table,
+    asked: Asked,
     round_number: int,
     client_key: str,
     winner: Player | None,
@@ -262,7 +304,7 @@ def _report_game(
         # First, so this report and a close (or another report) of the event run one
         # after the other: what the checks below read stays true until the commit.
         event = Event.objects.lock(table.event_id)
-        if (repeated := _repeated(client_key, table)) is not None:
+        if (repeated := _repeated(client_key, table, asked)) is not None:
             return repeated
         # A finished event is read-only (tournament.writes.finishing): read under the lock, as
         # the organizer may have finished it since the phone's link was looked up.

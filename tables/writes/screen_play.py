@@ -14,8 +14,9 @@ Terms:
                   trick taken, it counts by tricks so far, as at a real table; with none it
                   is not counted. Its winner is tables.rules.scoring's: most tricks (fewest
                   at a fewest-wins table), ties in the one order of names.
-    client key    the key a screen makes for each action: the same key again is the same
-                  action, answered as done and never stored twice.
+    client key    the key a screen makes for each action: the same key again with the same
+                  action is a retry, answered as done and never stored twice; with another
+                  action (another card, trick or deal) it is refused, and nothing changes.
 
 Dealing is tables.writes.screen_deals. Every function locks the event's row first
 (Event.objects.lock), in one transaction, and bumps the table's version so its screens
@@ -51,6 +52,7 @@ from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
 from tables.writes.screen_deals import deal_next
+from tables.writes.screen_seats import tell_seat_moved
 from tournament.common.errors import Refused
 from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Phase, Player, Round, Seat
@@ -153,11 +155,16 @@ def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
 
 
 def refuse_unless_holder(player: Player, device: str) -> bool:
-    """Refuse a device that no longer holds the seat; whether any device holds it."""
+    """Refuse a device that no longer holds the seat; whether any device holds it. A
+    request without the phone cookie (``device`` empty) is refused too: it never takes or
+    moves a seat, whoever holds it (the page's script always sends the cookie; a browser
+    that keeps none cannot hold a seat, as "Play on this device" says)."""
+    if not device:
+        raise Refused(_("This browser keeps no cookie, so it cannot hold a seat."))
     holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     if holder is not None and holder != device:
         raise Refused(
-            _("Your seat is open on another device. Open your link here to take it back.")
+            _("Your seat is open on another device. Press “Play on this device” to play here.")
         )
     return holder is not None
 
@@ -180,14 +187,41 @@ def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
 # --- a player's actions --------------------------------------------------------------------
 
 
-def _repeated(model: type[Play] | type[Pointing], client_key: str, player: Player) -> Deal | None:
-    """The deal an action with this key was stored in, when this player stored it; a key
-    another player's action holds is refused (keys are random: a forged request)."""
+def reused_key_refusal() -> Refused:
+    """The words for a key sent again with another action (see Terms: client key)."""
+    return Refused(
+        _(
+            "This key was already used for another move: nothing was changed. Reload the "
+            "page and try again."
+        )
+    )
+
+
+def _repeated(
+    model: type[Play] | type[Pointing],
+    client_key: str,
+    player: Player,
+    *,
+    card: str,
+    trick: int | None,
+    deal_id: int | None,
+) -> Deal | None:
+    """The deal an action with this key was stored in, when this player stored it with
+    the same card (and the same trick and deal, when the request names them): a retry.
+    A key another player's action holds is refused (keys are random: a forged request),
+    and so is this player's key with another card, trick or deal: a key is one action,
+    as a payment's key reused with another amount is refused, never answered "paid"."""
     found = model.objects.filter(client_key=client_key).select_related("deal__round").first()
     if found is None:
         return None
     if found.player_id != player.pk:
         raise Refused(_("This move has no valid key. Reload the page and try again."))
+    if (
+        found.card != card
+        or trick not in (None, found.trick)
+        or deal_id not in (None, found.deal_id)
+    ):
+        raise reused_key_refusal()
     return found.deal
 
 
@@ -198,7 +232,11 @@ def _store_once(model: type[Play] | type[Pointing], *, player: Player, **fields)
         with transaction.atomic():
             model.objects.create(player=player, **fields)
     except IntegrityError:
-        if (stored := _repeated(model, fields["client_key"], player)) is not None:
+        card, trick, deal_id = fields["card"], fields["trick"], fields["deal"].pk
+        stored = _repeated(
+            model, fields["client_key"], player, card=card, trick=trick, deal_id=deal_id
+        )
+        if stored is not None:
             return stored
         raise
     return None
@@ -220,7 +258,9 @@ def play_card(
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
-    if (deal := _repeated(Play, client_key, player)) is not None:
+    if (
+        deal := _repeated(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    ) is not None:
         return Done(deal, repeated=True)
     held = refuse_unless_holder(player, device)
     _round, deal = _players_deal(event, player)
@@ -260,7 +300,9 @@ def point_at_card(
     taken (and a game that ends counted)."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id)
-    if (deal := _repeated(Pointing, client_key, player)) is not None:
+    if (
+        deal := _repeated(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    ) is not None:
         return Done(deal, repeated=True)
     held = refuse_unless_holder(player, device)
     round_, deal = _players_deal(event, player)
@@ -375,9 +417,10 @@ SEEN_EVERY_SECONDS = 15
 
 
 def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bool:
-    """``device`` opened ``player``'s screen: it holds the seat from now on (see Terms:
-    seat holder), and the player is sighted. True when it took the seat from another
-    device, whose screen is told."""
+    """``device`` holds ``player``'s seat from now on (see Terms: seat holder), and the
+    player is sighted. The caller checked that it may (tables.reads.screen_play:
+    seat_is_free). True when it took the seat from another device, whose screen is told
+    at once: the table's version changes."""
     now = now or timezone.now()
     with transaction.atomic():
         event = Event.objects.lock(player.event_id)
@@ -391,14 +434,7 @@ def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bo
             return False
         seat.device, seat.seen_at = device, now
         seat.save(update_fields=["device", "seen_at"])
-        table_id = (
-            Seat.objects.filter(round__event=event, player=player)
-            .order_by("-round__number")
-            .values_list("table_id", flat=True)
-            .first()
-        )
-        if table_id is not None:
-            Table.objects.bump_version(table_id=table_id, event_id=event.pk)
+        tell_seat_moved(event, player)
         return True
 
 

@@ -6,8 +6,10 @@ Terms:
                 or gestured: a stroke or a gesture that waited while its player moved to
                 another table is refused, never shown at the new table (a new table starts
                 without notes).
-    client key  as for plays (tables.writes.screen_play): the same key again is the same
-                stroke or gesture, answered as done and never stored twice. It stays
+    client key  as for plays (tables.writes.screen_play): the same key again with the same
+                stroke or gesture is a retry, answered as done and never stored twice; with
+                another one (other points, ink, gesture or card, or another pad) it is
+                refused and nothing changes. It stays
                 between the screen that made it and the server: no other screen is shown
                 it (a key is text a player could choose).
     table version  the table's version a stroke or gesture was stored at: the screen that
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -35,7 +38,12 @@ from tables.reads.screen_play import deal_in_play_for
 from tables.reads.screen_rows import plays_of, taken_of
 from tables.reads.silent_channel import pad_points
 from tables.rules import silent_channel as rules
-from tables.writes.screen_play import refuse_out_of_play, refuse_unless_holder, touch_seat
+from tables.writes.screen_play import (
+    refuse_out_of_play,
+    refuse_unless_holder,
+    reused_key_refusal,
+    touch_seat,
+)
 from tournament.common.errors import Refused
 from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Player, Round, Seat
@@ -66,24 +74,34 @@ def _players_table(event: Event, player: Player) -> tuple[Round, int]:
     return round_, table_id
 
 
-def _repeated(model: type[Stroke] | type[Gesture], client_key: str, player: Player) -> int | None:
+def _repeated(
+    model: type[Stroke] | type[Gesture], client_key: str, player: Player, same: dict[str, Any]
+) -> int | None:
     """The table a stroke or gesture with this key was stored at, when this player stored
-    it; a key another player's holds is refused (keys are random: a forged request)."""
-    found = model.objects.filter(client_key=client_key).values_list("player_id", "table_id").first()
+    it with the values ``same`` names (field: value): a retry. A key another player's
+    holds is refused (keys are random: a forged request), and so is this player's key
+    with another stroke or gesture (see Terms: client key)."""
+    names = dict.fromkeys(["player_id", "table_id", *same])  # each once
+    # Unordered: a key is unique, and the models' own order would join four tables.
+    found = model.objects.filter(client_key=client_key).order_by().values(*names).first()
     if found is None:
         return None
-    if found[0] != player.pk:
+    if found["player_id"] != player.pk:
         raise Refused(_("This move has no valid key. Reload the page and try again."))
-    return found[1]
+    if any(found[name] != value for name, value in same.items()):
+        raise reused_key_refusal()
+    return found["table_id"]
 
 
-def _store_once(model: type[Stroke] | type[Gesture], *, player: Player, **fields) -> bool:
-    """Store it; False when its key was stored meanwhile by this player."""
+def _store_once(
+    model: type[Stroke] | type[Gesture], *, player: Player, same: dict[str, Any], **fields
+) -> bool:
+    """Store it; False when its key was stored meanwhile by this player, with ``same``."""
     try:
         with transaction.atomic():
             model.objects.create(player=player, **fields)
     except IntegrityError:
-        if _repeated(model, fields["client_key"], player) is not None:
+        if _repeated(model, fields["client_key"], player, same) is not None:
             return False
         raise
     return True
@@ -97,6 +115,7 @@ class _Place:
     round_: Round
     table_id: int
     held: bool  # a device holds the player's seat already (tables.writes.screen_play)
+    same: dict[str, Any]  # what a stored row with the key must hold to be this action
 
 
 def _place(
@@ -107,17 +126,21 @@ def _place(
     device: str,
     pad: tuple[int, int] | None,
     moved_on: str,
+    same: dict[str, Any],
 ) -> _Place | Drawn:
-    """Lock the event; the Drawn of a key stored already, else the player's table, refused
-    with ``moved_on`` when the screen showed another (see Terms: pad shown)."""
+    """Lock the event; the Drawn of a key stored already with the values ``same`` names
+    (and at the pad shown, when given), else the player's table, refused with
+    ``moved_on`` when the screen showed another (see Terms: pad shown)."""
     event = Event.objects.lock(player.event_id)
-    if (table_id := _repeated(model, client_key, player)) is not None:
+    if pad is not None:
+        same = {**same, "round_id": pad[0], "table_id": pad[1]}
+    if (table_id := _repeated(model, client_key, player, same)) is not None:
         return Drawn(table_id, repeated=True)
     held = refuse_unless_holder(player, device)
     round_, table_id = _players_table(event, player)
     if pad is not None and pad != (round_.pk, table_id):
         raise Refused(moved_on)
-    return _Place(event, round_, table_id, held)
+    return _Place(event, round_, table_id, held, same)
 
 
 def _keep(
@@ -131,7 +154,12 @@ def _keep(
 ) -> Drawn:
     """Store it once, note the device, and tell the table's screens."""
     stored = _store_once(
-        model, player=player, round=place.round_, table_id=place.table_id, **fields
+        model,
+        player=player,
+        same=place.same,
+        round=place.round_,
+        table_id=place.table_id,
+        **fields,
     )
     if not stored:
         return Drawn(place.table_id, repeated=True)
@@ -167,6 +195,7 @@ def draw_stroke(
         device=device,
         pad=pad,
         moved_on=_("This drawing was for the pad of your last table: it was not kept."),
+        same={"kind": stroke.kind, "points": [list(point) for point in stroke.points]},
     )
     if isinstance(place, Drawn):
         return place
@@ -226,6 +255,7 @@ def make_gesture(
         device=device,
         pad=pad,
         moved_on=_("This gesture was for your last table: it was not shown."),
+        same={"kind": kind, "card": card if kind == rules.POINT else ""},
     )
     if isinstance(place, Drawn):
         return place

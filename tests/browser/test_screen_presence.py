@@ -1,13 +1,13 @@
 """No false "gone" at a screen table, in real browsers through the live channel (issue 39).
 
 Eight players open their personal links in fresh browsers (no device cookie: the first
-visit takes no seat) "a minute before study", and no seat ever shows "gone", on the
-players' screens or on the console's table pages, through study, practice, the deals
-of round 1, cards played, the close of round 1 with its moves, round 2, and a restart of
-the server (stopped, every connection dropped, started again on the same port and
-database: the screens' streams come back by themselves). Then a screen that closes is
-named gone on the other screens of its table and on the console once the minute is up,
-not before.
+visit gets one and takes the seat nobody held) "a minute before study", and no seat ever
+shows "gone", on the players' screens or on the console's table pages, through study,
+practice, the deals of round 1, cards played, the close of round 1 with its moves, round
+2, and a restart of the server (stopped, every connection dropped, started again on the
+same port and database: the screens' streams come back by themselves). Then a screen
+that closes is named gone on the other screens of its table and on the console once the
+minute is up, not before.
 
 The minute is scaled down (MINUTE seconds, with the thresholds that follow from it:
 tables.reads.screen_play.GONE_AFTER_SECONDS, the sighting's and the heartbeat's periods,

@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tables.models import ScreenSeat
+from tables.views.phone import signed_phone_id
 from tables.writes.screen_play import game_of, hold_seat, play_card, point_at_card
 from tables.writes.silent_channel import make_gesture
 from tests import factories
@@ -130,7 +131,12 @@ def play_cards(event: Event, count: int) -> dict[int, str]:
 
 
 def open_screen(new_context, live_server, player: Player, viewport: dict) -> Page:
-    page = new_context(viewport=viewport).new_page()
+    """The player's screen in a browser that is their device (its cookie): it holds their
+    seat, and so shows their hand, at every size."""
+    context = new_context(viewport=viewport)
+    cookie = signed_phone_id(f"browser-device-{player.pk:06d}")
+    context.add_cookies([{"name": "ft_phone", "value": cookie, "url": live_server.url}])
+    page = context.new_page()
     page.goto(f"{live_server.url}/t/p/{player.token}/")
     expect(page.locator("#table-state")).to_be_visible(timeout=WAIT)
     return page

@@ -83,6 +83,7 @@ roster_urls = [
     path("players/<int:player_id>/rename/", roster.player_rename, name="player_rename"),
     path("players/<int:player_id>/status/", roster.player_status, name="player_status"),
     path("players/<int:player_id>/remove/", roster.player_remove, name="player_remove"),
+    path("players/<int:player_id>/new-link/", roster.player_new_link, name="player_new_link"),
 ]
 
 plan_urls = [

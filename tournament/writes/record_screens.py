@@ -135,10 +135,16 @@ def read_points(value: Any, where: str) -> list[list[int]]:
 
 
 def read_video_link(link: str | None, where: str, *, pattern: bool) -> str:
+    """The link as the organizer's form would take it, or the file's refusal: a link
+    that would show one host and lead to another is refused here too."""
     try:
         return silent_channel.check_video_link(link or "", pattern=pattern)
-    except silent_channel.VideoProblem:
-        raise problem(where, _("expected an https address, or nothing.")) from None
+    except silent_channel.VideoProblem as refused:
+        why = {
+            silent_channel.USER_INFO: _("expected an https address without a name before an @."),
+            silent_channel.HIDDEN: _("expected an https address without hidden characters."),
+        }.get(refused.reason, _("expected an https address, or nothing."))
+        raise problem(where, why) from None
 
 
 def write_silent_channel(build: Any, in_rounds: list[tuple[Round, Row]]) -> None:

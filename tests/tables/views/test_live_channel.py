@@ -17,6 +17,7 @@ from tables.writes.screen_play import game_of, play_card
 from tests import factories
 from tests.screen_factories import (
     deal_at,
+    device_of,
     everyone_points,
     key,
     play_trick,
@@ -105,7 +106,7 @@ def _play_first_card(event) -> str:
     assert game.trick.to_play is not None
     player = Player.objects.get(pk=game.trick.to_play)
     card = game.hands[player.pk][0]
-    play_card(player=player, card=card, client_key=key(), device="")
+    play_card(player=player, card=card, client_key=key(), device=device_of(player))
     return card
 
 
@@ -208,7 +209,7 @@ def _play_first_card_at(event, table_number: int) -> str:
     assert game.trick.to_play is not None
     player = Player.objects.get(pk=game.trick.to_play)
     card = game.hands[player.pk][0]
-    play_card(player=player, card=card, client_key=key(), device="")
+    play_card(player=player, card=card, client_key=key(), device=device_of(player))
     return card
 
 

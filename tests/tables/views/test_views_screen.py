@@ -3,10 +3,13 @@ pointing through the page, and what it never says."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from tables.models import Play, Pointing
+from tables.models import Play, Pointing, ScreenSeat
 from tables.writes.screen_play import game_of
 from tests import factories
 from tests.screen_factories import deal_at, screen_event
@@ -28,7 +31,8 @@ def _url(name, player):
 def test_the_personal_link_shows_the_table_and_only_the_players_own_hand(client, playing):
     deal = deal_at(playing, 1)
     me = Player.objects.get(pk=deal.seats[0])
-    page = client.get(_url("screen", me)).content.decode()
+    # The first browser to open a seat nobody held takes it, once it keeps the cookie.
+    page = client.get(_url("screen", me), follow=True).content.decode()
     assert "Your table" in page
     mine = deal.hands_by_player[me.pk]
     others = [c for p, hand in deal.hands_by_player.items() if p != me.pk for c in hand]
@@ -63,18 +67,20 @@ def test_out_of_turn_is_refused_with_a_reason_that_names_no_rule(client, playing
 
 def test_the_join_link_leads_a_picked_name_to_its_personal_link(client, playing):
     me = Player.objects.filter(event=playing).first()
+    client.get(reverse("phone:player_home", args=[playing.players_token]))  # the names
     answer = client.post(
         reverse("phone:player_pick", args=[playing.players_token]), {"player": me.pk}
     )
     assert answer.status_code == 302
     assert answer["Location"] == _url("screen", me)
+    assert ScreenSeat.objects.filter(player=me).exclude(device="").exists()
 
 
 def test_study_shows_the_players_own_table_rules_and_practice_takes_them_away(client, organizer):
     event = advance_phase(event=screen_event(owner=organizer))
     assert event.phase == Phase.STUDY
     me = Player.objects.get(pk=deal_at(event, 1).seats[0])
-    assert 'id="rules-title"' in client.get(_url("screen", me)).content.decode()
+    assert 'id="rules-title"' in client.get(_url("screen", me), follow=True).content.decode()
     advance_phase(event=event)
     assert 'id="rules-title"' not in client.get(_url("screen", me)).content.decode()
 
@@ -84,8 +90,10 @@ def test_pointing_through_the_page_is_kept(client, playing):
 
     deal, cards = play_trick(playing, 1)
     me = Player.objects.get(pk=deal.seats[0])
-    client.get(_url("screen", me))
-    client.post(reverse("phone:screen_take", args=[me.token]))  # the seat played elsewhere
+    client.get(_url("screen", me), follow=True)
+    # The seat played elsewhere, from a device away for minutes: pressing takes it.
+    ScreenSeat.objects.filter(player=me).update(seen_at=timezone.now() - timedelta(minutes=6))
+    client.post(reverse("phone:screen_take", args=[me.token]))
     card = cards[deal.seats[1]]
     answer = client.post(
         _url("screen_point", me),
@@ -109,33 +117,38 @@ def test_without_javascript_a_refusal_is_shown_on_the_page_it_goes_back_to(clien
     assert "Wait for your turn" in answer.content.decode()
 
 
-def test_a_second_device_asks_before_it_takes_the_seat(client, playing, django_user_model):
+def test_a_second_device_is_offered_the_seat_and_takes_it_only_when_the_holder_frees_it(
+    client, playing
+):
     from django.test import Client
 
-    from tables.models import ScreenSeat
-
     me = Player.objects.get(pk=deal_at(playing, 1).seats[0])
-    client.get(_url("screen", me))  # a first visit: the cookie, no seat yet
-    client.get(_url("screen", me))
+    mine = deal_at(playing, 1).hands_by_player[me.pk]
+    client.get(_url("screen", me), follow=True)  # a first visit: the cookie, then the seat
     holder = ScreenSeat.objects.get(player=me).device
     other = Client()
     preview = Client()  # a chat's link preview keeps no cookie
-    preview.get(_url("screen", me))
-    other.get(_url("screen", me))
-    page = other.get(_url("screen", me)).content.decode()
-    assert ScreenSeat.objects.get(player=me).device == holder
-    assert 'id="take-seat"' in page
+    for stranger in (preview, other):
+        page = stranger.get(_url("screen", me), follow=True).content.decode()
+        assert ScreenSeat.objects.get(player=me).device == holder
+        assert 'id="take-seat"' in page
+        assert not any(f'id="card-{card}"' in page for card in mine)
     other.post(reverse("phone:screen_take", args=[me.token]))
-    assert ScreenSeat.objects.get(player=me).device != holder
+    assert ScreenSeat.objects.get(player=me).device == holder  # its holder is in use
+    client.post(reverse("phone:screen_free", args=[me.token]))
+    assert 'id="take-seat"' in client.get(_url("screen", me)).content.decode()
+    other.post(reverse("phone:screen_take", args=[me.token]))
+    assert ScreenSeat.objects.get(player=me).device not in (holder, "")
+    assert 'id="seat-elsewhere"' in client.get(_url("screen", me)).content.decode()
 
 
 def test_the_join_link_does_not_hand_out_a_name_another_device_plays(client, playing):
     from django.test import Client
 
     me = Player.objects.filter(event=playing).first()
-    client.get(_url("screen", me))
-    client.get(_url("screen", me))  # this device plays the name now
+    client.get(_url("screen", me), follow=True)  # this device plays the name now
     stranger = Client()
+    stranger.get(reverse("phone:player_home", args=[playing.players_token]))
     answer = stranger.post(
         reverse("phone:player_pick", args=[playing.players_token]), {"player": me.pk}
     )

@@ -76,7 +76,8 @@ def body(response) -> str:
 
 
 def page_of(client, player: Player) -> str:
-    response = client.get(reverse("phone:screen", args=[player.token]))
+    # follow: a first visit comes back once with the device cookie (screen_home).
+    response = client.get(reverse("phone:screen", args=[player.token]), follow=True)
     assert response.status_code == 200
     return html.unescape(response.content.decode())
 

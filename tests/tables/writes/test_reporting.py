@@ -89,11 +89,11 @@ def test_a_third_report_on_a_disputed_game_stays_disputed(playing):
 
 
 def test_same_key_again_stores_nothing_new(playing):
-    alice, bob = seated_players(playing, 1)[:2]
+    alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="double-tap", game_number=1)
     version = type(playing).objects.get(pk=playing.pk).version
 
-    again = report(playing, 1, bob, key="double-tap", game_number=1)
+    again = report(playing, 1, alice, key="double-tap", game_number=1)
 
     assert again.outcome == Outcome.REPEATED
     assert again.report.pk == first.report.pk
@@ -101,6 +101,42 @@ def test_same_key_again_stores_nothing_new(playing):
     assert GameReport.objects.count() == 1
     assert Game.objects.count() == 1
     assert type(playing).objects.get(pk=playing.pk).version == version
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"winner": 1},  # another winner
+        {"game_number": 1},  # the same winner for an earlier game
+        {"round_number": 2},  # another round
+    ],
+)
+def test_same_key_with_another_report_is_refused_and_changes_nothing(playing, other):
+    alice, bob = seated_players(playing, 1)[:2]
+    report(playing, 1, bob, game_number=1)
+    report(playing, 1, alice, key="reused-key", game_number=2)
+    version = type(playing).objects.get(pk=playing.pk).version
+    winner = seated_players(playing, 1)[other.pop("winner", 0)]
+
+    with pytest.raises(Refused, match="already used for another report"):
+        report(playing, 1, winner, key="reused-key", **{"game_number": 2, **other})
+
+    assert GameReport.objects.count() == 2
+    assert Game.objects.get(number=2).winner == alice
+    assert type(playing).objects.get(pk=playing.pk).version == version
+
+
+def test_same_key_with_other_tricks_is_refused(playing):
+    players = seated_players(playing, 1)
+    first = {players[0]: 1, players[1]: 3, players[2]: 0, players[3]: 2}
+    _tricks(playing, first, key="tricks-key")
+
+    with pytest.raises(Refused, match="already used for another report"):
+        _tricks(playing, {**first, players[0]: 3, players[1]: 1}, key="tricks-key")
+
+    again = _tricks(playing, first, key="tricks-key")
+    assert again.outcome == Outcome.REPEATED
+    assert Game.objects.get().winner == players[1]
 
 
 def test_a_key_from_another_table_is_refused_without_showing_its_game(playing):
@@ -130,9 +166,9 @@ def test_same_key_racing_past_the_check_returns_the_stored_report(playing, monke
     real_repeated = reporting._repeated
     calls = []
 
-    def miss_once(client_key, table_):
+    def miss_once(client_key, table_, asked):
         calls.append(client_key)
-        return None if len(calls) == 1 else real_repeated(client_key, table_)
+        return None if len(calls) == 1 else real_repeated(client_key, table_, asked)
 
     monkeypatch.setattr(reporting, "_repeated", miss_once)
 

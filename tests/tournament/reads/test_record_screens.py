@@ -159,3 +159,22 @@ def test_a_record_whose_video_link_is_not_https_is_refused(organizer):
     record["tables"][0]["video_link"] = "javascript:alert(1)"
     with pytest.raises(RecordProblem):
         import_event(record=record, owner=organizer)
+
+
+@pytest.mark.parametrize(
+    ("where", "link", "words"),
+    [
+        ("video_link", "https://user:pass@evil.example/", "without a name before an @"),
+        ("video_link", "https://javascript:alert(1)@evil.example/", "without a name before an @"),
+        ("video_link", "https://evil.example/\u202emoc.is.tij.teem", "without hidden characters"),
+        ("video_pattern", "https://me:pw@meet.example/{table}", "without a name before an @"),
+    ],
+)
+def test_a_record_whose_video_link_looks_like_another_is_refused(organizer, where, link, words):
+    record = through_json(export_event(played_event(organizer)))
+    if where == "video_pattern":
+        record["event"]["video_pattern"] = link
+    else:
+        record["tables"][0]["video_link"] = link
+    with pytest.raises(RecordProblem, match=words):
+        import_event(record=record, owner=organizer)

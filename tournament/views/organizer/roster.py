@@ -37,7 +37,13 @@ from tournament.views.access import event_view
 from tournament.views.organizer.answers import console_url, get_goes_to, refused_form, run_action
 from tournament.views.organizer.console import console_context
 from tournament.views.organizer.records import records_panel
-from tournament.writes.seating import add_players, remove_player, rename_player, set_player_status
+from tournament.writes.seating import (
+    add_players,
+    give_player_new_link,
+    remove_player,
+    rename_player,
+    set_player_status,
+)
 
 
 @get_goes_to(lambda pk: console_url(pk, "roster"))
@@ -179,3 +185,20 @@ def player_remove(request: HttpRequest, event: Event, player_id: int) -> HttpRes
         }
 
     return run_action(request, remove, default=console_url(event, "roster"))
+
+
+@require_POST
+@event_view()
+def player_new_link(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    """A new personal link for a player (screen events): the old one stops working, and
+    the seat goes to the first browser that opens the new one."""
+    player = player_of(event, player_id)
+
+    def renew() -> str:
+        give_player_new_link(player=player)
+        return _("%(name)s has a new link. The old one no longer works: send them the new one.") % {
+            "name": player.name
+        }
+
+    links = reverse("organizer:player_links", args=[event.pk])
+    return run_action(request, renew, default=f"{links}#player-{player.pk}")

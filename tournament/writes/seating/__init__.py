@@ -24,6 +24,7 @@ from tournament.writes.seating.kit import (
     set_table_variant,
     use_classic_variants,
 )
+from tournament.writes.seating.links import give_player_new_link
 from tournament.writes.seating.next_round import seat_next_round
 from tournament.writes.seating.roster import (
     PlayersAdded,
@@ -41,6 +42,7 @@ __all__ = [
     "PlayersAdded",
     "StatusChanged",
     "add_players",
+    "give_player_new_link",
     "has_history",
     "joining_note",
     "move_player",
