@@ -260,8 +260,7 @@ def _seat_problem(player: Player, device: str) -> str | None:
         return _("This device plays another name already. Ask the organizer for help.")
     if not seat_is_free(player, device):
         busy = _(
-            "“%(name)s” is playing on another device now. Use your own link, or ask the "
-            "organizer."
+            "“%(name)s” is playing on another device now. Use your own link, or ask the organizer."
         )
         return with_names(busy, {"name": player.name}, names={"name"})
     return None

@@ -35,7 +35,7 @@ def _url(name: str, player: Player) -> str:
 
 
 def _hand(event, player: Player) -> list[str]:
-    return deal_at(event, 1).hands_by_player[player.pk]
+    return list(deal_at(event, 1).hands_by_player[player.pk])
 
 
 def _shows_hand(page: str, cards: list[str]) -> bool:
