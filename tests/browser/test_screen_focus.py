@@ -100,6 +100,10 @@ def test_a_push_that_lands_while_a_vote_is_pressed_waits_and_the_vote_counts(
         expect(page.locator("#table-state")).not_to_have_attribute(
             "data-version", version or "", timeout=WAIT
         )
+        # The click went through: the vote is sent, stored, and shown as this screen's.
+        expect(page.locator(f"#point-{code}")).to_have_attribute(
+            "aria-pressed", "true", timeout=WAIT
+        )
         assert Pointing.objects.filter(player_id=voter, card=code).count() == 1
         for shown in pages.values():
             shown.context.close()
