@@ -312,7 +312,7 @@
     var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
     var focused = document.activeElement && document.activeElement.id;
     shown.replaceWith(fresh);
-    ["pad-strokes", "pad-count"].forEach(function (id) {
+    ["pad-strokes", "pad-count", "pad-full"].forEach(function (id) {
       var now = document.getElementById(id);
       var next = holder.querySelector("#" + id);
       if (now && next) now.replaceWith(next);

@@ -69,6 +69,12 @@ GESTURES = (POINT, "no", "yes", "wait", "confused", "hand")
 GESTURE_SECONDS = 8
 
 
+def round_full(points: int, strokes: int) -> bool:
+    """Whether a round's pad has kept all it may (see Terms: round cap): from then on it
+    takes no stroke and no clear. The stroke that reaches the cap is kept whole."""
+    return points >= MAX_ROUND_POINTS or strokes >= MAX_ROUND_STROKES
+
+
 @dataclass(frozen=True)
 class Pace:
     """At most ``burst`` at once, then ``per_second`` (see Terms: pace)."""

@@ -23,6 +23,9 @@ Terms:
                   faster is refused (``TooFast``, answered 429) and nothing is stored or
                   pushed to the table. A retry of a stored key is answered before the pace
                   is counted, so a screen coming back online never meets it.
+    round cap     a round's pad keeps at most so much (tables.rules.silent_channel): once
+                  full it takes no stroke and no clear, and every screen at the table says
+                  so (phone/_pad_full.html).
 
 Every function locks the event's row first, checks that the device holds the seat, stores
 in one transaction and bumps the table's version, so every screen at the table (and the
@@ -44,7 +47,7 @@ from django.utils.translation import gettext as _
 from tables.models import Deal, Gesture, Stroke, Table
 from tables.reads.screen_play import deal_in_play_for
 from tables.reads.screen_rows import plays_of, taken_of
-from tables.reads.silent_channel import pad_points
+from tables.reads.silent_channel import pad_full_for_the_round, pad_totals
 from tables.rules import silent_channel as rules
 from tables.writes.screen_play import (
     refuse_out_of_play,
@@ -232,10 +235,10 @@ def draw_stroke(
         return place
     _keep_pace(Stroke, place, player, rules.pace_of(stroke.kind), now)
     round_id, table_id = place.round_.pk, place.table_id
-    if (
-        stroke.kind != rules.CLEAR
-        and pad_points(round_id, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS
-    ):
+    totals = pad_totals(round_id, table_id)
+    if totals.round_full:  # clears too: each is kept (see Terms: round cap)
+        raise Refused(pad_full_for_the_round())
+    if stroke.kind != rules.CLEAR and totals.pad_points + len(stroke.points) > rules.MAX_PAD_POINTS:
         raise Refused(_("The pad is full. Clear it to draw again."))
     return _keep(
         Stroke,
