@@ -23,8 +23,10 @@
      fetches the live part, which holds the new hand. Other messages fetch the live part
      as a poll would; a message that lands while one is fetched asks again once the new
      part listens. A fetched part whose table state is older than the one pushed since
-     (same deal) is not swapped in: the live part is asked for again. The pad's strokes
-     and their count come in the same message. An action stored with an empty answer
+     (same deal) is not swapped in: the live part is asked for again. The pad's strokes,
+     their count and whether the round's pad is full come in the same message when the
+     pad changed since the last one (else #pad-kept names its version, and the strokes
+     shown stay; a screen showing another version fetches the live part). An action stored with an empty answer
      that hears no message within PUSH_LATE_MS fetches the live part itself. A gesture
      shows for the seconds the server says, and a screen reader hears each new one of
      another player once. */
@@ -309,6 +311,12 @@
     // the live part is fetched whole, with its hand.
     if (fresh.dataset.deal !== shown.dataset.deal) { refresh(); return; }
     if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
+    // The pad's strokes come only when the pad changed since this screen's last push;
+    // else #pad-kept names the pad's version, and a screen showing another one (a push
+    // it skipped) fetches the live part, pad and all.
+    var kept = holder.querySelector("#pad-kept");
+    var strokes = document.getElementById("pad-strokes");
+    if (kept && strokes && kept.dataset.padVersion !== strokes.dataset.padVersion) { refresh(); return; }
     var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
     var focused = document.activeElement && document.activeElement.id;
     shown.replaceWith(fresh);
