@@ -25,8 +25,10 @@
      part listens. A fetched part whose table state is older than the one pushed since
      (same deal) is not swapped in: the live part is asked for again. The pad's strokes,
      their count and whether the round's pad is full come in the same message when the
-     pad changed since the last one (else #pad-kept names its version, and the strokes
-     shown stay; a screen showing another version fetches the live part). An action stored with an empty answer
+     pad changed since the last one: only the strokes added since, when no clear came
+     between (#pad-added), else the whole pad; with no change, #pad-kept names its
+     version and the strokes shown stay. A screen showing another version than the
+     message starts from fetches the live part. An action stored with an empty answer
      that hears no message within PUSH_LATE_MS fetches the live part itself. A gesture
      shows for the seconds the server says, and a screen reader hears each new one of
      another player once. */
@@ -311,15 +313,22 @@
     // the live part is fetched whole, with its hand.
     if (fresh.dataset.deal !== shown.dataset.deal) { refresh(); return; }
     if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
-    // The pad's strokes come only when the pad changed since this screen's last push;
-    // else #pad-kept names the pad's version, and a screen showing another one (a push
-    // it skipped) fetches the live part, pad and all.
+    // The pad's strokes come only when the pad changed since this screen's last push:
+    // #pad-added holds those added since the version it names, else #pad-kept names the
+    // pad's version; a screen showing another version (a push it skipped) fetches the
+    // live part, pad and all.
     var kept = holder.querySelector("#pad-kept");
+    var added = holder.querySelector("#pad-added");
     var strokes = document.getElementById("pad-strokes");
-    if (kept && strokes && kept.dataset.padVersion !== strokes.dataset.padVersion) { refresh(); return; }
+    var since = kept ? kept.dataset.padVersion : (added ? added.dataset.since : null);
+    if (since !== null && strokes && since !== strokes.dataset.padVersion) { refresh(); return; }
     var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
     var focused = document.activeElement && document.activeElement.id;
     shown.replaceWith(fresh);
+    if (added && strokes) {
+      while (added.firstChild) strokes.appendChild(added.firstChild);
+      strokes.setAttribute("data-pad-version", added.dataset.padVersion);
+    }
     ["pad-strokes", "pad-count", "pad-full"].forEach(function (id) {
       var now = document.getElementById(id);
       var next = holder.querySelector("#" + id);

@@ -11,7 +11,8 @@ Terms:
     pad version   the id of the latest stroke or clear on the pad (0 for none): it changes
                   exactly when what the pad shows may have, so a table's state pushed
                   with the same pad version leaves the strokes out and every screen keeps
-                  those it shows (tables.views.screen.pushed_table_state).
+                  those it shows, and one pushed since a version on this side of the
+                  last clear gets the strokes added since (tables.views.screen).
     showing       a gesture made less than GESTURE_SECONDS ago: ``seconds_left`` is how
                   long the screen keeps it, counted by the server, so a phone whose clock
                   is wrong hides it on time.
@@ -90,6 +91,7 @@ class PadStroke:
 
     kind: str
     points_text: str
+    id: int = 0  # the stroke's, for a push of the strokes added since a pad version
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class PadView:
     strokes: list[PadStroke]
     points: int  # against rules.MAX_PAD_POINTS
     version: int = 0  # see Terms: pad version
+    base: int = 0  # the version of the pad as its last clear left it (0: no clear yet)
     round_full: bool = False  # see Terms: pad view
 
     @property
@@ -137,9 +140,10 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
     shown = rules.since_last_clear(rows_read)
     last = rows_read[-1] if rows_read else None
     return PadView(
-        [PadStroke(stroke.kind, rules.points_text(stroke.points)) for stroke in shown],
+        [PadStroke(stroke.kind, rules.points_text(stroke.points), stroke.pk) for stroke in shown],
         sum(len(stroke.points) for stroke in shown),
         version=last.pk if last else 0,
+        base=rows_read[0].pk if rows_read and rows_read[0].kind == rules.CLEAR else 0,
         round_full=last is not None and rules.round_full(last.round_points, last.round_strokes),
     )
 

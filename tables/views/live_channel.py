@@ -20,8 +20,10 @@ Terms:
     pad kept   a state carries the pad's strokes only to a screen that was last pushed
                another version of the pad (``Follower.pad_told``); the others get the
                pad's version alone and keep the strokes they show (a screen whose pad is
-               not that version fetches its live part, static/js/screen.js). A gesture
-               or a card at a table with a full pad is pushed in a few kilobytes.
+               not that version fetches its live part, static/js/screen.js); a screen
+               pushed a version that the pad's last clear left in place gets the strokes
+               added since. A gesture, a card or a stroke at a table with a full pad is
+               pushed in a few kilobytes.
     watcher    one per server process: while any stream is open, every TICK_SECONDS it
                reads the versions of the events and tables its streams follow, in two
                small queries, and wakes the streams whose key changed. It reads the
@@ -219,11 +221,11 @@ class Watcher:
     async def push_states(self, changed: list[Follower]) -> None:
         """Render the state of each table whose followers saw only the table change, once
         per language, for them to push (see Terms: state)."""
-        wanted = {
-            (follower.table_id, follower.language)
-            for follower in changed
-            if follower.table_id is not None and follower.key[0] == follower.told[0]
-        }
+        wanted: dict[tuple[int, str], set[int]] = {}
+        for follower in changed:
+            if follower.table_id is not None and follower.key[0] == follower.told[0]:
+                told = wanted.setdefault((follower.table_id, follower.language), set())
+                told.add(follower.pad_told)
         if not wanted:
             return
         try:
@@ -240,10 +242,12 @@ def _log_failure(done: asyncio.Future) -> None:
         logger.warning("The live channel could not note who is there.", exc_info=done.exception())
 
 
-def _render_states(wanted: set[tuple[int, str]]) -> dict[tuple[int, str], PushedState]:
+def _render_states(
+    wanted: dict[tuple[int, str], set[int]],
+) -> dict[tuple[int, str], PushedState]:
     states = {}
-    for table_id, language in wanted:
-        if (state := pushed_table_parts(table_id, language)) is not None:
+    for (table_id, language), told in wanted.items():
+        if (state := pushed_table_parts(table_id, language, told)) is not None:
             states[(table_id, language)] = state
     return states
 
@@ -367,7 +371,7 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
 async def _send_state(send: Send, follower: Follower) -> None:
     assert follower.state is not None
     state = follower.state
-    html = state.message(with_pad=state.pad_version != follower.pad_told)
+    html = state.message(told=follower.pad_told)
     follower.told, follower.state, follower.pad_told = follower.key, None, state.pad_version
     lines = ["event: table", f"id: {follower.key[0]}.{state.version}"]
     lines += [f"data: {line}" for line in html.strip().splitlines()]

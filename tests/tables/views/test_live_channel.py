@@ -255,7 +255,7 @@ def _seated(table_number: int) -> set[str]:
     )
 
 
-def test_the_pads_strokes_are_pushed_only_when_the_pad_changed(playing):
+def test_the_pads_strokes_are_pushed_only_when_the_pad_changed_and_only_the_new_ones(playing):
     deal = deal_at(playing, 1)
     drawer, watcher = (Player.objects.get(pk=deal.seats[n]) for n in (0, 3))
     device = device_of(drawer)
@@ -299,5 +299,6 @@ def test_the_pads_strokes_are_pushed_only_when_the_pad_changed(playing):
     assert "pad-kept" not in stroke
     assert 'id="pad-kept"' in gesture  # the pad's version alone: the screen keeps its strokes
     assert "<polyline" not in gesture
-    assert "10,10 40,40" in another
+    assert 'id="pad-added"' in another  # the new stroke alone
     assert "50,50 50,50" in another
+    assert "10,10 40,40" not in another

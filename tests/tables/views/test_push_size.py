@@ -15,7 +15,7 @@ from django.utils import timezone
 from tables.models import Stroke
 from tables.rules import silent_channel as rules
 from tables.views.screen import pushed_table_parts
-from tables.writes.silent_channel import make_gesture
+from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
 from tests.screen_factories import deal_at, device_of, key, screen_event
 from tournament.models import Player
@@ -53,12 +53,36 @@ def test_a_gesture_at_a_full_pad_is_pushed_in_a_few_kilobytes(organizer):
     make_gesture(player=me, kind="hand", client_key=key(), device=device_of(me))
     parts = pushed_table_parts(deal.table_id, "en")
     assert parts is not None
-    whole = len(parts.message(with_pad=True).encode())
-    small = len(parts.message(with_pad=False).encode())
+    whole = len(parts.message().encode())
+    small = len(parts.message(told=parts.pad_version).encode())
     print(f"pushed per gesture with a full pad: {whole} bytes before, {small} after")
     assert whole > 60_000  # the whole pad, as every push carried it
     assert small < 6_000
-    assert "<polyline" not in parts.message(with_pad=False)
+    assert "<polyline" not in parts.message(told=parts.pad_version)
     assert 'href="#g-hand"' in parts.state  # the gesture itself is in it
     assert f'<i id="pad-kept" hidden data-pad-version="{parts.pad_version}">' in parts.kept
     assert parts.pad_version == Stroke.objects.latest("pk").pk
+
+
+@pytest.mark.django_db
+def test_a_stroke_at_a_nearly_full_pad_is_pushed_alone(organizer):
+    event = factories.start_rounds(screen_event(owner=organizer))
+    deal = deal_at(event, 1)
+    _fill_the_pad(deal)
+    Stroke.objects.filter(pk=Stroke.objects.latest("pk").pk).delete()  # room for one more
+    told = Stroke.objects.latest("pk").pk  # the pad as every screen was last pushed it
+    me = Player.objects.get(pk=deal.seats[0])
+    draw_stroke(
+        player=me, kind="blue", points="5,5 25,30 60,80", client_key=key(), device=device_of(me)
+    )
+    parts = pushed_table_parts(deal.table_id, "en", {told})
+    assert parts is not None
+    whole = len(parts.message().encode())
+    small = len(parts.message(told=told).encode())
+    print(f"pushed per stroke at a nearly full pad: {whole} bytes before, {small} after")
+    assert whole > 60_000
+    assert small < 6_000
+    assert parts.message(told=told).count("<polyline") == 1
+    assert 'points="5,5 25,30 60,80"' in parts.message(told=told)
+    # A screen pushed a pad from before a clear, or never, gets the whole pad.
+    assert parts.message(told=None).count("<polyline") == 20
