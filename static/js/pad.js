@@ -4,8 +4,9 @@
    - A stroke ends when the pointer is lifted (or the pen, or the pad loses focus); it is
      then queued in the page's outbox (window.ftScreen.queue, static/js/screen.js) with
      the pad it was drawn on, and shown at once in #pad-pending until the table's strokes
-     (#pad-strokes, brought by the live channel or a swap) hold it: the server's answer
-     says the table's version it stored the stroke at (X-Table-Version, passed on by
+     (#pad-strokes, brought by a swap, or by the live channel whenever the pad changed: a
+     stroke stored changes it, so the push of its version brings it) hold it: the server's
+     answer says the table's version it stored the stroke at (X-Table-Version, passed on by
      static/js/screen.js in "ft:sent"), and a table state (#table-state) of that version or
      later holds it, or a clear after it. The stroke's client key stays on this page: the
      table's strokes carry no key, so nothing a player could choose reaches another screen.

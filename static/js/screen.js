@@ -23,8 +23,12 @@
      fetches the live part, which holds the new hand. Other messages fetch the live part
      as a poll would; a message that lands while one is fetched asks again once the new
      part listens. A fetched part whose table state is older than the one pushed since
-     (same deal) is not swapped in: the live part is asked for again. The pad's strokes
-     and their count come in the same message. An action stored with an empty answer
+     (same deal) is not swapped in: the live part is asked for again. The pad's strokes,
+     their count and whether the round's pad is full come in the same message when the
+     pad changed since the last one: only the strokes added since, when no clear came
+     between (#pad-added), else the whole pad; with no change, #pad-kept names its
+     version and the strokes shown stay. A screen showing another version than the
+     message starts from fetches the live part. An action stored with an empty answer
      that hears no message within PUSH_LATE_MS fetches the live part itself. A gesture
      shows for the seconds the server says, and a screen reader hears each new one of
      another player once. */
@@ -309,10 +313,23 @@
     // the live part is fetched whole, with its hand.
     if (fresh.dataset.deal !== shown.dataset.deal) { refresh(); return; }
     if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
+    // The pad's strokes come only when the pad changed since this screen's last push:
+    // #pad-added holds those added since the version it names, else #pad-kept names the
+    // pad's version; a screen showing another version (a push it skipped) fetches the
+    // live part, pad and all.
+    var kept = holder.querySelector("#pad-kept");
+    var added = holder.querySelector("#pad-added");
+    var strokes = document.getElementById("pad-strokes");
+    var since = kept ? kept.dataset.padVersion : (added ? added.dataset.since : null);
+    if (since !== null && strokes && since !== strokes.dataset.padVersion) { refresh(); return; }
     var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
     var focused = document.activeElement && document.activeElement.id;
     shown.replaceWith(fresh);
-    ["pad-strokes", "pad-count"].forEach(function (id) {
+    if (added && strokes) {
+      while (added.firstChild) strokes.appendChild(added.firstChild);
+      strokes.setAttribute("data-pad-version", added.dataset.padVersion);
+    }
+    ["pad-strokes", "pad-count", "pad-full"].forEach(function (id) {
       var now = document.getElementById(id);
       var next = holder.querySelector("#" + id);
       if (now && next) now.replaceWith(next);

@@ -1,10 +1,18 @@
 """What a screen table's pad and gestures show: the pad's strokes now (to the table and the
-console) or as they were at a moment (the debrief), the gestures still showing beside the
-seats, and each table's video link. Reads only; one query each.
+console) or as they were at a moment (the debrief), what a new stroke is checked against,
+the gestures still showing beside the seats, and each table's video link. Reads only; one
+query each.
 
 Terms:
     pad view      the strokes a pad shows, in the order drawn, ready for an SVG polyline
-                  each (``PadStroke``), and how many there are, for a screen reader.
+                  each (``PadStroke``), and how many there are, for a screen reader;
+                  whether the round's pad is full (tables.rules.silent_channel, Terms:
+                  round cap); and the pad's version.
+    pad version   the id of the latest stroke or clear on the pad (0 for none): it changes
+                  exactly when what the pad shows may have, so a table's state pushed
+                  with the same pad version leaves the strokes out and every screen keeps
+                  those it shows, and one pushed since a version on this side of the
+                  last clear gets the strokes added since (tables.views.screen).
     showing       a gesture made less than GESTURE_SECONDS ago: ``seconds_left`` is how
                   long the screen keeps it, counted by the server, so a phone whose clock
                   is wrong hides it on time.
@@ -19,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from math import ceil
 
-from django.db.models import QuerySet, Subquery, Sum, Value
+from django.db.models import Count, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
@@ -60,6 +68,11 @@ INK_LABELS = {
 }
 
 
+def pad_full_for_the_round() -> str:
+    """What the table is told once its pad kept all a round may (rules.round_full)."""
+    return _("The pad is full for this round: nothing more can be drawn until the next round.")
+
+
 def ink_choices() -> list[tuple[str, str]]:
     """The pad's inks, (name, label), in the language spoken."""
     return [(ink, _(label)) for ink, label in INK_LABELS.items()]
@@ -78,12 +91,16 @@ class PadStroke:
 
     kind: str
     points_text: str
+    id: int = 0  # the stroke's, for a push of the strokes added since a pad version
 
 
 @dataclass(frozen=True)
 class PadView:
     strokes: list[PadStroke]
     points: int  # against rules.MAX_PAD_POINTS
+    version: int = 0  # see Terms: pad version
+    base: int = 0  # the version of the pad as its last clear left it (0: no clear yet)
+    round_full: bool = False  # see Terms: pad view
 
     @property
     def drawings(self) -> int:
@@ -105,25 +122,62 @@ def pad_view(round_id: int, table_id: int, *, until: datetime | None = None) -> 
     rows = Stroke.objects.filter(round_id=round_id, table_id=table_id)
     if until is not None:
         rows = rows.filter(drawn_at__lte=until)
-    # Only the strokes after the last clear leave the database: a busy pad cleared often
-    # keeps its history for the debrief without every push reading it again.
-    rows = _after_last_clear(rows)
-    shown = rules.since_last_clear(list(rows.order_by("pk").only("kind", "points")))
+    # Only the strokes from the last clear on leave the database: a busy pad cleared often
+    # keeps its history for the debrief without every push reading it again. The clear
+    # itself comes too, so the pad's version and the round's totals (the same on every
+    # row, read in the same query) come even when it shows nothing.
+    totals = rows.order_by().values("round_id")
+    kept = (
+        _from_last_clear(rows)
+        .annotate(
+            round_points=Subquery(totals.annotate(total=Sum("point_count")).values("total")),
+            round_strokes=Subquery(totals.annotate(total=Count("pk")).values("total")),
+        )
+        .order_by("pk")
+        .only("kind", "points")
+    )
+    rows_read = list(kept)
+    shown = rules.since_last_clear(rows_read)
+    last = rows_read[-1] if rows_read else None
     return PadView(
-        [PadStroke(stroke.kind, rules.points_text(stroke.points)) for stroke in shown],
+        [PadStroke(stroke.kind, rules.points_text(stroke.points), stroke.pk) for stroke in shown],
         sum(len(stroke.points) for stroke in shown),
+        version=last.pk if last else 0,
+        base=rows_read[0].pk if rows_read and rows_read[0].kind == rules.CLEAR else 0,
+        round_full=last is not None and rules.round_full(last.round_points, last.round_strokes),
     )
 
 
-def pad_points(round_id: int, table_id: int) -> int:
-    """How many points the pad shows now (against rules.MAX_PAD_POINTS). One query."""
-    rows = _after_last_clear(Stroke.objects.filter(round_id=round_id, table_id=table_id))
-    return rows.aggregate(total=Coalesce(Sum("point_count"), 0))["total"]
+@dataclass(frozen=True)
+class PadTotals:
+    """What a new stroke is checked against: the points the pad shows (against
+    rules.MAX_PAD_POINTS) and all the round's pad kept (rules.round_full)."""
+
+    pad_points: int
+    round_points: int
+    round_strokes: int
+
+    @property
+    def round_full(self) -> bool:
+        return rules.round_full(self.round_points, self.round_strokes)
 
 
-def _after_last_clear(rows: QuerySet[Stroke]) -> QuerySet[Stroke]:
+def pad_totals(round_id: int, table_id: int) -> PadTotals:
+    """The pad's totals now. One query."""
+    rows = Stroke.objects.filter(round_id=round_id, table_id=table_id)
     last_clear = rows.filter(kind=rules.CLEAR).order_by("-pk").values("pk")[:1]
-    return rows.filter(pk__gt=Coalesce(Subquery(last_clear), Value(0)))
+    after_clear = Q(pk__gt=Coalesce(Subquery(last_clear), Value(0)))
+    found = rows.aggregate(
+        pad=Coalesce(Sum("point_count", filter=after_clear), 0),
+        points=Coalesce(Sum("point_count"), 0),
+        strokes=Count("pk"),
+    )
+    return PadTotals(found["pad"], found["points"], found["strokes"])
+
+
+def _from_last_clear(rows: QuerySet[Stroke]) -> QuerySet[Stroke]:
+    last_clear = rows.filter(kind=rules.CLEAR).order_by("-pk").values("pk")[:1]
+    return rows.filter(pk__gte=Coalesce(Subquery(last_clear), Value(0)))
 
 
 def gestures_showing(

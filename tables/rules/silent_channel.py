@@ -14,6 +14,15 @@ Terms:
     points    how a stroke travels from a screen: "x,y x,y ..." and nothing else. There
               is no text tool, so anything else (a word, a pasted image, a number out of
               the box) is refused, never stored in part.
+    pace      how often one player may send each kind of action (``PACES``): a bucket
+              of ``burst`` actions that refills at ``per_second``, kept by the server
+              for the player (whatever device, connection or cookie sends), read from
+              the actions the player stored in the last ``PACE_HORIZON_SECONDS``
+              (``within_pace``): at most ``burst`` + ``per_second`` x that horizon in
+              any such span. An action past the pace is refused, never stored.
+    round cap what a table's pad may keep over a round, all strokes and clears
+              together: ``MAX_ROUND_POINTS`` points and ``MAX_ROUND_STROKES`` strokes;
+              then the pad is full for the round and takes nothing more.
     gesture   one of ``GESTURES``, shown for ``GESTURE_SECONDS`` beside the player's seat
               on every screen at the table. ``POINT`` points at a card on the table.
     video link a table's video meeting address (any https address), or one pattern for
@@ -47,10 +56,69 @@ STROKE_KINDS = (*INKS, ERASER, CLEAR)
 # points than the cap asks to be cleared (so a pushed table stays a small message).
 MAX_STROKE_POINTS = 400
 MAX_PAD_POINTS = 8_000  # about 64 kB of points in a pushed table
+# A round's pad keeps at most this much (see Terms: round cap): a table that fills and
+# clears a whole pad every two minutes of a 40-minute round stays below it (20 pads);
+# 2,000 strokes is a stroke every 1.2 s for the whole round. One player sending as fast
+# as the pace lets them fills it in minutes, and then stores nothing more: about 0.8 MB
+# of points a table a round at most, where a flood stored 10-19 MB a minute.
+MAX_ROUND_POINTS = 160_000
+MAX_ROUND_STROKES = 2_000
 
 POINT = "point"
 GESTURES = (POINT, "no", "yes", "wait", "confused", "hand")
 GESTURE_SECONDS = 8
+
+
+def round_full(points: int, strokes: int) -> bool:
+    """Whether a round's pad has kept all it may (see Terms: round cap): from then on it
+    takes no stroke and no clear. The stroke that reaches the cap is kept whole."""
+    return points >= MAX_ROUND_POINTS or strokes >= MAX_ROUND_STROKES
+
+
+@dataclass(frozen=True)
+class Pace:
+    """At most ``burst`` at once, then ``per_second`` (see Terms: pace)."""
+
+    burst: int
+    per_second: float
+
+
+CLEARS = "clears"
+# What a person does, with room to spare:
+# - a gesture shows GESTURE_SECONDS and only a player's latest one shows, so more than
+#   one a second is never seen; a quick correction (a card pointed at, another, "yes")
+#   is a few taps in a row: 5 at once, then one a second.
+# - a stroke is a line from pen down to pen up: quick writing or a sketch is two or
+#   three a second in bursts (a long line is sent in parts of MAX_STROKE_POINTS, one a
+#   second at most by hand): 20 at once, then 4 a second.
+# - a clear comes after a look at the pad: 3 at once (one by mistake, then two), then one
+#   every 4 seconds.
+PACES = {
+    "gestures": Pace(burst=5, per_second=1.0),
+    "strokes": Pace(burst=20, per_second=4.0),
+    CLEARS: Pace(burst=3, per_second=0.25),
+}
+PACE_HORIZON_SECONDS = 30  # the bucket was full at most this long ago (within_pace)
+
+
+def pace_of(kind: str) -> str:
+    """The pace a stroke of ``kind`` counts against: a clear's own, or the strokes'."""
+    return CLEARS if kind == CLEAR else "strokes"
+
+
+def within_pace(pace: Pace, sent: Sequence[float], now: float) -> bool:
+    """Whether one more action at ``now`` (seconds) keeps to ``pace``, given when the
+    player's stored ones were sent (``sent``, seconds, those of the last
+    PACE_HORIZON_SECONDS): the bucket, full at the horizon, spends one an action and
+    refills at ``per_second``, never above ``burst``. Only stored actions count, so an
+    action refused costs nothing and a retry of a stored one is never counted again."""
+    level, at = float(pace.burst), now - PACE_HORIZON_SECONDS
+    for moment in sorted(sent):
+        level = min(pace.burst, level + (moment - at) * pace.per_second) - 1
+        at = moment
+    level = min(pace.burst, level + (now - at) * pace.per_second)
+    return level >= 1 - 1e-9
+
 
 VIDEO_MAX_LENGTH = 500
 EVENT_FIELD = "{event}"

@@ -17,6 +17,13 @@ Terms:
                no hand in it): the screens swap it in without asking. A change of the event
                (a phase, the clock, a close) is sent as the key alone, and the screens
                fetch their live part.
+    pad kept   a state carries the pad's strokes only to a screen that was last pushed
+               another version of the pad (``Follower.pad_told``); the others get the
+               pad's version alone and keep the strokes they show (a screen whose pad is
+               not that version fetches its live part, static/js/screen.js); a screen
+               pushed a version that the pad's last clear left in place gets the strokes
+               added since. A gesture, a card or a stroke at a table with a full pad is
+               pushed in a few kilobytes.
     watcher    one per server process: while any stream is open, every TICK_SECONDS it
                reads the versions of the events and tables its streams follow, in two
                small queries, and wakes the streams whose key changed. It reads the
@@ -54,7 +61,7 @@ from django.http.request import split_domain_port, validate_host
 
 from tables.models import Table
 from tables.reads.screen_play import screen_round
-from tables.views.screen import pushed_table_state
+from tables.views.screen import PushedState, pushed_table_parts
 from tables.writes.screen_play import note_seen
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.wake import register_sleeper
@@ -87,7 +94,8 @@ class Follower:
     key: tuple[int, int]  # as the watcher last read it
     language: str = ""
     told: tuple[int, int] = (0, 0)  # as the screen was last told
-    state: tuple[int, str] | None = None  # the table's state to push, with its version
+    state: PushedState | None = None  # the table's state to push
+    pad_told: int = -1  # the pad's version the screen was last pushed (Terms: pad kept)
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -213,11 +221,11 @@ class Watcher:
     async def push_states(self, changed: list[Follower]) -> None:
         """Render the state of each table whose followers saw only the table change, once
         per language, for them to push (see Terms: state)."""
-        wanted = {
-            (follower.table_id, follower.language)
-            for follower in changed
-            if follower.table_id is not None and follower.key[0] == follower.told[0]
-        }
+        wanted: dict[tuple[int, str], set[int]] = {}
+        for follower in changed:
+            if follower.table_id is not None and follower.key[0] == follower.told[0]:
+                told = wanted.setdefault((follower.table_id, follower.language), set())
+                told.add(follower.pad_told)
         if not wanted:
             return
         try:
@@ -234,10 +242,12 @@ def _log_failure(done: asyncio.Future) -> None:
         logger.warning("The live channel could not note who is there.", exc_info=done.exception())
 
 
-def _render_states(wanted: set[tuple[int, str]]) -> dict[tuple[int, str], tuple[int, str]]:
+def _render_states(
+    wanted: dict[tuple[int, str], set[int]],
+) -> dict[tuple[int, str], PushedState]:
     states = {}
-    for table_id, language in wanted:
-        if (state := pushed_table_state(table_id, language)) is not None:
+    for (table_id, language), told in wanted.items():
+        if (state := pushed_table_parts(table_id, language, told)) is not None:
             states[(table_id, language)] = state
     return states
 
@@ -345,8 +355,8 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
                 if moved is None:
                     return  # removed from the roster, or the link rotated
                 follower.table_id, follower.key = moved.table_id, moved.key
-                follower.state = None
-            if follower.state is not None and follower.state[0] >= follower.key[1]:
+                follower.state, follower.pad_told = None, -1
+            if follower.state is not None and follower.state.version >= follower.key[1]:
                 await _send_state(send, follower)
             else:
                 await _send_key(send, follower)
@@ -360,9 +370,10 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
 
 async def _send_state(send: Send, follower: Follower) -> None:
     assert follower.state is not None
-    version, html = follower.state
-    follower.told, follower.state = follower.key, None
-    lines = ["event: table", f"id: {follower.key[0]}.{version}"]
+    state = follower.state
+    html = state.message(told=follower.pad_told)
+    follower.told, follower.state, follower.pad_told = follower.key, None, state.pad_version
+    lines = ["event: table", f"id: {follower.key[0]}.{state.version}"]
     lines += [f"data: {line}" for line in html.strip().splitlines()]
     body = ("\n".join(lines) + "\n\n").encode()
     await send({"type": "http.response.body", "body": body, "more_body": True})

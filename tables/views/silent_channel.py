@@ -5,7 +5,8 @@ cleared) and a gesture beside their seat, sent from the page's outbox like a car
 Terms:
     action   as in tables.views.screen: answered ``X-Action-Stored`` once stored (or
              stored before), or a 4xx with ``X-Action-Refused`` and the reason, never
-             retried. With the live channel open the answer is empty: the channel brings
+             retried (409; 429 past a person's pace, tables.writes.silent_channel).
+             With the live channel open the answer is empty: the channel brings
              the pad and the gesture to every screen at the table, this one too.
     version  a stored action's answer says the table's version it was stored at
              (``X-Table-Version``, tables.writes.silent_channel, Terms: table version): the
@@ -38,7 +39,7 @@ from tables.views.screen import (
     live_context,
     player_from_link,
 )
-from tables.writes.silent_channel import Drawn, draw_stroke, make_gesture
+from tables.writes.silent_channel import Drawn, TooFast, draw_stroke, make_gesture
 from tournament.common.errors import Refused
 from tournament.common.requests import HtmxRequest
 from tournament.models import Player
@@ -92,6 +93,12 @@ def _act(
         return _refused_input(request, player)
     try:
         drawn = write(form, _phone_id(request) or "")
+    except TooFast as refusal:
+        # Past a person's pace (tables.writes.silent_channel, Terms: pace): dropped by
+        # the screen, never retried; a person sends the next one a moment later.
+        response = _answer(request, player, refused=refusal.message, status=429)
+        response["Retry-After"] = "1"
+        return response
     except Refused as refusal:
         return _answer(request, player, refused=refusal.message, status=409)
     return _answer(request, player, drawn=drawn)

@@ -17,6 +17,16 @@ Terms:
                 version or a later one (static/js/pad.js), with no id of its own sent to
                 the table.
 
+    pace          each player's gestures, strokes and clears keep to what a person can
+                  do (tables.rules.silent_channel, Terms: pace), counted from what the
+                  player stored, under the event's lock: a screen or a script sending
+                  faster is refused (``TooFast``, answered 429) and nothing is stored or
+                  pushed to the table. A retry of a stored key is answered before the pace
+                  is counted, so a screen coming back online never meets it.
+    round cap     a round's pad keeps at most so much (tables.rules.silent_channel): once
+                  full it takes no stroke and no clear, and every screen at the table says
+                  so (phone/_pad_full.html).
+
 Every function locks the event's row first, checks that the device holds the seat, stores
 in one transaction and bumps the table's version, so every screen at the table (and the
 console) hears of it as of a card. The rules of what a stroke may be are
@@ -26,17 +36,18 @@ tables.rules.silent_channel: a stroke is points and an ink, and nothing else is 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Deal, Gesture, Stroke, Table
 from tables.reads.screen_play import deal_in_play_for
 from tables.reads.screen_rows import plays_of, taken_of
-from tables.reads.silent_channel import pad_points
+from tables.reads.silent_channel import pad_full_for_the_round, pad_totals
 from tables.rules import silent_channel as rules
 from tables.writes.screen_play import (
     refuse_out_of_play,
@@ -169,6 +180,29 @@ def _keep(
     return Drawn(place.table_id, table_version=version)
 
 
+class TooFast(Refused):
+    """Past the pace (see Terms: pace): the answer is 429, and the screen drops it."""
+
+
+def _keep_pace(
+    model: type[Stroke] | type[Gesture], place: _Place, player: Player, pace: str, now: datetime
+) -> None:
+    """Refuse with TooFast when one more ``pace`` action of ``player`` would be faster
+    than a person: one query, of the player's own actions of the last few seconds."""
+    since = now - timedelta(seconds=rules.PACE_HORIZON_SECONDS)
+    sent_at = "drawn_at" if model is Stroke else "made_at"
+    rows = model.objects.filter(
+        round=place.round_, table_id=place.table_id, player=player, **{f"{sent_at}__gt": since}
+    )
+    if model is Stroke:
+        clears = Q(kind=rules.CLEAR)
+        rows = rows.filter(clears) if pace == rules.CLEARS else rows.exclude(clears)
+    sent = rows.order_by().values_list(sent_at, flat=True)
+    moments = [moment.timestamp() for moment in sent]
+    if not rules.within_pace(rules.PACES[pace], moments, now.timestamp()):
+        raise TooFast(_("Too fast: wait a moment, then send it again."))
+
+
 @transaction.atomic
 def draw_stroke(
     *,
@@ -199,11 +233,12 @@ def draw_stroke(
     )
     if isinstance(place, Drawn):
         return place
+    _keep_pace(Stroke, place, player, rules.pace_of(stroke.kind), now)
     round_id, table_id = place.round_.pk, place.table_id
-    if (
-        stroke.kind != rules.CLEAR
-        and pad_points(round_id, table_id) + len(stroke.points) > rules.MAX_PAD_POINTS
-    ):
+    totals = pad_totals(round_id, table_id)
+    if totals.round_full:  # clears too: each is kept (see Terms: round cap)
+        raise Refused(pad_full_for_the_round())
+    if stroke.kind != rules.CLEAR and totals.pad_points + len(stroke.points) > rules.MAX_PAD_POINTS:
         raise Refused(_("The pad is full. Clear it to draw again."))
     return _keep(
         Stroke,
@@ -259,6 +294,7 @@ def make_gesture(
     )
     if isinstance(place, Drawn):
         return place
+    _keep_pace(Gesture, place, player, "gestures", now)
     deal = deal_in_play_for(place.round_.pk, place.table_id) if card else None
     try:
         kind, card = rules.read_gesture(kind, card, _cards_on_table(deal))

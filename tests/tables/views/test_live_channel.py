@@ -14,6 +14,7 @@ from django.db import connections
 
 from tables.views import live_channel
 from tables.writes.screen_play import game_of, play_card
+from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
 from tests.screen_factories import (
     deal_at,
@@ -252,3 +253,52 @@ def _seated(table_number: int) -> set[str]:
             "player__name", flat=True
         )
     )
+
+
+def test_the_pads_strokes_are_pushed_only_when_the_pad_changed_and_only_the_new_ones(playing):
+    deal = deal_at(playing, 1)
+    drawer, watcher = (Player.objects.get(pk=deal.seats[n]) for n in (0, 3))
+    device = device_of(drawer)
+    acts = [
+        (
+            lambda: draw_stroke(
+                player=drawer, kind="red", points="10,10 40,40", client_key=key(), device=device
+            ),
+            "10,10 40,40",
+        ),
+        (
+            lambda: make_gesture(player=drawer, kind="yes", client_key=key(), device=device),
+            'href="#g-yes"',
+        ),
+        (
+            lambda: draw_stroke(
+                player=drawer, kind="blue", points="50,50", client_key=key(), device=device
+            ),
+            "50,50 50,50",
+        ),
+    ]
+
+    async def play() -> list[str]:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until("data: ")
+        pushes = []
+        for act, seen in acts:
+            start = len(screen.body)
+            await asyncio.to_thread(closing, act)
+            await screen.until(seen)
+            pushes.append(screen.body[start:])
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return pushes
+
+    stroke, gesture, another = run(play())
+    assert 'id="pad-strokes"' in stroke
+    assert "pad-kept" not in stroke
+    assert 'id="pad-kept"' in gesture  # the pad's version alone: the screen keeps its strokes
+    assert "<polyline" not in gesture
+    assert 'id="pad-added"' in another  # the new stroke alone
+    assert "50,50 50,50" in another
+    assert "10,10 40,40" not in another

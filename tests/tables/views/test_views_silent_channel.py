@@ -132,7 +132,7 @@ def test_the_live_channel_pushes_the_pad_and_the_gestures_with_the_tables_state(
     client.post(_url("screen_gesture", me), {"key": "gesturekey09", "gesture": "hand"})
     version, html = pushed_table_state(deal_at(playing, 1).table_id, "fr")
     assert 'id="table-state"' in html
-    assert '<g id="pad-strokes">' in html
+    assert '<g id="pad-strokes" data-pad-version="' in html
     assert 'points="3,4 3,4"' in html
     assert "1 dessin" in html  # in the language asked for
     assert 'href="#g-hand"' in html
