@@ -50,7 +50,7 @@ def test_a_video_secret_holds_80_bits_in_characters_a_room_name_keeps():
 
 @pytest.mark.django_db
 def test_a_long_name_is_cut_but_never_the_secret(organizer):
-    event = screen_event(owner=organizer, name="Atelier interculturel " * 6)
+    event = screen_event(owner=organizer, name="Atelier interculturel du café de Lyon, jeudi soir")
     name = event_room_name(event)
     assert name.endswith(f"-{event.video_secret}")
     assert len(name) <= 40 + 1 + 16
