@@ -22,15 +22,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FOCUSED = "document.activeElement === document.body ? 'body' : document.activeElement.id"
 
 
-def test_the_focus_follows_a_card_from_finger_to_vote_and_never_falls_to_the_body(
-    new_context, settings, monkeypatch
-):
+@pytest.fixture
+def table_of_three(new_context, settings, monkeypatch):
+    """Round 1's deal at a table of three, and each player's own screen with its live
+    channel open, by player id; the browsers close before the server stops."""
     settings.ALLOWED_HOSTS = ["localhost"]
     short_hands(monkeypatch, cards=2)
     event = screen_event(owner=ensure_organizer()[0], players=3, tables=1, round_minutes=30)
     for _step in range(3):  # study, practice, round 1
         event = advance_phase(event=event)
-    deal = deal_at(event, 1)
     with channel_server() as server:
         pages: dict[int, Page] = {}
         for player in event.players.all():
@@ -38,72 +38,61 @@ def test_the_focus_follows_a_card_from_finger_to_vote_and_never_falls_to_the_bod
             page.goto(f"{server.url}/t/p/{player.token}/")
             expect(page.locator("body[data-pushed]")).to_have_count(1, timeout=WAIT)
             pages[player.pk] = page
-        leader, code = play_next_card(pages, deal)
-        watcher = pages[leader]
-        finger = watcher.locator(f"#gesture-point-{code}")
-        finger.focus()
-        while (trick := game_of(deal).trick) is not None and trick.to_play is not None:
-            play_next_card(pages, deal)
-        # The vote opened: the finger's card is now the vote, and holds the focus.
-        expect(watcher.locator(f"#point-{code}")).to_be_focused(timeout=WAIT)
-        everyone_points(pages, deal, code)
-        expect(watcher.locator(".hand-cards button.card").first).to_be_focused(timeout=WAIT)
-        assert watcher.evaluate(FOCUSED) != "body"
+        yield deal_at(event, 1), pages
         for page in pages.values():
             page.context.close()
 
 
-def test_a_push_that_lands_while_a_vote_is_pressed_waits_and_the_vote_counts(
-    new_context, settings, monkeypatch
+def test_the_focus_follows_a_card_from_finger_to_vote_and_never_falls_to_the_body(
+    table_of_three,
 ):
+    deal, pages = table_of_three
+    leader, code = play_next_card(pages, deal)
+    watcher = pages[leader]
+    finger = watcher.locator(f"#gesture-point-{code}")
+    finger.focus()
+    while (trick := game_of(deal).trick) is not None and trick.to_play is not None:
+        play_next_card(pages, deal)
+    # The vote opened: the finger's card is now the vote, and holds the focus.
+    expect(watcher.locator(f"#point-{code}")).to_be_focused(timeout=WAIT)
+    everyone_points(pages, deal, code)
+    expect(watcher.locator(".hand-cards button.card").first).to_be_focused(timeout=WAIT)
+    assert watcher.evaluate(FOCUSED) != "body"
+
+
+def test_a_push_that_lands_while_a_vote_is_pressed_waits_and_the_vote_counts(table_of_three):
     """The swap would cut the press in two (mouse down on the old card, up on the new one)
     and the browser would send no click: the tap the player made would count for nothing."""
-    settings.ALLOWED_HOSTS = ["localhost"]
-    short_hands(monkeypatch, cards=2)
-    event = screen_event(owner=ensure_organizer()[0], players=3, tables=1, round_minutes=30)
-    for _step in range(3):  # study, practice, round 1
-        event = advance_phase(event=event)
-    deal = deal_at(event, 1)
-    with channel_server() as server:
-        pages: dict[int, Page] = {}
-        for player in event.players.all():
-            page = new_context().new_page()
-            page.goto(f"{server.url}/t/p/{player.token}/")
-            expect(page.locator("body[data-pushed]")).to_have_count(1, timeout=WAIT)
-            pages[player.pk] = page
-        leader, code = play_next_card(pages, deal)
-        while (trick := game_of(deal).trick) is not None and trick.to_play is not None:
-            play_next_card(pages, deal)
-        voter, other = (p for p in deal.seats if p != leader)
-        page = pages[voter]
-        vote = page.locator(f"#point-{code}")
-        expect(vote).to_be_visible(timeout=WAIT)
-        version = page.locator("#table-state").get_attribute("data-version")
-        box = vote.bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
-        # Another player's vote changes the table while the press is down.
-        holder = ScreenSeat.objects.get(player_id=other).device  # that player's browser
-        point_at_card(
-            player=Player.objects.get(pk=other),
-            trick=trick.number,
-            card=code,
-            client_key="other-vote",
-            device=holder,
-        )
-        expect(pages[leader].locator("#table-state")).not_to_have_attribute(
-            "data-version", version or "", timeout=WAIT
-        )  # the push reached the table: not yet under the press
-        assert page.locator("#table-state").get_attribute("data-version") == version
-        page.mouse.up()
-        expect(page.locator("#table-state")).not_to_have_attribute(
-            "data-version", version or "", timeout=WAIT
-        )
-        # The click went through: the vote is sent, stored, and shown as this screen's.
-        expect(page.locator(f"#point-{code}")).to_have_attribute(
-            "aria-pressed", "true", timeout=WAIT
-        )
-        assert Pointing.objects.filter(player_id=voter, card=code).count() == 1
-        for shown in pages.values():
-            shown.context.close()
+    deal, pages = table_of_three
+    leader, code = play_next_card(pages, deal)
+    while (trick := game_of(deal).trick) is not None and trick.to_play is not None:
+        play_next_card(pages, deal)
+    voter, other = (p for p in deal.seats if p != leader)
+    page = pages[voter]
+    vote = page.locator(f"#point-{code}")
+    expect(vote).to_be_visible(timeout=WAIT)
+    version = page.locator("#table-state").get_attribute("data-version")
+    box = vote.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # Another player's vote changes the table while the press is down.
+    holder = ScreenSeat.objects.get(player_id=other).device  # that player's browser
+    point_at_card(
+        player=Player.objects.get(pk=other),
+        trick=trick.number,
+        card=code,
+        client_key="other-vote",
+        device=holder,
+    )
+    expect(pages[leader].locator("#table-state")).not_to_have_attribute(
+        "data-version", version or "", timeout=WAIT
+    )  # the push reached the table: not yet under the press
+    assert page.locator("#table-state").get_attribute("data-version") == version
+    page.mouse.up()
+    expect(page.locator("#table-state")).not_to_have_attribute(
+        "data-version", version or "", timeout=WAIT
+    )
+    # The click went through: the vote is sent, stored, and shown as this screen's.
+    expect(page.locator(f"#point-{code}")).to_have_attribute("aria-pressed", "true", timeout=WAIT)
+    assert Pointing.objects.filter(player_id=voter, card=code).count() == 1
