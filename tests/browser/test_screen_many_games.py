@@ -35,8 +35,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # ms. A push reaches a screen in well under a second; a move whose push went missing is
 # fetched after 3 s, and the next poll (10 s while the channel is open) catches any other
-# screen up. One run in four on two cores still saw a screen wait past 9 s (not found
-# yet: docs in the closing note of 2026-12-07), so the test waits past that poll.
+# screen up. One run in four on two cores still saw a screen wait past 9 s (its cause not found
+# yet), so the test waits past that poll.
 WAIT = 15_000
 GAMES_A_ROUND = 10  # both tables together
 
