@@ -16,6 +16,10 @@
      arrives then waits until the stroke ends (window.ftPad.busy, window.ftScreen.flush).
    - The same while a button of the table is pressed (a vote, a card): a swap between
      its press and its release would lose the click, so the tap would count for nothing.
+   - The stream counts as open (<body data-pushed>: polls seldom) once a message or a
+     beat is heard, and no longer after two beats of silence (a proxy holding its
+     events) or an error; a live part's fetch still pending when the stream speaks is
+     dropped and asked for again.
    - The live channel (tables.views.live_channel) pushes the table's public state
      ("table" events, #table-state, the same for every screen at the table): it is
      swapped in unless older than the one shown, this screen's marks are set (its seat,
@@ -29,7 +33,8 @@
      between (#pad-added), else the whole pad; with no change, #pad-kept names its
      version and the strokes shown stay. A screen showing another version than the
      message starts from fetches the live part. An action stored with an empty answer
-     that hears no message within PUSH_LATE_MS fetches the live part itself. A gesture
+     names the table's version it stored at (X-Table-Version): a screen not showing it
+     within PUSH_LATE_MS fetches the live part itself, until it does. A gesture
      shows for the seconds the server says, and a screen reader hears each new one of
      another player once. */
 (function () {
@@ -155,7 +160,6 @@
     Object.keys(fields).forEach(function (name) { if (fields[name]) body.set(name, fields[name]); });
     body.set("key", action.key);
     sending = true;
-    var sentAt = Date.now();
     var headers = { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" };
     if (document.body.hasAttribute("data-pushed")) headers["X-Screen-Pushed"] = "1";
     // An answer that never comes leaves the move waiting, to be sent again.
@@ -176,10 +180,10 @@
         if (!settled) throw new Error("not settled");
         writeBox(readBox().filter(function (kept) { return kept.key !== action.key; }));
         sending = false;
-        if (html) swapLive(html);
-        else { shownAtOnce(action); if (lastPushAt < sentAt) awaitPush(); }
-        // The table's version it was stored at (a stroke's; static/js/pad.js), if said.
+        // The table's version it was stored at (static/js/pad.js keeps a stroke's), if said.
         action.tableVersion = response.headers.get("X-Table-Version");
+        if (html) swapLive(html);
+        else { shownAtOnce(action); awaitState(action.tableVersion); }
         document.dispatchEvent(new CustomEvent("ft:sent", { detail: action }));
         send();
       });
@@ -384,37 +388,77 @@
     if (refreshAfterStroke) { refreshAfterStroke = false; refresh(); }
   });
 
-  // Stored with an empty answer, an action's change comes by the channel. Should no
-  // message come within PUSH_LATE_MS (a push lost, a stream gone without an error), the
-  // live part is fetched then, not at the next poll, ten seconds apart while pushed.
-  // (One that came after the action was sent may be its own: no wait then.)
+  // Stored with an empty answer, an action's change comes by the channel. Should the
+  // screen not show the table's state at the version the answer named within
+  // PUSH_LATE_MS (a push lost, a stream gone without an error), the live part is fetched
+  // then, not at the next poll, ten seconds apart while pushed; and again, until it shows
+  // it. Any other message (an older state, the pad's) settles nothing: only the version
+  // shown does. An answer without a version (an action stored already) fetches once.
   var PUSH_LATE_MS = 3000;
+  var LATE_TRIES = 5;
+  var awaited = 0; // the table's version this screen's latest action was stored at
   var pushLate = null;
-  var lastPushAt = 0;
-  function awaitPush() {
-    clearTimeout(pushLate);
-    pushLate = setTimeout(function () { pushLate = null; refresh(); }, PUSH_LATE_MS);
+  function shownVersion() {
+    var shown = document.getElementById("table-state");
+    return shown ? Number(shown.dataset.version) : 0;
   }
-  function pushCame() {
+  function awaitState(version) {
+    // Versions only grow at a table, so the latest action's is the one to wait for.
+    awaited = Number(version) || 0;
+    var tries = 0;
     clearTimeout(pushLate);
-    pushLate = null;
-    lastPushAt = Date.now();
+    var check = function () {
+      pushLate = null;
+      if (awaited && shownVersion() >= awaited) return;
+      refresh();
+      tries += 1;
+      if (awaited && tries < LATE_TRIES) pushLate = setTimeout(check, PUSH_LATE_MS);
+    };
+    pushLate = setTimeout(check, PUSH_LATE_MS);
   }
 
+  // The stream counts as open once it is heard, not once it opens: behind a proxy that
+  // holds its events it opens and says nothing. Each message or beat (every data-beat
+  // seconds, tables.views.live_channel) keeps <body data-pushed> (static/js/poll.js then
+  // polls seldom); two beats of silence take it away, and the page polls at the room's
+  // pace again, saying nothing to the player.
+  var silence = null;
+  function streamHeard() {
+    document.body.setAttribute("data-pushed", "");
+    clearTimeout(silence);
+    var beat = Number(live() && live().getAttribute("data-beat")) || 5;
+    silence = setTimeout(streamSilent, 2 * beat * 1000);
+  }
+  function streamSilent() {
+    clearTimeout(silence);
+    document.body.removeAttribute("data-pushed");
+  }
   function openStream() {
     var el = live();
     var url = el && el.getAttribute("data-stream");
     if (!url || !window.EventSource) return;
     var source = new EventSource(url);
-    source.onopen = function () { document.body.setAttribute("data-pushed", ""); };
-    source.onmessage = function () { pushCame(); refresh(); };
-    source.addEventListener("table", function (event) { pushCame(); applyState(event.data); });
+    source.onmessage = function () { streamHeard(); unstick(); refresh(); };
+    source.addEventListener("table", function (event) { streamHeard(); unstick(); applyState(event.data); });
+    source.addEventListener("beat", streamHeard);
     // The browser reconnects by itself; meanwhile the page polls at the usual pace.
-    source.onerror = function () { document.body.removeAttribute("data-pushed"); };
+    source.onerror = streamSilent;
+  }
+  // A fetch of the live part still pending when the stream speaks (sent while the server
+  // was away, its answer never to come) would hold the stream's news behind it: it is
+  // dropped, and the live part asked for again.
+  var STUCK_MS = 1000;
+  var fetchingSince = 0;
+  function unstick() {
+    if (fetching && Date.now() - fetchingSince > STUCK_MS) {
+      again = true;
+      fetching.abort(); // htmx:afterRequest follows: fetched() asks again
+    }
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.detail.elt.id !== "live") return;
     fetching = event.detail.xhr;
+    fetchingSince = Date.now();
     fetchedFrom = event.detail.elt;
   });
   function fetched() {

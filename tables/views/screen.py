@@ -69,7 +69,13 @@ from tables.writes.screen_play import (
 from tables.writes.screen_seats import free_seat
 from tournament.common.errors import Refused
 from tournament.common.languages import phone_language, pick_phone_language, speak
-from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
+from tournament.common.polling import (
+    STREAM_BEAT_SECONDS,
+    clock_text,
+    etag_from_version,
+    poll_trigger,
+    quoted_etag,
+)
 from tournament.common.requests import HtmxRequest
 from tournament.models import Phase, Player, Seat, looks_like_token
 
@@ -79,6 +85,8 @@ STATE_TEMPLATE = "phone/_screen_pushed.html"  # the table state, the pad and its
 STORED_HEADER = "X-Action-Stored"
 PUSHED_HEADER = "X-Screen-Pushed"  # sent by static/js/screen.js while its stream is open
 REFUSED_HEADER = "X-Action-Refused"
+# The table's version an action stored at: its screen waits for a state at least as new.
+VERSION_HEADER = "X-Table-Version"
 COOKIE_CHECK = "c"  # screen_home's one trip to give a browser its device cookie
 # The ETag also changes this often, so a quiet table's live part is drawn again and shows
 # who is gone by now (tables.reads.screen_play: gone).
@@ -211,6 +219,7 @@ def live_context(
         "phase_title": event.phase_title,
         "etag": quoted_etag(_version(request, player.token) or ""),
         "poll_trigger": poll_trigger(),
+        "beat_seconds": STREAM_BEAT_SECONDS,
         "live_url": reverse("phone:screen_live", args=[player.token]),
         "stream_url": reverse("phone:screen_stream", args=[player.token]),
         "play_url": reverse("phone:screen_play", args=[player.token]),
@@ -325,6 +334,8 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
         # screen at the table, this one too, so the answer says "stored" and nothing else.
         response = HttpResponse(status=204)
         response[STORED_HEADER] = "1"
+        if done.table_version is not None:
+            response[VERSION_HEADER] = str(done.table_version)
         return response
     if done is not None:
         deal = Deal.objects.select_related("table", "round__event").get(pk=done.deal.pk)

@@ -36,6 +36,7 @@ from tables.views.screen import (
     PUSHED_HEADER,
     REFUSED_HEADER,
     STORED_HEADER,
+    VERSION_HEADER,
     live_context,
     player_from_link,
 )
@@ -43,8 +44,6 @@ from tables.writes.silent_channel import Drawn, TooFast, draw_stroke, make_gestu
 from tournament.common.errors import Refused
 from tournament.common.requests import HtmxRequest
 from tournament.models import Player
-
-VERSION_HEADER = "X-Table-Version"
 
 
 def _answer(

@@ -68,6 +68,7 @@ class Done:
     repeated: bool = False
     taken: TakenTrick | None = None
     game: Game | None = None
+    table_version: int | None = None  # the table's version it stored at (not if repeated)
 
 
 # --- where play happens ----------------------------------------------------------------
@@ -280,8 +281,7 @@ def play_card(
     )
     if stored is not None:
         return Done(stored, repeated=True)
-    _touch(deal, player, device, now, held=held)
-    return Done(deal)
+    return Done(deal, table_version=_touch(deal, player, device, now, held=held))
 
 
 @transaction.atomic
@@ -325,13 +325,13 @@ def point_at_card(
     )
     if stored is not None:
         return Done(stored, repeated=True)
-    _touch(deal, player, device, now, held=held)
+    version = _touch(deal, player, device, now, held=held)
     state.pointings.append((player.pk, card))
     game = state.game
     assert game.trick is not None
     taker = rules.agreed_taker(game.trick, [int(p) for p in deal.seats])
     if taker is None:
-        return Done(deal)
+        return Done(deal, table_version=version)
     return take_trick(round_=round_, state=state, card=card, by=None, now=now)
 
 
@@ -362,13 +362,11 @@ def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime)
     state.pointings = []
     after = state.game
     if not after.over:
-        bump_table(deal)
-        return Done(deal, taken=taken)
+        return Done(deal, taken=taken, table_version=bump_table(deal))
     recorded = end_deal(round_=round_, deal=deal, game=after, end=DealEnd.PLAYED_OUT, now=now)
     if play_round(round_.event) is not None:
         deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
-    bump_table(deal)
-    return Done(deal, taken=taken, game=recorded)
+    return Done(deal, taken=taken, game=recorded, table_version=bump_table(deal))
 
 
 def end_deal(
@@ -478,9 +476,9 @@ def _sight(player_ids: list[int], now: datetime) -> None:
         )
 
 
-def _touch(deal: Deal, player: Player, device: str, now: datetime, *, held: bool) -> None:
+def _touch(deal: Deal, player: Player, device: str, now: datetime, *, held: bool) -> int | None:
     touch_seat(player, device, now, held=held)
-    bump_table(deal)
+    return bump_table(deal)
 
 
 def touch_seat(player: Player, device: str, now: datetime, *, held: bool) -> None:
@@ -491,7 +489,9 @@ def touch_seat(player: Player, device: str, now: datetime, *, held: bool) -> Non
         ScreenSeat.objects.create(player=player, device=device, seen_at=now)
 
 
-def bump_table(deal: Deal) -> None:
+def bump_table(deal: Deal) -> int | None:
+    """The table's new version, its screens in this process woken at the commit."""
     event_id = deal.round.event_id  # the writes set deal.round: no query here
-    Table.objects.bump_version(table_id=deal.table_id, event_id=event_id)
-    wake_after_commit()  # the table's screens in this process hear of it at once
+    version = Table.objects.bump_version(table_id=deal.table_id, event_id=event_id)
+    wake_after_commit()
+    return version

@@ -54,6 +54,24 @@ def test_a_card_played_through_the_page_is_stored_once(client, playing):
     assert Play.objects.filter(deal=deal).count() == 1
 
 
+def test_a_pushed_play_names_the_table_version_it_stored_at_and_a_repeat_names_none(
+    client, playing
+):
+    # static/js/screen.js waits for a state at least this new before it stops fetching.
+    deal = deal_at(playing, 1)
+    me = Player.objects.get(pk=game_of(deal).trick.to_play)
+    client.get(_url("screen", me))
+    data = {"card": deal.hands_by_player[me.pk][0], "key": "pushedplay123456"}
+    pushed = {"HX-Request": "true", "X-Screen-Pushed": "1"}
+    first = client.post(_url("screen_play", me), data, headers=pushed)
+    again = client.post(_url("screen_play", me), data, headers=pushed)
+    deal.table.refresh_from_db()
+    assert first.status_code == 204
+    assert first["X-Table-Version"] == str(deal.table.version)
+    assert again["X-Action-Stored"] == "1"
+    assert "X-Table-Version" not in again
+
+
 def test_out_of_turn_is_refused_with_a_reason_that_names_no_rule(client, playing):
     deal = deal_at(playing, 1)
     waiting = Player.objects.get(pk=game_of(deal).trick.players[2])
