@@ -30,10 +30,14 @@ Terms:
                database, so a card played through another app server (several servers on
                one PostgreSQL) reaches these screens the same way, with no broker between
                servers; a write in this process wakes it at once (``wake_watchers``).
-    heartbeat  a comment line every HEARTBEAT_SECONDS keeps proxies from closing an idle
-               stream; and as often, the watcher notes every player whose stream is open
-               as still there (tables.writes.screen_play.note_seen), in one write for the
-               process.
+    beat       a stream with nothing else to say sends ``event: beat`` every
+               STREAM_BEAT_SECONDS (tournament.common.polling): it keeps proxies from
+               closing an idle stream, and tells the page its stream is alive (a comment
+               line would reach no script). A page that hears neither a beat nor an event
+               for two beats polls as if it had no stream (static/js/screen.js).
+    heartbeat  every HEARTBEAT_SECONDS the watcher notes every player whose stream is
+               open as still there (tables.writes.screen_play.note_seen), in one write for
+               the process.
     arrival    a stream that opens (a screen opened, or back after a server restart: the
                browser reconnects within RETRY_MILLISECONDS) is noted at the watcher's
                next round, with any others that opened meanwhile, not at the next
@@ -64,12 +68,14 @@ from tables.reads.screen_play import screen_round
 from tables.views.screen import PushedState, pushed_table_parts
 from tables.writes.screen_play import note_seen
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
+from tournament.common.polling import STREAM_BEAT_SECONDS
 from tournament.common.wake import register_sleeper
 from tournament.models import Event, Phase, Player, Seat, looks_like_token
 
 TICK_SECONDS = 0.02
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 1000
+BEAT = b"event: beat\ndata: 1\n\n"  # an event's data may not be empty, or it is not fired
 STREAM_PATH = re.compile(r"/t/p/(?P<token>[A-Za-z0-9_-]{1,64})/stream/")
 
 logger = logging.getLogger(__name__)
@@ -342,7 +348,7 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
     while not gone.done():
         woken = asyncio.ensure_future(follower.woken.wait())
         done, _pending = await asyncio.wait(
-            {woken, gone}, timeout=HEARTBEAT_SECONDS, return_when=asyncio.FIRST_COMPLETED
+            {woken, gone}, timeout=STREAM_BEAT_SECONDS, return_when=asyncio.FIRST_COMPLETED
         )
         woken.cancel()
         if gone in done:
@@ -361,11 +367,8 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
             else:
                 await _send_key(send, follower)
         else:
-            # The watcher notes the player as there (see Terms: heartbeat); this line
-            # keeps a proxy from closing the quiet stream.
-            await send(
-                {"type": "http.response.body", "body": b": still here\n\n", "more_body": True}
-            )
+            # See Terms: beat. The watcher notes the player as there (Terms: heartbeat).
+            await send({"type": "http.response.body", "body": BEAT, "more_body": True})
 
 
 async def _send_state(send: Send, follower: Follower) -> None:

@@ -9,6 +9,8 @@ Terms:
                 ends by closing it, so a stream's body needs no length): enough for a
                 browser on loopback. pytest-django's live server is WSGI and cannot hold a
                 stream (its /stream/ answers 204 and the screens poll).
+    held        ``hold_streams``: as behind a proxy that buffers ``text/event-stream``, a
+                stream's headers pass and its events never do.
     database    the test's own (tests/conftest.py: a file, even on SQLite), which every
                 thread opens for itself, as a server's threads do; each request's thread
                 and, at the end, the live channel's two threads close theirs, so the test
@@ -37,7 +39,8 @@ THREADS = 4
 class ChannelServer:
     """tournament.asgi's application, served over HTTP/1.1 (see Terms)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, hold_streams: bool = False) -> None:
+        self.hold_streams = hold_streams
         django = get_wsgi_application()
 
         def closing(environ: dict, start_response: Any) -> Any:
@@ -71,6 +74,8 @@ class ChannelServer:
 
     async def application(self, scope: dict, receive: Any, send: Any) -> None:
         if found := live_channel.STREAM_PATH.fullmatch(scope["path"]):
+            if self.hold_streams:
+                send = _holding(send)
             await live_channel.stream(scope, receive, send, found["token"])
         else:
             await self.site(scope, receive, send)
@@ -144,9 +149,19 @@ class ChannelServer:
             pool.submit(connections.close_all).result()
 
 
+def _holding(send: Any) -> Any:
+    """``send`` as a buffering proxy passes it on: the headers, never an event."""
+
+    async def held(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            await send(message)
+
+    return held
+
+
 @contextlib.contextmanager
-def channel_server() -> Iterator[ChannelServer]:
-    server = ChannelServer().start()
+def channel_server(*, hold_streams: bool = False) -> Iterator[ChannelServer]:
+    server = ChannelServer(hold_streams=hold_streams).start()
     try:
         yield server
     finally:

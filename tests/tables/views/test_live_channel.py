@@ -167,9 +167,11 @@ def test_a_bad_link_or_host_is_refused(playing, token, host, status):
     assert screen.sent[0]["status"] == status
 
 
-def test_a_quiet_stream_stays_open_and_notes_the_player_as_there(playing, monkeypatch):
+def test_a_quiet_stream_beats_and_notes_the_player_as_there(playing, monkeypatch):
     from tables.models import ScreenSeat
 
+    # A beat is an event the page hears (a comment would not reach its script).
+    monkeypatch.setattr(live_channel, "STREAM_BEAT_SECONDS", 0.1)
     monkeypatch.setattr(live_channel, "HEARTBEAT_SECONDS", 0.2)
     watcher = Player.objects.get(pk=deal_at(playing, 1).seats[2])
     ScreenSeat.objects.create(player=watcher, device="d", seen_at="2020-01-01T00:00:00Z")
@@ -179,8 +181,8 @@ def test_a_quiet_stream_stays_open_and_notes_the_player_as_there(playing, monkey
         task = asyncio.create_task(
             live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
         )
-        await screen.until(": still here")
-        await screen.until(": still here\n\n: still here")
+        await screen.until("event: beat\ndata: 1\n\n")
+        await screen.until("event: beat\ndata: 1\n\nevent: beat\ndata: 1\n\n")
         screen.leave.set()
         await asyncio.wait_for(task, WAIT)
         return screen.body
