@@ -295,6 +295,18 @@ def _no_phone_sightings_left_over(request):
     sightings.forget_pending()
 
 
+@pytest.fixture(autouse=True)
+def _no_wake_listener_left_over(request):
+    """A live channel on PostgreSQL starts a listener with a connection of its own
+    (tournament.common.wake): stopped after its test, or the test database could not be
+    dropped while it is open."""
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from tournament.common import wake
+
+        wake.stop_listening()
+
+
 @pytest.fixture
 def organizer(django_user_model):
     from tests import factories

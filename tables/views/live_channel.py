@@ -24,12 +24,13 @@ Terms:
                pushed a version that the pad's last clear left in place gets the strokes
                added since. A gesture, a card or a stroke at a table with a full pad is
                pushed in a few kilobytes.
-    watcher    one per server process: while any stream is open, every TICK_SECONDS it
-               reads the versions of the events and tables its streams follow, in two
-               small queries, and wakes the streams whose key changed. It reads the
-               database, so a card played through another app server (several servers on
-               one PostgreSQL) reaches these screens the same way, with no broker between
-               servers; a write in this process wakes it at once (``wake_watchers``).
+    watcher    one per server process: while any stream is open, it reads the versions
+               of the events and tables its streams follow, in two small queries, and
+               wakes the streams whose key changed; then it rests until a write wakes it
+               (tournament.common.wake: this process's writes at once, another process's
+               by PostgreSQL's NOTIFY or, on SQLite, by the write-ahead log's change,
+               looked at every LOG_LOOK_SECONDS without a query), or SAFETY_TICK_SECONDS
+               at most. The versions are the truth: a wake says only "look".
     beat       a stream with nothing else to say sends ``event: beat`` every
                STREAM_BEAT_SECONDS (tournament.common.polling): it keeps proxies from
                closing an idle stream, and tells the page its stream is alive (a comment
@@ -69,10 +70,11 @@ from tables.views.screen import PushedState, pushed_table_parts
 from tables.writes.screen_play import note_seen
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.polling import STREAM_BEAT_SECONDS
-from tournament.common.wake import register_sleeper
+from tournament.common.wake import LogWatch, listen_for_notices, register_sleeper
 from tournament.models import Event, Phase, Player, Seat, looks_like_token
 
-TICK_SECONDS = 0.02
+SAFETY_TICK_SECONDS = 2.0
+LOG_LOOK_SECONDS = 0.02  # a stat of a file, on the event loop: no thread, no query
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 1000
 BEAT = b"event: beat\ndata: 1\n\n"  # an event's data may not be empty, or it is not fired
@@ -165,11 +167,14 @@ class Watcher:
         self.seen_at = 0.0  # when the open streams' players were last noted as there
         self.arrived: set[int] = set()  # players whose streams opened since (Terms: arrival)
         self.noting: asyncio.Future | None = None  # that write, while it runs
+        self.log = LogWatch()
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
         self.arrived.add(follower.player_id)
+        self.poke.set()  # noted as there at the next round, now (Terms: arrival)
         if self.task is None or self.task.done():
+            listen_for_notices()
             self.task = asyncio.get_running_loop().create_task(self.run())
 
     def remove(self, follower: Follower) -> None:
@@ -202,8 +207,19 @@ class Watcher:
             for follower in changed:
                 follower.woken.set()
             self.note_present(followers)
+            await self.rest()
+
+    async def rest(self) -> None:
+        """Until a wake, a change of the database's log, or the safety tick (Terms: watcher)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + SAFETY_TICK_SECONDS
+        look = LOG_LOOK_SECONDS if self.log.path else SAFETY_TICK_SECONDS
+        while (left := until - loop.time()) > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.poke.wait(), TICK_SECONDS)
+                await asyncio.wait_for(self.poke.wait(), min(look, left))
+                return
+            if self.log.changed():
+                return
 
     def note_present(self, followers: list[Follower]) -> None:
         """The players whose streams just opened are there (see Terms: arrival), and

@@ -54,7 +54,6 @@ from tables.rules.scoring import game_winner
 from tables.writes.screen_deals import deal_next
 from tables.writes.screen_seats import tell_seat_moved
 from tournament.common.errors import Refused
-from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Phase, Player, Round, Seat
 
 SCREENS_REPORTED_BY = "screens"
@@ -490,8 +489,6 @@ def touch_seat(player: Player, device: str, now: datetime, *, held: bool) -> Non
 
 
 def bump_table(deal: Deal) -> int | None:
-    """The table's new version, its screens in this process woken at the commit."""
+    """The table's new version (its screens are woken at the commit)."""
     event_id = deal.round.event_id  # the writes set deal.round: no query here
-    version = Table.objects.bump_version(table_id=deal.table_id, event_id=event_id)
-    wake_after_commit()
-    return version
+    return Table.objects.bump_version(table_id=deal.table_id, event_id=event_id)

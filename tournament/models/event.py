@@ -7,9 +7,9 @@ Terms:
     clock    kept on the server as an end time (or the time left while paused), so
              every screen shows the same countdown and a reload changes nothing; read and
              stepped through ``Event.clock`` (tournament.rules.clock).
-    version  a counter bumped by every write that a screen could show; polling
-             screens compare it to answer "nothing changed" cheaply. The *shared
-             version* leaves out one table's game reports, which bump that table instead.
+    version  a counter bumped by every write that a screen could show (and that wakes the
+             live channels); polling screens compare it to answer "nothing changed"
+             cheaply. The *shared version* leaves out one table's games (their table's).
     lock     every write spanning an event's rows takes the event's row first
              (``Event.objects.lock``), so two requests for one event run one after the other.
     difference set
@@ -33,6 +33,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.common.wake import wake_after_commit
 from tournament.models.cofacilitators import CoFacilitator
 from tournament.models.event_clock import EventClock
 from tournament.models.phases import (
@@ -112,15 +113,13 @@ class EventQuerySet(models.QuerySet["Event"]):
         return event
 
     def bump_version(self, event_id: int) -> None:
-        """Tell every polling screen that something it shows has changed.
-
-        A change confined to one table's games bumps that table instead
-        (tables.models.TableQuerySet.bump_version), so the phones at every other table
-        keep answering 304.
-        """
+        """Tell every polling screen that something it shows has changed. A change
+        confined to one table's games bumps that table instead
+        (tables.models.TableQuerySet.bump_version): the other tables' phones answer 304."""
         self.filter(pk=event_id).update(
             version=F("version") + 1, shared_version=F("shared_version") + 1
         )
+        wake_after_commit()
 
 
 class CardsOn(models.TextChoices):
@@ -403,6 +402,7 @@ class Event(EventClock, models.Model):
         self.shared_version = F("shared_version") + 1
         self.save(update_fields=[*update_fields, "version", "shared_version"])
         self.refresh_from_db(fields=["version", "shared_version"])
+        wake_after_commit()
 
     # --- finished and archived ---------------------------------------------------------
 

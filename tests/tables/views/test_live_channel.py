@@ -41,7 +41,7 @@ def run(coroutine):
         return thread.submit(asyncio.run, coroutine).result()
 
 
-WAIT = 30  # seconds between two messages: the watcher reads every TICK_SECONDS, but a machine
+WAIT = 30  # seconds between two messages: a write wakes the watcher at once, but a machine
 # running two suites at once held one back past 10 s (its threads queue behind the tests)
 
 
