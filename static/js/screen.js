@@ -5,7 +5,8 @@
      and the server stores a key once, so a retry never doubles it.
    - An action is forgotten only when the answer says X-Action-Stored (stored, or stored
      before) or X-Action-Refused (a reason, shown; never retried). Anything else leaves it
-     waiting: sent again when the connection comes back, at each poll, and at page load.
+     waiting: sent again when the connection comes back, at each poll, and at page load;
+     a server too busy to take it (X-Action-Busy) gets it again after its Retry-After.
    - The answer replaces the play area (#screen-play), or the live part (#live) when the
      action was refused; the focus goes back to the same id, else to the h1, and a
      notice is read out once from #announce.
@@ -177,6 +178,14 @@
       var settled = response.headers.get("X-Action-Stored") || response.headers.get("X-Action-Refused") ||
         response.headers.get("X-Report-Refused") || response.status === 404;
       return response.text().then(function (html) {
+        if (!settled && response.headers.get("X-Action-Busy")) {
+          // The server was too busy to take it (tournament.common.busy): it stays in the
+          // outbox, the player is told it waits, and it goes again with its key.
+          sending = false;
+          showWaiting(true);
+          setTimeout(send, 1000 * (Number(response.headers.get("Retry-After")) || 1));
+          return;
+        }
         if (!settled) throw new Error("not settled");
         writeBox(readBox().filter(function (kept) { return kept.key !== action.key; }));
         sending = false;

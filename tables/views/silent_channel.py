@@ -41,6 +41,7 @@ from tables.views.screen import (
     player_from_link,
 )
 from tables.writes.silent_channel import Drawn, TooFast, draw_stroke, make_gesture
+from tournament.common.busy import Busy, busy_answer, patience
 from tournament.common.errors import Refused
 from tournament.common.requests import HtmxRequest
 from tournament.models import Player
@@ -91,7 +92,10 @@ def _act(
     if not form.is_valid():
         return _refused_input(request, player)
     try:
-        drawn = write(form, _phone_id(request) or "")
+        with patience():
+            drawn = write(form, _phone_id(request) or "")
+    except Busy:
+        return busy_answer(request, page_url=reverse("phone:screen", args=[player.token]))
     except TooFast as refusal:
         # Past a person's pace (tables.writes.silent_channel, Terms: pace): dropped by
         # the screen, never retried; a person sends the next one a moment later.
