@@ -301,7 +301,7 @@ class Player:
             self.act(stop_at)
 
     def act(self, stop_at: float) -> None:
-        if self.busy:
+        if self.busy or time.perf_counter() >= stop_at:
             return
         turn = TO_PLAY.search(self.html)
         game = GAME.search(self.html)
@@ -419,6 +419,10 @@ async def run_screen_room(port: int, tables: dict, *, seconds: float, seed: int)
     start = time.perf_counter()
     await asyncio.gather(*(player.run(start + seconds) for player in players))
     room.seconds = time.perf_counter() - start
+    # The actions still on their way are answered before their connections close: one
+    # cut off would be stored and never acknowledged, which is the fault counted below
+    # (count_stored), not the bench's own.
+    await asyncio.gather(*(task for player in players for task in player.tasks))
     for player in players:
         await player.actions.close()
     return room
