@@ -70,10 +70,10 @@ PRACTICE = {
 }
 # A move whose key another player's move holds: it says nothing is "valid".
 NOT_VALID = {
-    "en": ("This move arrived without its key.", "valid"),
-    "fr": ("Ce coup est arrivé sans sa clé.", "valide"),
-    "es": ("Esta jugada llegó sin su clave.", "válida"),
-    "de": ("Dieser Zug kam ohne seinen Schlüssel an.", "gültig"),
+    "en": ("This move could not be matched to your screen.", "valid"),
+    "fr": ("Ce coup n’a pas pu être rattaché à votre écran.", "valide"),
+    "es": ("No se pudo asociar esta jugada a tu pantalla.", "válida"),
+    "de": ("Dieser Zug konnte deinem Bildschirm nicht zugeordnet werden.", "gültig"),
 }
 
 
