@@ -215,7 +215,9 @@ def _repeated(
     if found is None:
         return None
     if found.player_id != player.pk:
-        raise Refused(_("This move has no valid key. Reload the page and try again."))
+        raise Refused(
+            _("This move could not be matched to your screen. Reload the page and try again.")
+        )
     if (
         found.card != card
         or trick not in (None, found.trick)

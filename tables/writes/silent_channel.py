@@ -98,7 +98,9 @@ def _repeated(
     if found is None:
         return None
     if found["player_id"] != player.pk:
-        raise Refused(_("This move has no valid key. Reload the page and try again."))
+        raise Refused(
+            _("This move could not be matched to your screen. Reload the page and try again.")
+        )
     if any(found[name] != value for name, value in same.items()):
         raise reused_key_refusal()
     return found["table_id"]

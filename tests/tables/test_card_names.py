@@ -17,6 +17,6 @@ def test_a_card_is_named_for_a_screen_reader_and_shows_its_suit_symbol():
 
 def test_a_card_is_named_in_the_screens_language():
     with translation.override("de"):
-        assert card_view("AS").label == "Pik Ass"
+        assert card_view("AS").label == "Pik-Ass"
     with translation.override("fr"):
         assert card_view("7H").label == "7 de cœur"
