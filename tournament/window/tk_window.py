@@ -13,8 +13,9 @@ Terms:
     keyboard   Tab moves between the buttons (and the copyable texts); Space, Return
                and the keypad's Enter press the focused button. "Open the console" takes
                the focus once it works, unless something else in the window has it. The
-               focused button, here and in the dialogs, has a solid ring RING_POINTS wide
-               (the theme's is a dotted line one pixel wide).
+               focused button, here and in Tk's own dialogs (those of Linux; Windows and
+               macOS draw theirs), has a solid ring RING_POINTS wide (the theme's is a
+               dotted line one pixel wide).
     greyed     once the server stops, the phones' address and its QR code are greyed
                out: they no longer lead anywhere.
 """
