@@ -152,8 +152,10 @@
     dot.setAttribute("cx", pen.x);
     dot.setAttribute("cy", pen.y);
     dot.setAttribute("class", "pad-pen" + (points && byKeyboard ? " pad-pen-down" : ""));
-    dot.hidden = document.activeElement !== el;
-    if (dot.hidden) dot.setAttribute("visibility", "hidden"); else dot.removeAttribute("visibility");
+    // The attribute, not the property: an SVG element has no ``hidden`` property, so
+    // setting one changed nothing; phone.css hides whatever has the attribute.
+    if (document.activeElement === el) dot.removeAttribute("hidden");
+    else dot.setAttribute("hidden", "");
   }
   var MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   document.addEventListener("keydown", function (event) {

@@ -6,9 +6,11 @@ Terms:
                the console's "Stop the server") and failed (ended when nobody asked).
     shown      the words and the buttons for one moment of one phase (Shown): the
                window's title (also what the taskbar shows), the state line, the line
-               under it, and which buttons work.
+               under it, which buttons work, and whether the phones' address still leads
+               to a server (once it stops, the address and its QR code are greyed out).
     QR rows    a QR code as Tk's PhotoImage.put() takes it: one "{#rrggbb ...}" group per
-               row of modules, dark on white, with the quiet zone cameras need.
+               row of modules, dark on white, with the quiet zone cameras need; GREYED
+               instead of dark once the address leads nowhere.
     language   the window speaks the laptop's language when the product has it (the
                usual locale variables, then Windows' own setting), else English.
 """
@@ -28,6 +30,7 @@ from django.utils.translation import gettext as _
 from tournament.common.product import NAME
 
 DARK, LIGHT = "#000000", "#ffffff"
+GREYED = "#b0b0b0"  # a stopped server's QR code: plainly not the live black one
 QUIET_ZONE_MODULES = 4  # a screen's glare needs more than paper's two (common/qr.py)
 FAILED_LINES = 6  # of the child's last lines, shown when it ended unasked
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -42,9 +45,12 @@ class Phase(enum.Enum):
 
 
 # The state line's colour: amber while it is not yet safe to send phones, green when it is.
+# Each is 4.5:1 or more on the window's grey (the clam theme's #dcdad5), as its 13-point
+# bold text needs: amber 4.53:1, green 4.81:1 (the #17702b it was gave 4.44:1), grey
+# 5.34:1, red 5.24:1.
 COLOURS = {
     Phase.PREPARING: "#8a5300",
-    Phase.READY: "#17702b",
+    Phase.READY: "#156a28",
     Phase.STOPPING: "#555555",
     Phase.STOPPED: "#555555",
     Phase.FAILED: "#b00020",
@@ -59,6 +65,7 @@ class Shown:
     can_open: bool  # "Open the console"
     can_stop: bool  # "Stop the server"
     asks_before_closing: bool  # closing the window would stop a server that serves
+    address_live: bool  # the phones' address leads to the server (else greyed out)
 
 
 def shown(phase: Phase, *, elapsed: float = 0, step: str = "", tail: Sequence[str] = ()) -> Shown:
@@ -73,6 +80,7 @@ def shown(phase: Phase, *, elapsed: float = 0, step: str = "", tail: Sequence[st
             can_open=False,
             can_stop=True,
             asks_before_closing=True,
+            address_live=True,
         )
     if phase is Phase.READY:
         return Shown(
@@ -82,6 +90,7 @@ def shown(phase: Phase, *, elapsed: float = 0, step: str = "", tail: Sequence[st
             can_open=True,
             can_stop=True,
             asks_before_closing=True,
+            address_live=True,
         )
     if phase is Phase.STOPPING:
         return Shown(
@@ -91,6 +100,7 @@ def shown(phase: Phase, *, elapsed: float = 0, step: str = "", tail: Sequence[st
             can_open=False,
             can_stop=False,
             asks_before_closing=False,
+            address_live=False,
         )
     if phase is Phase.STOPPED:
         return Shown(
@@ -100,6 +110,7 @@ def shown(phase: Phase, *, elapsed: float = 0, step: str = "", tail: Sequence[st
             can_open=False,
             can_stop=False,
             asks_before_closing=False,
+            address_live=False,
         )
     return Shown(
         title=_("%(product)s – stopped unexpectedly") % {"product": product},
@@ -108,6 +119,7 @@ def shown(phase: Phase, *, elapsed: float = 0, step: str = "", tail: Sequence[st
         can_open=False,
         can_stop=False,
         asks_before_closing=False,
+        address_live=False,
     )
 
 
@@ -122,9 +134,10 @@ def qr_matrix(text: str) -> list[list[bool]]:
     return code.get_matrix()
 
 
-def qr_rows(matrix: Sequence[Sequence[bool]]) -> str:
-    """The matrix as PhotoImage.put() data, one pixel per module (see Terms: QR rows)."""
-    return " ".join("{" + " ".join(DARK if dark else LIGHT for dark in row) + "}" for row in matrix)
+def qr_rows(matrix: Sequence[Sequence[bool]], *, dark: str = DARK) -> str:
+    """The matrix as PhotoImage.put() data, one pixel per module (see Terms: QR rows),
+    its dark modules in ``dark``."""
+    return " ".join("{" + " ".join(dark if on else LIGHT for on in row) + "}" for row in matrix)
 
 
 def language(environ: Mapping[str, str], known: Iterable[str], windows_code: str = "") -> str:

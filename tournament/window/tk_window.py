@@ -8,7 +8,16 @@ Terms:
                as large on a high-resolution screen as on an ordinary one (Tk's scaling
                is pixels per point).
     asking     closing the window, or Stop, while the server serves asks first: phones
-               would no longer reach it.
+               would no longer reach it. The question is in the box's message, not only
+               in its title bar, which a machine without a window manager never shows.
+    keyboard   Tab moves between the buttons (and the copyable texts); Space, Return
+               and the keypad's Enter press the focused button. "Open the console" takes
+               the focus once it works, unless something else in the window has it. The
+               focused button, here and in Tk's own dialogs (those of Linux; Windows and
+               macOS draw theirs), has a solid ring RING_POINTS wide (the theme's is a
+               dotted line one pixel wide).
+    greyed     once the server stops, the phones' address and its QR code are greyed
+               out: they no longer lead anywhere.
 """
 
 from __future__ import annotations
@@ -21,13 +30,24 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournament.common.product import made_by
-from tournament.window.screen import COLOURS, LIGHT, Phase, Shown, qr_matrix, qr_rows
+from tournament.window.screen import (
+    COLOURS,
+    DARK,
+    GREYED,
+    LIGHT,
+    Phase,
+    Shown,
+    qr_matrix,
+    qr_rows,
+)
 
 MODULE_POINTS = 3.75  # 5 pixels at 96 dpi
 WRAP_POINTS = 300  # the width, in points, that the longer texts wrap at
 PLACEHOLDER_MODULES = 33  # a code for http://192.168.1.20:8000/, its quiet zone included
 MUTED = "#4a4a4a"
 WARNING = "#b00020"
+RING_POINTS = 2.25  # 3 pixels at 96 dpi
+RING = "#0b57d0"  # 4.57:1 on the window's grey (#dcdad5), where a ring needs 3:1
 
 
 class Window:
@@ -59,6 +79,7 @@ class Window:
         strong = base.copy()
         strong.configure(size=size + 3, weight="bold")
         self.fonts = (big, strong)  # Tk forgets a font Python no longer holds
+        self.ring = ring_style(style, root, max(2, round(RING_POINTS * scaling)))
 
         frame = ttk.Frame(root, padding=16)
         frame.grid(sticky="nsew")
@@ -103,6 +124,11 @@ class Window:
         self.open_button.pack(side="left")
         self.stop_button = ttk.Button(buttons, text=_("Stop the server"), command=on_stop)
         self.stop_button.pack(side="right")
+        for button in (self.open_button, self.stop_button):
+            for key in ("<Return>", "<KP_Enter>"):
+                button.bind(key, press)
+        self.qr_code: list[list[bool]] | None = None
+        self.greyed = False
 
     def _copyable(self, parent: ttk.Frame, **options: Any) -> CopyableText:  # Tk options
         entry = CopyableText(parent, width=34, **options)
@@ -117,23 +143,38 @@ class Window:
         self.detail.configure(text=shown.detail)
         self.open_button.state(["!disabled"] if shown.can_open else ["disabled"])
         self.stop_button.state(["!disabled"] if shown.can_stop else ["disabled"])
+        # Nothing in the window had the focus yet (Tk names the window itself then).
+        if shown.can_open and str(self.root.tk.call("focus", "-lastfor", self.root)) == ".":
+            self.open_button.focus_set()
+        if not shown.address_live and not self.greyed:
+            self.greyed = True
+            self.address.state(["disabled"])
+            self._draw_qr()
 
     def show_address(self, url: str, warning: str | None) -> None:
         """The phones' address as text and as a QR code, and why phones could not use it."""
         if self.address.get() != url:
             self.address.insert_text(url)
-            matrix = qr_matrix(url)
-            image = tk.PhotoImage(width=len(matrix), height=len(matrix))
-            image.put(qr_rows(matrix))
-            self.qr_image = image.zoom(self.module_pixels)
-            self.qr.configure(image=self.qr_image, text="")
+            self.qr_code = qr_matrix(url)
+            self._draw_qr()
         self.warning.configure(text=warning or "")
+
+    def _draw_qr(self) -> None:
+        """The QR code of the address shown, black, or greyed out (see Terms: greyed)."""
+        if self.qr_code is None:
+            return
+        size = len(self.qr_code)
+        image = tk.PhotoImage(width=size, height=size)
+        image.put(qr_rows(self.qr_code, dark=GREYED if self.greyed else DARK))
+        self.qr_image = image.zoom(self.module_pixels)
+        self.qr.configure(image=self.qr_image, text="")
 
     def ask_to_stop(self) -> bool:
         """Whether the organizer confirms stopping the server (see Terms: asking)."""
         return messagebox.askokcancel(
             title=_("Stop the server?"),
-            message=_(
+            message=_("Stop the server?"),
+            detail=_(
                 "The phones and the console can no longer reach it until you start Five "
                 "Tricks again. Your data is kept."
             ),
@@ -144,6 +185,39 @@ class Window:
     def say(self, title: str, message: str) -> None:
         """A short message in a box of its own, e.g. the link when no browser opened."""
         messagebox.showinfo(title=title, message=message, parent=self.root)
+
+
+def ring_style(style: ttk.Style, root: tk.Tk, pixels: int) -> tuple[tk.PhotoImage, ...]:
+    """Every button of the window and its dialogs: the theme's button inside a ring
+    ``pixels`` wide, solid RING when the button has the focus (and works), blank
+    otherwise (see Terms: keyboard). The ring is an image element, stretched around the
+    button; the images are returned to be held (Tk forgets an image Python no longer
+    holds)."""
+    side = 4 * pixels
+    blank = tk.PhotoImage(master=root, width=side, height=side)  # transparent
+    ring = tk.PhotoImage(master=root, width=side, height=side)
+    for box in (
+        (0, 0, side, pixels),
+        (0, side - pixels, side, side),
+        (0, 0, pixels, side),
+        (side - pixels, 0, side, side),
+    ):
+        ring.put(RING, to=box)  # the middle, never put, stays transparent
+    style.element_create(
+        "Ring.ring", "image", blank, ("focus !disabled", ring), border=pixels, sticky="nsew"
+    )
+    # The theme's button without its dotted focus line (Button.focus).
+    label: Any = [("Button.label", {"sticky": "nswe"})]  # Tk's nested layout lists
+    button: Any = [("Button.padding", {"sticky": "nswe", "children": label})]
+    border: Any = [("Button.border", {"sticky": "nswe", "border": "1", "children": button})]
+    style.layout("TButton", [("Ring.ring", {"sticky": "nswe", "children": border})])
+    return blank, ring
+
+
+def press(event: tk.Event[ttk.Button]) -> str:
+    """Return or the keypad's Enter on a button presses it, as Space does."""
+    event.widget.invoke()
+    return "break"  # the key goes no further (a dialog's own Return, say)
 
 
 class CopyableText(ttk.Entry):

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from tournament.window.screen import DARK, LIGHT, Phase, language, qr_matrix, qr_rows, shown
+from tournament.window.screen import (
+    DARK,
+    GREYED,
+    LIGHT,
+    Phase,
+    language,
+    qr_matrix,
+    qr_rows,
+    shown,
+)
 
 
 def test_while_preparing_it_says_so_with_the_seconds_and_the_servers_latest_step():
@@ -20,12 +29,14 @@ def test_ready_opens_the_console_and_closing_asks_first():
     now = shown(Phase.READY)
     assert now.title == "Five Tricks – ready"
     assert (now.can_open, now.can_stop, now.asks_before_closing) == (True, True, True)
+    assert now.address_live
 
 
-def test_once_stopping_or_stopped_nothing_asks_and_no_button_works():
+def test_once_stopping_or_stopped_nothing_asks_no_button_works_and_the_address_is_greyed():
     for phase in (Phase.STOPPING, Phase.STOPPED, Phase.FAILED):
         now = shown(phase)
         assert (now.can_open, now.can_stop, now.asks_before_closing) == (False, False, False)
+        assert not now.address_live
 
 
 def test_an_unexpected_end_shows_the_servers_last_lines():
@@ -47,6 +58,8 @@ def test_qr_rows_draw_each_module_as_one_pixel_dark_on_white():
     first = rows.split("} {")[0].strip("{}").split()
     assert first == [DARK if dark else LIGHT for dark in matrix[0]]
     assert set(first) == {LIGHT}  # the quiet zone
+    greyed = qr_rows(matrix, dark=GREYED)
+    assert greyed == rows.replace(DARK, GREYED)
 
 
 def test_the_language_is_the_first_of_the_laptops_that_the_product_has():

@@ -1,9 +1,13 @@
 """The app's window on a real (virtual) display: `fivetricks` started as a double click
-starts it, under Xvfb at a laptop's usual size (1366x768, 96 dpi), with a real server.
+starts it, under Xvfb at a laptop's usual size (1366x768, 96 dpi), with a real server,
+and used with the keyboard (keys.py): Return and the keypad's Enter press the focused
+button, whose ring is solid and 3 pixels wide; Stop asks in its message, Escape keeps
+serving, Return stops.
 
-Pictures of the window while preparing and when ready are checked pixel by pixel: the state
-line's colour, no QR code before the server answers, then a QR code whose modules are the
-phones' address that the server printed. With SCREENSHOTS=1 they are kept in screenshots/.
+Pictures of the window are checked pixel by pixel: the state line's colour, no QR code
+before the server answers, then a QR code whose modules are the phones' address that the
+server printed, the focus ring, and once stopped the code greyed out. With SCREENSHOTS=1
+they are kept in screenshots/.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from pathlib import Path
 import pytest
 
 from tests.tools import missing
-from tests.tournament.window import xwd
-from tournament.window.screen import COLOURS, QUIET_ZONE_MODULES, Phase, qr_matrix
+from tests.tournament.window import keys, xwd
+from tournament.window.screen import COLOURS, GREYED, QUIET_ZONE_MODULES, Phase, qr_matrix
 from tournament.window.server import answers_health
+from tournament.window.tk_window import RING
 
 pytestmark = pytest.mark.window
 
@@ -56,6 +61,8 @@ def display():
     for program in ("Xvfb", "xwd", "xwininfo"):
         if not shutil.which(program):
             missing(f"No {program}: sudo apt-get install -y xvfb x11-apps x11-utils")
+    if not keys.available():
+        missing("No libXtst to press keys: sudo apt-get install -y x11-utils")
     try:
         import _tkinter  # noqa: F401
     except ImportError:
@@ -80,17 +87,24 @@ def display():
     xvfb.wait(timeout=10)
 
 
-def _window(display: str) -> tuple[str, str, int, int] | None:
-    """The window's id, title, width and height, as xwininfo lists it."""
+def _window(display: str, title: str = "Five Tricks") -> tuple[str, str, int, int] | None:
+    """The id, title, width and height of the window whose title starts with ``title``
+    (the app's, or its dialog's), as xwininfo lists it."""
     tree = subprocess.run(
         ["xwininfo", "-display", display, "-root", "-tree"], capture_output=True, text=True
     ).stdout
     for line in tree.splitlines():
-        if '"Five Tricks' in line and "x" in line:
+        if f'"{title}' in line and "x" in line:
             window, title = line.split()[0], line.split('"')[1]
             width, height = line.split('")')[1].split()[0].split("+")[0].split("x")
             return window, title, int(width), int(height)
     return None
+
+
+def _title(display: str) -> str:
+    found = _window(display)
+    assert found is not None, "the window is there"
+    return found[1]
 
 
 def _free_port() -> int:
@@ -106,21 +120,56 @@ def _shot(display: str, window: str, name: str, folder: Path) -> list[list[tuple
 
 
 def _has_colour(picture, colour: str) -> bool:
-    wanted = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    wanted = _rgb(colour)
     return any(pixel == wanted for row in picture for pixel in row)
 
 
-def _qr_modules(picture) -> list[list[bool]]:
-    """The QR code's modules read off the picture: the black inside the white square on
-    the right (the window's only white area there), sampled at each module's centre."""
+def _ring(picture) -> tuple[str, int] | None:
+    """Where the focus ring is, on the window's left or right half ("left", "right"), and
+    how many pixels thick its top edge is, a few pixels right of its top left corner (the
+    first ring pixel, reading the picture row by row); None: no ring."""
+    ring = _rgb(RING)
+    corner = next(
+        ((y, x) for y, row in enumerate(picture) for x, pixel in enumerate(row) if pixel == ring),
+        None,
+    )
+    if corner is None:
+        return None
+    y, x = corner
+    thickness = 0
+    while picture[y + thickness][x + 6] == ring:
+        thickness += 1
+    return "left" if x < len(picture[0]) // 2 else "right", thickness
+
+
+def _ringed(display: str, window: str, side: str):
+    """A picture of the window once its focus ring is on ``side``."""
+    return _wait(
+        lambda: (shot := xwd.take(display, window)) and (_ring(shot) or ("",))[0] == side and shot,
+        seconds=10,
+        what=f"the focus ring on the {side}",
+    )
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _in_the_code(picture) -> list[tuple[int, int]]:
+    """Where the QR code's square is: the white square on the right (the window's only
+    white area there) and all inside it."""
     width = len(picture[0])
     right = [(x, y) for y, row in enumerate(picture) for x in range(width * 7 // 10, width)]
     white = [(x, y) for x, y in right if picture[y][x] == WHITE]
     left, top = min(x for x, _ in white), min(y for _, y in white)
     bottom = max(y for _, y in white)
-    black = [
-        (x, y) for x, y in right if picture[y][x] == BLACK and x >= left and top <= y <= bottom
-    ]
+    return [(x, y) for x, y in right if x >= left and top <= y <= bottom]
+
+
+def _qr_modules(picture) -> list[list[bool]]:
+    """The QR code's modules read off the picture: the black inside its square, sampled
+    at each module's centre."""
+    black = [(x, y) for x, y in _in_the_code(picture) if picture[y][x] == BLACK]
     x0, x1 = min(x for x, _ in black), max(x for x, _ in black)
     y0, y1 = min(y for _, y in black), max(y for _, y in black)
     assert x1 - x0 == y1 - y0, "the code is square"
@@ -136,7 +185,7 @@ def _qr_modules(picture) -> list[list[bool]]:
     ]
 
 
-def test_a_double_click_shows_the_window_preparing_then_ready_and_stops_on_sigterm(
+def test_a_double_click_shows_the_window_preparing_then_ready_stops_by_keyboard_and_closes(
     display, tmp_path
 ):
     shots = REPO / "screenshots" if os.environ.get("SCREENSHOTS") else tmp_path
@@ -194,11 +243,62 @@ def test_a_double_click_shows_the_window_preparing_then_ready_and_stops_on_sigte
         assert answered == "200", "the browser opens once the server answers, never before"
         assert link.startswith(f"http://127.0.0.1:{port}/console/sign-in/")
 
-        app.send_signal(signal.SIGTERM)
-        assert app.wait(timeout=60) == 0
+        the_keyboard_opens_the_console_and_stops_the_server(display, window, opened, shots)
         assert not answers_health(port)
+
+        app.send_signal(signal.SIGTERM)  # closes the window of a stopped server
+        assert app.wait(timeout=60) == 0
         assert _window(display) is None
     finally:
         if app.poll() is None:
             app.kill()
         log.close()
+
+
+def the_keyboard_opens_the_console_and_stops_the_server(display, window, opened, shots) -> None:
+    """ "Open the console" has the focus once it works: Return and the keypad's Enter each
+    open the browser again. Tab, and "Stop the server" has a solid ring 3 pixels thick;
+    Return asks (the question in the box itself), Escape keeps serving, Return again and
+    Return in the box stop: the address's code is greyed out."""
+
+    def opened_times() -> int:
+        return len(opened.read_text().splitlines())
+
+    keys.press(display, window, "Return")
+    _wait(lambda: opened_times() == 2, seconds=10, what="Return to open the console")
+    assert _ring(_ringed(display, window, "left")) == ("left", 3)  # pixels, at 96 dpi
+    keys.press(display, window, "KP_Enter")
+    _wait(lambda: opened_times() == 3, seconds=10, what="the keypad's Enter to open it")
+
+    keys.press(display, window, "Tab")
+    focused = _ringed(display, window, "right")
+    xwd.write_png(focused, shots / "window-stop-focused.png")
+    assert _ring(focused) == ("right", 3)
+
+    def asked():
+        return _window(display, "Stop the server?")
+
+    keys.press(display, window, "Return")
+    dialog = _wait(asked, seconds=10, what="Return on Stop to ask")
+    _shot(display, dialog[0], "stop-asked", shots)
+    keys.press(display, dialog[0], "Escape")
+    _wait(lambda: asked() is None, seconds=10, what="Escape to keep serving")
+    assert "ready" in _title(display)
+    keys.press(display, window, "Return")  # the focus went back to Stop
+    dialog = _wait(asked, seconds=10, what="Return on Stop to ask again")
+    keys.press(display, dialog[0], "Return")
+
+    _wait(lambda: "stopped" in _title(display), seconds=60, what="stopped")
+    stopped = _wait(
+        lambda: (
+            (shot := xwd.take(display, window))
+            and _has_colour(shot, COLOURS[Phase.STOPPED])
+            and shot
+        ),
+        seconds=10,
+        what="the stopped state drawn",
+    )
+    xwd.write_png(stopped, shots / "window-stopped.png")
+    in_the_code = {stopped[y][x] for x, y in _in_the_code(stopped)}
+    assert _rgb(GREYED) in in_the_code
+    assert BLACK not in in_the_code
