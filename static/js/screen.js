@@ -435,7 +435,7 @@
   function streamHeard() {
     document.body.setAttribute("data-pushed", "");
     clearTimeout(silence);
-    var beat = Number(live() && live().getAttribute("data-beat")) || 5;
+    var beat = Number(live() && live().getAttribute("data-beat")) || 10;
     silence = setTimeout(streamSilent, 2 * beat * 1000);
   }
   function streamSilent() {

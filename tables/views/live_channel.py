@@ -74,7 +74,7 @@ from tournament.common.wake import LogWatch, listen_for_notices, register_sleepe
 from tournament.models import Event, Phase, Player, Seat, looks_like_token
 
 SAFETY_TICK_SECONDS = 2.0
-LOG_LOOK_SECONDS = 0.02  # a stat of a file, on the event loop: no thread, no query
+LOG_LOOK_SECONDS = 0.05  # a stat of a file, on the event loop: no thread, no query
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 1000
 BEAT = b"event: beat\ndata: 1\n\n"  # an event's data may not be empty, or it is not fired
@@ -168,6 +168,7 @@ class Watcher:
         self.arrived: set[int] = set()  # players whose streams opened since (Terms: arrival)
         self.noting: asyncio.Future | None = None  # that write, while it runs
         self.log = LogWatch()
+        self.looking: asyncio.TimerHandle | None = None  # the next look at the log
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
@@ -176,6 +177,8 @@ class Watcher:
         if self.task is None or self.task.done():
             listen_for_notices()
             self.task = asyncio.get_running_loop().create_task(self.run())
+        if self.log.path and self.looking is None:
+            self.look_at_log()
 
     def remove(self, follower: Follower) -> None:
         self.followers.discard(follower)
@@ -211,15 +214,18 @@ class Watcher:
 
     async def rest(self) -> None:
         """Until a wake, a change of the database's log, or the safety tick (Terms: watcher)."""
-        loop = asyncio.get_running_loop()
-        until = loop.time() + SAFETY_TICK_SECONDS
-        look = LOG_LOOK_SECONDS if self.log.path else SAFETY_TICK_SECONDS
-        while (left := until - loop.time()) > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.poke.wait(), min(look, left))
-                return
-            if self.log.changed():
-                return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.poke.wait(), SAFETY_TICK_SECONDS)
+
+    def look_at_log(self) -> None:
+        """On SQLite, while streams are open: a stat of the log every LOG_LOOK_SECONDS, a
+        plain callback of the loop (a task a look cost 35 times as much: bench/idle_streams.py)."""
+        if not self.followers:
+            self.looking = None
+            return
+        if self.log.changed():
+            self.poke.set()
+        self.looking = asyncio.get_running_loop().call_later(LOG_LOOK_SECONDS, self.look_at_log)
 
     def note_present(self, followers: list[Follower]) -> None:
         """The players whose streams just opened are there (see Terms: arrival), and

@@ -50,7 +50,7 @@ STOP_POLLING = 286  # with an element that has no trigger left: its polls end th
 # nothing else to say; a page that hears nothing for two beats polls at the room's pace
 # again (static/js/screen.js): behind a proxy that holds the stream's events, the stream
 # looks open and says nothing.
-STREAM_BEAT_SECONDS = 5.0
+STREAM_BEAT_SECONDS = 10.0
 
 
 def poll_trigger() -> str:
