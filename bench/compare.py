@@ -12,6 +12,8 @@ Terms:
                 work is free.
     screen room bench/screen_room.py: players at tables of 5 playing on screens at a human
                 pace, each screen on the live channel (issue 33).
+    idle        bench/idle_streams.py: as many screens holding their streams while nothing
+                happens, as a share of one core (issue 41).
     live room   bench/live_room.py: every table's phones and the projectors polling at the
                 app's interval while games are reported, for --live-seconds.
 
@@ -37,6 +39,7 @@ from dataclasses import dataclass
 from _client import Connection, Run, closed_loop, percentile
 from _setup import free_port, running_server, setup_django
 from debrief_room import debrief_figures, print_debrief
+from idle_streams import idle_figures, print_idle
 from live_room import HTMX, prepare_event, print_room, report_once, run_room
 from screen_room import print_screen_room, screen_figures
 
@@ -205,7 +208,7 @@ def main() -> None:
         *(["--workers", str(args.workers)] if args.workers else []),
         *(["--threads", str(args.threads)] if args.threads else []),
     ]
-    with running_server(data_dir, port, *serve_options):
+    with running_server(data_dir, port, *serve_options) as server:
         etag = asyncio.run(_etag(port, live_path))
         light, heavy = LIGHT_CONNECTIONS, HEAVY_CONNECTIONS
         targets = [
@@ -228,6 +231,8 @@ def main() -> None:
         debrief = debrief_figures(port, event, phones=args.players)  # issue 25
         # Issue 33: a room of players with their cards on screens, on the same server.
         screens = screen_figures(port, players=args.screen_players, seconds=args.screen_seconds)
+        # Issue 41: what as many open, idle screens cost (remote_idle_core_share).
+        idle = idle_figures(port, server.pid, players=args.screen_players, seconds=30)
     tool = "wrk" if use_wrk else "bench/_client.py"
     print(f"\nthroughput, {args.seconds:.0f} s each, load from {tool} on the same cores:")
     for result in results.values():
@@ -240,6 +245,7 @@ def main() -> None:
     print_room(room, players=args.players, tables=len(tables), phones=2 * len(tables), projectors=3)
     print_debrief(debrief)
     print_screen_room(screens)
+    print_idle(idle)
     bare = results["bare"].requests_per_second or float("nan")
     figures = {
         "errors": errors + sum(r.errors for r in results.values()) + room.errors,
@@ -254,6 +260,7 @@ def main() -> None:
         **room.summary(),
         **debrief.summary(),  # debrief_answer_p99_ms and the rest of bench/debrief_room.py
         **screens.summary(),  # remote_card_to_table_p99_s, remote_play_p99_ms, remote_errors
+        **idle,  # remote_idle_core_share and its bare server's
     }
     figures["errors"] += debrief.errors
     print(json.dumps(figures))
