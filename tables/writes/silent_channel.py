@@ -55,6 +55,7 @@ from tables.writes.screen_play import (
     reused_key_refusal,
     touch_seat,
 )
+from tables.writes.table_lock import lock_table
 from tournament.common.errors import Refused
 from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Player, Round, Seat
@@ -141,16 +142,18 @@ def _place(
     moved_on: str,
     same: dict[str, Any],
 ) -> _Place | Drawn:
-    """Lock the event; the Drawn of a key stored already with the values ``same`` names
+    """Lock the event for one table, then the table (tables.writes.table_lock); the Drawn
+    of a key stored already with the values ``same`` names
     (and at the pad shown, when given), else the player's table, refused with
     ``moved_on`` when the screen showed another (see Terms: pad shown)."""
-    event = Event.objects.lock(player.event_id)
+    event = Event.objects.lock(player.event_id, one_table=True)
     if pad is not None:
         same = {**same, "round_id": pad[0], "table_id": pad[1]}
     if (table_id := _repeated(model, client_key, player, same)) is not None:
         return Drawn(table_id, repeated=True)
     held = refuse_unless_holder(player, device)
     round_, table_id = _players_table(event, player)
+    lock_table(table_id)  # the pad and its pace are read after, under it
     if pad is not None and pad != (round_.pk, table_id):
         raise Refused(moved_on)
     return _Place(event, round_, table_id, held, same)

@@ -7,15 +7,17 @@ Terms:
               once its transaction commits, the screens hear of it now instead of at
               their watcher's safety tick. Every version bump calls it (the event's and a
               table's: tournament.models.event, tables.models).
-    notice    how another process hears of it. On PostgreSQL the write sends NOTIFY on
-              CHANNEL inside its transaction, so it is delivered only if the write
-              commits (a rolled-back write wakes nobody), once per transaction, to every
-              server process on the database; each one LISTENs on one connection of its
-              own (``listen_for_notices``) and wakes its sleepers. On SQLite the servers
-              share one machine and one file: a commit changes the write-ahead log, and a
-              watcher that sees the log's file change (``LogWatch``, a stat, no query)
-              reads the versions. Either way the versions in the database stay the
-              truth: a lost notice costs one safety tick, never a change.
+    notice    how another process hears of it. On PostgreSQL a trigger on the versions
+              (tournament migration 0026) sends NOTIFY on CHANNEL inside the write's
+              transaction, so it is delivered only if the write commits (a rolled-back
+              write wakes nobody), once per transaction, to every server process on the
+              database, and costs the write no statement; each process LISTENs on one
+              connection of its own (``listen_for_notices``) and wakes its sleepers. On
+              SQLite the servers share one machine and one file: a commit changes the
+              write-ahead log, and a watcher that sees the log's file change
+              (``LogWatch``, a stat, no query) reads the versions. Either way the
+              versions in the database stay the truth: a lost notice costs one safety
+              tick, never a change.
 
 Plumbing: no rule and no model here, so models and writes can call it.
 """
@@ -57,11 +59,7 @@ def wake_now() -> None:
 
 def wake_after_commit() -> None:
     """Wake the sleepers of this process once the current transaction commits (at once
-    outside one), and, on PostgreSQL, every other server process (see Terms: notice)."""
-    connection = transaction.get_connection()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
+    outside one). The other processes hear of it by a notice (see Terms)."""
     if _sleepers:
         transaction.on_commit(wake_now)
 

@@ -59,12 +59,12 @@ from tournament.rules.cards import (
 
 
 @cache
-def _lock_sql(for_update: bool) -> str:
+def _lock_sql(lock: str) -> str:
     """The event's row by id, locked where the database locks rows (see EventQuerySet.lock)."""
     meta = Event._meta
     columns = ", ".join(f'"{field.column}"' for field in meta.concrete_fields)
     sql = f'SELECT {columns} FROM "{meta.db_table}" WHERE "{meta.pk.column}" = %s'
-    return sql + (" FOR UPDATE" if for_update else "")
+    return f"{sql} {lock}".rstrip()
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -88,17 +88,17 @@ class EventQuerySet(models.QuerySet["Event"]):
             return self.none()
         return self.filter(players_token=token)
 
-    def lock(self, event_id: int) -> Event:
-        """The event as it stands now, its row locked until the transaction ends.
-
-        Every bridge that writes an event's rows calls this first, inside its transaction,
-        so two requests for one event run one after the other and the second sees what
-        the first committed (a report and a round close, a confirmation and a dispute).
-        SQLite's write lock does that for the whole database, taken at BEGIN (IMMEDIATE
+    def lock(self, event_id: int, *, one_table: bool = False) -> Event:
+        """The event as it stands now, its row locked until the transaction ends. Every
+        bridge that writes an event's rows calls this first, inside its transaction, so two
+        requests for one event run one after the other and the second sees what the first
+        committed (a report and a round close, a confirmation and a dispute). SQLite's
+        write lock does that for the whole database, taken at BEGIN (IMMEDIATE
         transactions): there FOR UPDATE is left out and this is a plain read. Taking the
         event first, before any other row, keeps two requests from each holding a row
-        the other waits for.
-        """
+        the other waits for. ``one_table``: a write to one table's play, which then locks
+        that table (tables.writes.table_lock): FOR KEY SHARE, so writes at other tables go
+        on beside it, and a write to the whole event (FOR UPDATE) waits for them all."""
         # Prepared SQL, not .select_for_update().get(): compiling that query cost more
         # than running it, and every report pays it while it holds the lock (issue 23).
         for_update = connections[self.db].features.has_select_for_update
@@ -107,7 +107,8 @@ class EventQuerySet(models.QuerySet["Event"]):
             raise transaction.TransactionManagementError(
                 "Event.objects.lock() is for use inside a transaction."
             )
-        event = next(iter(self.raw(_lock_sql(for_update), (event_id,))), None)
+        lock = ("FOR KEY SHARE" if one_table else "FOR UPDATE") if for_update else ""
+        event = next(iter(self.raw(_lock_sql(lock), (event_id,))), None)
         if event is None:
             raise self.model.DoesNotExist(f"No event {event_id}.")
         return event
