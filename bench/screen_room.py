@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from _client import FAILURES, Connection, percentile
 from _setup import free_port, make_owner, running_server, setup_django
+from _stages import StageLog, print_stages
 
 HTMX = {"HX-Request": "true"}
 MIN_PACE, MAX_PACE = 1.0, 3.0
@@ -110,6 +111,7 @@ class ScreenRoom:
     disagreements: int = 0
     stored: int = 0
     stored_unacknowledged: int = 0
+    stages: StageLog = field(default_factory=StageLog)  # where each card's time went
 
     def failed(self, kind: str) -> None:
         self.errors += 1
@@ -139,6 +141,7 @@ class ScreenRoom:
             "remote_play_p99_ms": round(percentile(self.plays, 0.99) * 1000, 1),
             "remote_fetch_p99_ms": round(percentile(self.fetches, 0.99) * 1000, 1),
             "remote_errors": self.errors,
+            **self.stages.summary(),
         }
 
 
@@ -164,7 +167,7 @@ class Stream:
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
                 self.chunked = True
-        self.buffer = b""
+        self.buffer, self.marks = b"", b""  # marks: the last message's (bench/_stages.py)
         self.size: int | None = None  # a chunk's size, read before its data
 
     async def message(self) -> tuple[bytes, bytes]:
@@ -176,6 +179,7 @@ class Stream:
                 lines = block.split(b"\n")
                 data = [line[6:] for line in lines if line.startswith(b"data: ")]
                 kind = next((line[7:] for line in lines if line.startswith(b"event: ")), b"message")
+                self.marks = next((line for line in lines if line.startswith(b": stages ")), b"")
                 if data:
                     return kind, b"\n".join(data)
                 continue
@@ -243,7 +247,7 @@ class Player:
         elif answer.status != 304:
             self.room.failed(f"fetch answered {answer.status}")
 
-    def look(self, html: bytes, *, pushed: bool = False) -> None:
+    def look(self, html: bytes, *, pushed: bool = False, marks: bytes = b"") -> None:
         """Keep the table's state (and from a live part, the hand), and note when each
         card in play first showed here."""
         if pushed:
@@ -267,6 +271,8 @@ class Player:
         number = int(game.group(1))
         for card in TRICK_CARDS.findall(html):
             key = (self.table, number, card.decode(), self.token)
+            if key not in self.room.seen and marks:
+                self.room.stages.pushed(key[:3], marks)
             self.room.seen.setdefault(key, now)
 
     async def run(self, stop_at: float) -> None:
@@ -292,7 +298,7 @@ class Player:
             if time.perf_counter() >= stop_at:
                 break
             if kind == b"table":
-                self.look(data, pushed=True)
+                self.look(data, pushed=True, marks=stream.marks)
                 deal = DEAL.search(data)
                 if deal is not None and deal.group(1) != self.deal:
                     await self.fetch()
@@ -343,7 +349,9 @@ class Player:
             began = time.perf_counter()
             self.room.sent[(self.table, number, card)] = (began, self.token)
             answer = await self.post("play", f"card={card}&key={key}")
-            self.room.plays.append(time.perf_counter() - began)
+            self.room.plays.append(took := time.perf_counter() - began)
+            if answer is not None:  # where its time went (bench/_stages.py)
+                self.room.stages.answered((self.table, number, card), answer.headers, took)
             if answer is not None and STORED in answer.headers:
                 self.room.acknowledged.add(key)
                 if card in self.hand:  # as screen.js takes it from the hand at once
@@ -472,6 +480,7 @@ def print_screen_room(room: ScreenRoom) -> None:
     )
     kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(room.error_kinds.items()))
     print(f"  errors {figures['remote_errors']}" + (f" ({kinds})" if kinds else ""))
+    print_stages(figures)
 
 
 def main() -> None:

@@ -49,6 +49,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.rules.variants import Suit, Variant, check_variants
+from tournament.common import stages
 from tournament.common.isolation import with_names
 from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Player, Round, looks_like_token, new_secret_token
@@ -96,6 +97,7 @@ class TableQuerySet(models.QuerySet["Table"]):
             cursor.execute(_bump_sql(Table, returning=True), (table_id,))
             found = cursor.fetchone()
         wake_after_commit()  # the live channels (tournament.common.wake)
+        stages.mark("written")
         return None if found is None else found[0]
 
     def mark_printed(self, tables: Sequence[Table], *, at: datetime | None = None) -> None:

@@ -55,6 +55,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -68,6 +69,7 @@ from tables.models import Table
 from tables.reads.screen_play import screen_round
 from tables.views.screen import PushedState, pushed_table_parts
 from tables.writes.screen_play import note_seen
+from tournament.common import stages
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.polling import STREAM_BEAT_SECONDS
 from tournament.common.wake import LogWatch, listen_for_notices, register_sleeper
@@ -104,6 +106,7 @@ class Follower:
     told: tuple[int, int] = (0, 0)  # as the screen was last told
     state: PushedState | None = None  # the table's state to push
     pad_told: int = -1  # the pad's version the screen was last pushed (Terms: pad kept)
+    marks: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the push's (tournament.common.stages)
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -169,6 +172,7 @@ class Watcher:
         self.noting: asyncio.Future | None = None  # that write, while it runs
         self.log = LogWatch()
         self.looking: asyncio.TimerHandle | None = None  # the next look at the log
+        self.woke_at = 0.0  # when a write of this process first woke it since its last read
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
@@ -187,6 +191,7 @@ class Watcher:
         while self.followers:
             followers = list(self.followers)
             self.poke.clear()  # before reading: a wake from now on makes another round
+            woke, self.woke_at = self.woke_at or time.time(), 0.0
             try:
                 events, tables = await _in_db_thread(
                     _versions,
@@ -206,8 +211,10 @@ class Watcher:
                 if key != follower.key:
                     follower.key = key
                     changed.append(follower)
+            read = time.time()
             await self.push_states(changed)
             for follower in changed:
+                follower.marks = (woke, read, time.time())
                 follower.woken.set()
             self.note_present(followers)
             await self.rest()
@@ -295,6 +302,7 @@ def wake_watchers() -> None:
     watchers read the versions now rather than at their next tick. Safe from any thread."""
     for loop, watcher in list(_watchers.items()):
         if not loop.is_closed():
+            watcher.woke_at = watcher.woke_at or time.time()
             loop.call_soon_threadsafe(watcher.poke.set)
 
 
@@ -400,7 +408,7 @@ async def _send_state(send: Send, follower: Follower) -> None:
     follower.told, follower.state, follower.pad_told = follower.key, None, state.pad_version
     lines = ["event: table", f"id: {follower.key[0]}.{state.version}"]
     lines += [f"data: {line}" for line in html.strip().splitlines()]
-    body = ("\n".join(lines) + "\n\n").encode()
+    body = (stages.push_line(*follower.marks) + "\n".join(lines) + "\n\n").encode()
     await send({"type": "http.response.body", "body": body, "more_body": True})
 
 

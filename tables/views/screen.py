@@ -67,6 +67,7 @@ from tables.writes.screen_play import (
     point_at_card,
 )
 from tables.writes.screen_seats import free_seat
+from tournament.common import stages
 from tournament.common.busy import Busy, busy_answer, patience
 from tournament.common.errors import Refused
 from tournament.common.languages import phone_language, pick_phone_language, speak
@@ -366,13 +367,16 @@ def _act(request: HtmxRequest, player: Player, action) -> HttpResponse:
         return _answer(request, player, notice=("error", form.first_error()), status=400)
     device = _phone_id(request) or ""
     try:
-        with patience():
+        with patience(), stages.timed() as marks:
             done = action(form.cleaned_data, device)
     except Refused as refusal:
         return _answer(request, player, notice=("error", refusal.message), status=409)
     except Busy:
         return busy_answer(request, page_url=reverse("phone:screen", args=[player.token]))
-    return _answer(request, player, done=done)
+    response = _answer(request, player, done=done)
+    for name, value in stages.server_timing(marks).items():  # on the bench only
+        response[name] = value
+    return response
 
 
 @csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie

@@ -33,6 +33,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.common import stages
 from tournament.common.wake import wake_after_commit
 from tournament.models.cofacilitators import CoFacilitator
 from tournament.models.event_clock import EventClock
@@ -104,11 +105,10 @@ class EventQuerySet(models.QuerySet["Event"]):
         for_update = connections[self.db].features.has_select_for_update
         if for_update and connections[self.db].get_autocommit():
             # As select_for_update() says: a row lock outside a transaction ends at once.
-            raise transaction.TransactionManagementError(
-                "Event.objects.lock() is for use inside a transaction."
-            )
+            raise transaction.TransactionManagementError("Event.objects.lock() needs a transaction")
         lock = ("FOR KEY SHARE" if one_table else "FOR UPDATE") if for_update else ""
         event = next(iter(self.raw(_lock_sql(lock), (event_id,))), None)
+        stages.mark("locked")  # where an action's time goes (bench/screen_room.py)
         if event is None:
             raise self.model.DoesNotExist(f"No event {event_id}.")
         return event

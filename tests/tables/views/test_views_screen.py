@@ -18,6 +18,8 @@ from tournament.writes.rounds import advance_phase
 
 pytestmark = pytest.mark.django_db
 
+HTMX = {"HX-Request": "true", "X-Screen-Pushed": "1"}
+
 
 @pytest.fixture
 def playing(organizer):
@@ -172,3 +174,29 @@ def test_the_join_link_does_not_hand_out_a_name_another_device_plays(client, pla
     )
     assert answer.status_code == 409
     assert "playing on another device" in answer.content.decode()
+
+
+def test_on_the_bench_a_play_says_its_stages_and_a_facilitators_server_does_not(
+    client, playing, settings
+):
+    # tournament.common.stages: where the time goes, for bench/screen_room.py only.
+    deal = deal_at(playing, 1)
+    me = Player.objects.get(pk=game_of(deal).trick.to_play)
+    client.get(_url("screen", me))
+    hand = deal.hands_by_player[me.pk]
+    quiet = client.post(_url("screen_play", me), {"card": hand[0], "key": "stagesoff1234567"})
+    assert "Server-Timing" not in quiet
+    settings.BENCH = True
+    me = Player.objects.get(pk=game_of(deal).trick.to_play)
+    card = deal.hands_by_player[me.pk][0]
+    client.get(_url("screen", me))
+    timed = client.post(
+        _url("screen_play", me), {"card": card, "key": "stageson12345678"}, headers=HTMX
+    )
+    assert timed["X-Action-Stored"] == "1"
+    assert [part.split(";")[0] for part in timed["Server-Timing"].split(", ")] == [
+        "lock",
+        "write",
+        "commit",
+    ]
+    assert float(timed["X-Committed-At"]) > 0
