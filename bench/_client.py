@@ -5,6 +5,8 @@ Terms:
     connection   one keep-alive TCP connection, as one phone's browser holds one.
     closed loop  N connections each sending its next request as soon as the last one is
                  answered: how many requests a second the server can take (throughput).
+    stream       a server-sent events stream (a screen's live channel) read on its own
+                 connection, message by message.
 
 It connects to loopback only, and every loop is bounded in time and in count.
 """
@@ -152,3 +154,65 @@ def percentile(samples: list[float], fraction: float) -> float:
         return 0.0
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
+
+
+class Stream:
+    """A server-sent events stream read on its own connection: messages as they come."""
+
+    def __init__(self, port: int, path: str, cookie: str) -> None:
+        self.port, self.path, self.cookie = port, path, cookie
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        request = (
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Accept: text/event-stream\r\nCookie: {self.cookie}\r\n\r\n"
+        )
+        self.writer.write(request.encode())
+        status = await self.reader.readline()
+        if b" 200 " not in status:
+            raise ConnectionError(f"stream answered {status!r}")
+        self.chunked = False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
+                self.chunked = True
+        self.buffer, self.marks = b"", b""  # marks: the last message's (bench/_stages.py)
+        self.size: int | None = None  # a chunk's size, read before its data
+
+    async def message(self) -> tuple[bytes, bytes]:
+        """The next message: its event type (b"message" by default) and its data."""
+        assert self.reader is not None
+        while True:
+            if b"\n\n" in self.buffer:
+                block, self.buffer = self.buffer.split(b"\n\n", 1)
+                lines = block.split(b"\n")
+                data = [line[6:] for line in lines if line.startswith(b"data: ")]
+                kind = next((line[7:] for line in lines if line.startswith(b"event: ")), b"message")
+                self.marks = next((line for line in lines if line.startswith(b": stages ")), b"")
+                if data:
+                    return kind, b"\n".join(data)
+                continue
+            if self.chunked:
+                # A wait for the next message may be cut short (asyncio.wait_for) anywhere
+                # here: the chunk's size is kept until its data and CRLF are read in one
+                # go, so a cut between the two never reads data as the next size.
+                if self.size is None:
+                    line = await self.reader.readline()
+                    if not line:
+                        raise ConnectionError("the stream ended")
+                    self.size = int(line.split(b";")[0], 16)
+                if self.size == 0:
+                    raise ConnectionError("the stream ended")
+                self.buffer += (await self.reader.readexactly(self.size + 2))[:-2]
+                self.size = None
+            else:
+                chunk = await self.reader.read(4096)
+                if not chunk:
+                    raise ConnectionError("the stream ended")
+                self.buffer += chunk
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()

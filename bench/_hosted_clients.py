@@ -34,7 +34,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from _client import FAILURES, Connection, Response
+from _client import FAILURES, Connection, Response, Stream
 from _hosted import Pool
 from live_room import FORM_FIELD, HTMX
 from screen_room import (
@@ -44,7 +44,6 @@ from screen_room import (
     STORED,
     Player,
     ScreenRoom,
-    Stream,
 )
 
 RESEND_SECONDS = 0.5  # about when an outbox tries again: at the next poll

@@ -86,3 +86,16 @@ def running_server(data_dir: Path, port: int, *extra: str) -> Iterator[subproces
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def hogging(cores: int) -> Iterator[None]:
+    """Other processes keeping ``cores`` cores busy for the whole block, as a shared
+    host's neighbours would (issue 41: ``--hog``)."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()

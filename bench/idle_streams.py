@@ -28,8 +28,9 @@ import os
 import time
 from pathlib import Path
 
+from _client import Stream
 from _setup import free_port, running_server, setup_django
-from screen_room import Stream, prepare_screen_event
+from screen_room import prepare_screen_event
 
 OPENING = 16  # streams opened at once
 TICKS = os.sysconf("SC_CLK_TCK")

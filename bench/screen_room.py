@@ -24,8 +24,9 @@ Terms:
                   once, and nothing else is: ``remote_plays_stored`` equals
                   ``remote_plays_acknowledged`` and every stored key was acknowledged.
 
-Traffic goes to 127.0.0.1 only; every loop stops by time. Usage (its own server):
-    .venv/bin/python bench/screen_room.py --players 250 --seconds 45
+Traffic goes to 127.0.0.1 only; every loop stops by time. Usage (its own server; --hog
+keeps one core busy with another process for the whole run, as on a shared host):
+    .venv/bin/python bench/screen_room.py --players 250 --seconds 45 [--hog]
 compare.py (`make bench`) runs it on its server after the room of phones.
 """
 
@@ -39,8 +40,8 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from _client import FAILURES, Connection, percentile
-from _setup import free_port, make_owner, running_server, setup_django
+from _client import FAILURES, Connection, Stream, percentile
+from _setup import free_port, hogging, make_owner, running_server, setup_django
 from _stages import StageLog, print_stages
 
 HTMX = {"HX-Request": "true"}
@@ -66,6 +67,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=45)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, help="the server's threads per worker")
+    parser.add_argument(
+        "--hog", action="store_true", help="keep one core busy with another process meanwhile"
+    )
     return parser.parse_args()
 
 
@@ -143,68 +147,6 @@ class ScreenRoom:
             "remote_errors": self.errors,
             **self.stages.summary(),
         }
-
-
-class Stream:
-    """A server-sent events stream read on its own connection: messages as they come."""
-
-    def __init__(self, port: int, path: str, cookie: str) -> None:
-        self.port, self.path, self.cookie = port, path, cookie
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def open(self) -> None:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        request = (
-            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-            f"Accept: text/event-stream\r\nCookie: {self.cookie}\r\n\r\n"
-        )
-        self.writer.write(request.encode())
-        status = await self.reader.readline()
-        if b" 200 " not in status:
-            raise ConnectionError(f"stream answered {status!r}")
-        self.chunked = False
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
-                self.chunked = True
-        self.buffer, self.marks = b"", b""  # marks: the last message's (bench/_stages.py)
-        self.size: int | None = None  # a chunk's size, read before its data
-
-    async def message(self) -> tuple[bytes, bytes]:
-        """The next message: its event type (b"message" by default) and its data."""
-        assert self.reader is not None
-        while True:
-            if b"\n\n" in self.buffer:
-                block, self.buffer = self.buffer.split(b"\n\n", 1)
-                lines = block.split(b"\n")
-                data = [line[6:] for line in lines if line.startswith(b"data: ")]
-                kind = next((line[7:] for line in lines if line.startswith(b"event: ")), b"message")
-                self.marks = next((line for line in lines if line.startswith(b": stages ")), b"")
-                if data:
-                    return kind, b"\n".join(data)
-                continue
-            if self.chunked:
-                # A wait for the next message may be cut short (asyncio.wait_for) anywhere
-                # here: the chunk's size is kept until its data and CRLF are read in one
-                # go, so a cut between the two never reads data as the next size.
-                if self.size is None:
-                    line = await self.reader.readline()
-                    if not line:
-                        raise ConnectionError("the stream ended")
-                    self.size = int(line.split(b";")[0], 16)
-                if self.size == 0:
-                    raise ConnectionError("the stream ended")
-                self.buffer += (await self.reader.readexactly(self.size + 2))[:-2]
-                self.size = None
-            else:
-                chunk = await self.reader.read(4096)
-                if not chunk:
-                    raise ConnectionError("the stream ended")
-                self.buffer += chunk
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
 
 
 class Player:
@@ -490,10 +432,10 @@ def main() -> None:
     data_dir = setup_django()
     port = free_port()
     options = ["--threads", str(args.threads)] if args.threads else []
-    with running_server(data_dir, port, *options):
+    with running_server(data_dir, port, *options), hogging(1 if args.hog else 0):
         room = screen_figures(port, players=args.players, seconds=args.seconds, seed=args.seed)
     print_screen_room(room)
-    print(json.dumps(room.summary()))
+    print(json.dumps({**room.summary(), "remote_hog": args.hog}))
 
 
 if __name__ == "__main__":
