@@ -460,6 +460,7 @@ class PhoneSighting(models.Model):
 from tables.models.screen_play import (  # noqa: E402
     Deal,
     DealEnd,
+    GameClaim,
     Play,
     Pointing,
     ScreenSeat,
@@ -475,6 +476,7 @@ __all__ = [
     "Deal",
     "DealEnd",
     "Game",
+    "GameClaim",
     "GameCorrection",
     "GameQuerySet",
     "GameReport",
