@@ -9,10 +9,11 @@ Terms:
                    (tables.writes.screen_play.hold_seat) and only it sees the hand: the
                    first to open the link, then one that pressed "Play on this device"
                    once the holder freed the seat or was away for minutes.
-    action         a card played or a pointing, sent with the client key the page made:
-                   answered with ``X-Action-Stored`` once stored (or already stored), or a
-                   4xx with ``X-Action-Refused`` and the reason, never retried; anything
-                   else leaves it in the page's outbox (static/js/screen.js).
+    action         a card played, a pointing or a claim (who won the game: tables.writes.
+                   game_claims), sent with the client key the page made: answered with
+                   ``X-Action-Stored`` once stored (or already stored), or a 4xx with
+                   ``X-Action-Refused`` and the reason, never retried; anything else leaves
+                   it in the page's outbox (static/js/screen.js).
     live part      the part of the page that polls and swaps (``#live``), 304 while the
                    table's version, the event's shared version and the seat's holder stay.
 
@@ -40,7 +41,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from tables.forms import ScreenActionForm
+from tables.forms import GameClaimForm, ScreenActionForm
 from tables.models import Deal, ScreenSeat, Table
 from tables.reads import prepared
 from tables.reads.debrief_answers import phone_question
@@ -58,6 +59,7 @@ from tables.reads.silent_channel import gesture_buttons, ink_choices, table_vide
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.views.phone import _keep_phone_id, _phone_id
+from tables.writes.game_claims import point_at_winner
 from tables.writes.screen_play import (
     SEEN_EVERY_SECONDS,
     Done,
@@ -215,6 +217,7 @@ def live_context(
         "stream_url": reverse("phone:screen_stream", args=[player.token]),
         "play_url": reverse("phone:screen_play", args=[player.token]),
         "point_url": reverse("phone:screen_point", args=[player.token]),
+        "claim_url": reverse("phone:screen_claim", args=[player.token]),
         **_silent_channel(player),
         "video_url": table_video_link(event, video_table) if video_table is not None else "",
         "video_table": video_table,
@@ -336,6 +339,7 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
                 "new_key": secrets.token_urlsafe(16),
                 "play_url": reverse("phone:screen_play", args=[player.token]),
                 "point_url": reverse("phone:screen_point", args=[player.token]),
+                "claim_url": reverse("phone:screen_claim", args=[player.token]),
                 **_silent_channel(player),
             }
             response = render(request, PLAY_PARTIAL, context)
@@ -348,8 +352,8 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
     return response
 
 
-def _act(request: HtmxRequest, player: Player, action) -> HttpResponse:
-    form = ScreenActionForm(request.POST)
+def _act(request: HtmxRequest, player: Player, action, form_class=ScreenActionForm):
+    form = form_class(request.POST)
     if not form.is_valid():
         return _answer(request, player, notice=("error", form.first_error()), status=400)
     device = _phone_id(request) or ""
@@ -392,6 +396,23 @@ def point(request: HtmxRequest, player: Player) -> HttpResponse:
         )
 
     return _act(request, player, action)
+
+
+@csrf_exempt  # as play
+@require_POST
+@player_from_link
+def claim(request: HtmxRequest, player: Player) -> HttpResponse:
+    def action(data: dict, device: str) -> Done:
+        return point_at_winner(
+            player=player,
+            winner_id=data["winner"],
+            client_key=data["key"],
+            device=device,
+            deal_id=data["deal"],
+            taken=data["taken"],
+        )
+
+    return _act(request, player, action, GameClaimForm)
 
 
 @csrf_exempt  # a language pick risks nothing; the link in the URL is the credential
