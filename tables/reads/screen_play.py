@@ -376,9 +376,10 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
 def games_in_play_won(round_id: int, *, table_id: int | None = None) -> dict[int, str]:
     """Who wins each screen table's game in play (or only ``table_id``'s), counted by
     tricks so far, by table number: what closing the round will record
-    (tables.writes.screen_play.end_deal, the same rule), for the close's preview to show
-    the same moves and a player's screen at time up the same count. A game with no trick
-    taken counts for nobody. Three queries."""
+    (tables.writes.screen_games.end_deal, the same rule), for the close's preview to show
+    the same moves and a player's screen at time up the same count (not at an event with
+    a scoring clause, where the table says who won: tables.reads.screens). A game with no
+    trick taken counts for nobody. Three queries."""
     in_play = Deal.objects.filter(round_id=round_id, ended_at__isnull=True, practice=False)
     if table_id is not None:
         in_play = in_play.filter(table_id=table_id)
