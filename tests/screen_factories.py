@@ -1,4 +1,5 @@
-"""Small helpers for events whose cards are on screens: play a trick, point, agree."""
+"""Small helpers for events whose cards are on screens: play a trick, point, agree, and
+at an event with a scoring clause play a game out and point at its winner."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import itertools
 
 from tables.models import Deal
 from tables.rules import screen_play as screen_play_rules
+from tables.writes.game_claims import point_at_winner
 from tables.writes.screen_play import game_of, play_card, point_at_card
 from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
@@ -22,6 +24,14 @@ def screen_event(*, owner, players: int = 10, tables: int = 2, **fields) -> Even
     return factories.seated_event(
         owner=owner, players=players, tables=tables, cards="screens", **fields
     )
+
+
+def scoring_event(*, owner, players: int = 10, tables: int = 2, **fields) -> Event:
+    """A screen event that uses a scoring clause: table 1 wins a game with the fewest
+    tricks, the other tables with the most (tables.reads.game_claims)."""
+    event = screen_event(owner=owner, players=players, tables=tables, **fields)
+    event.tables.filter(number=1).update(fewest_wins=True)
+    return event
 
 
 def short_hands(monkeypatch, cards: int = 2) -> None:
@@ -71,3 +81,30 @@ def draw_and_gesture(deal: Deal) -> None:
             player=first, kind="red", points=points, client_key=key(), device=device_of(first)
         )
     make_gesture(player=second, kind="yes", client_key=key(), device=device_of(second))
+
+
+def play_out(event: Event, table_number: int) -> Deal:
+    """Every trick of the table's game in play, each taken by its leader's card (so the
+    first leader takes them all); at an event with a scoring clause the deal then waits
+    for its players to name the winner."""
+    deal = deal_at(event, table_number)
+    while game_of(deal).trick is not None:
+        _deal, cards = play_trick(event, table_number)
+        trick = game_of(deal).trick
+        assert trick is not None
+        everyone_points(deal, cards[trick.leader])
+    return deal
+
+
+def everyone_claims(deal: Deal, winner: int, *, but: dict[int, int] | None = None):
+    """Every player of the deal points at ``winner`` as the game's winner (those in
+    ``but`` at the player it names): the last claim's outcome."""
+    done = None
+    for player in Player.objects.filter(pk__in=deal.seats).order_by("pk"):
+        done = point_at_winner(
+            player=player,
+            winner_id=(but or {}).get(player.pk, winner),
+            client_key=key("claim"),
+            device=device_of(player),
+        )
+    return done

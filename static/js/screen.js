@@ -1,5 +1,6 @@
-/* A player's screen at a screen table (tables.views.screen): cards played and pointing
-   sent with a client key, kept in an outbox until the server stores or refuses them.
+/* A player's screen at a screen table (tables.views.screen): cards played, pointing and
+   claims (who won the game, at an event with a scoring clause) sent with a client key,
+   kept in an outbox until the server stores or refuses them.
    - A tap makes one action with a new key, kept in localStorage ("ft-screen-outbox",
      per link) before it is sent: a reload, a lost answer or no connection never loses it,
      and the server stores a key once, so a retry never doubles it.
@@ -121,6 +122,7 @@
   }
   function shownAtOnce(action) {
     var urls = live() ? live().dataset : {};
+    if (action.url === urls.claimUrl) { markPressed(".claim [data-pointers]", fieldsOf(action).winner); return; }
     if (action.url !== urls.playUrl && action.url !== urls.pointUrl) return;
     var code = fieldsOf(action).card;
     if (action.url === urls.playUrl) {
@@ -139,11 +141,15 @@
       var turn = document.querySelector(".your-turn");
       if (turn) turn.hidden = true;
     } else {
-      document.querySelectorAll("[data-pointers]").forEach(function (button) {
-        button.setAttribute("aria-pressed", button.value === code ? "true" : "false");
-        button.removeAttribute("aria-busy");
-      });
+      markPressed(".trick [data-pointers]", code);
     }
+  }
+  // The vote (a card, or a player as the game's winner) this screen just made, pressed.
+  function markPressed(selector, value) {
+    document.querySelectorAll(selector).forEach(function (button) {
+      button.setAttribute("aria-pressed", button.value === value ? "true" : "false");
+      button.removeAttribute("aria-busy");
+    });
   }
 
   function showWaiting(waiting) {
@@ -241,6 +247,14 @@
     }
     if (kind === "draw") {
       queue(urls.drawUrl || form.action, { kind: submitter.value, points: "", pad: form.dataset.pad });
+      return;
+    }
+    if (kind === "claim") {
+      // Who won the game, with the game and the tricks taken this screen showed.
+      var taken = form.querySelector("[name=taken]");
+      queue(urls.claimUrl || form.action,
+        { winner: submitter.value, deal: shown.deal, taken: taken ? taken.value : "" });
+      submitter.setAttribute("aria-busy", "true");
       return;
     }
     queue((kind === "point" ? urls.pointUrl : urls.playUrl) || form.action,

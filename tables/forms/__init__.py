@@ -179,6 +179,20 @@ class ScreenActionForm(forms.Form):
         return str(_("The page sent something it should not. Reload the page and try again."))
 
 
+class GameClaimForm(forms.Form):
+    """Who won the game, pointed at from a player's screen at an event with a scoring
+    clause (tables.views.screen), with the key the page made for it, the game it showed
+    and the tricks it showed taken."""
+
+    winner = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}\Z")
+    deal = forms.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
+    taken = forms.IntegerField(min_value=0, max_value=DECK_SIZE, required=False)
+
+    def first_error(self) -> str:
+        return str(_("The page sent something it should not. Reload the page and try again."))
+
+
 PAD_SHOWN = r"^[0-9]{1,12}-[0-9]{1,12}\Z"  # "round id-table id" of the pad a screen showed
 
 

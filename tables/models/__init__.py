@@ -49,9 +49,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.rules.variants import Suit, Variant, check_variants
-from tournament.common import stages
+from tournament.common import stages, wake
 from tournament.common.isolation import with_names
-from tournament.common.wake import wake_after_commit
 from tournament.models import Event, Player, Round, looks_like_token, new_secret_token
 
 # The Table fields that hold a variant, for bulk updates (with "trump").
@@ -96,7 +95,7 @@ class TableQuerySet(models.QuerySet["Table"]):
             cursor.execute(_bump_sql(Event, returning=False), (event_id,))
             cursor.execute(_bump_sql(Table, returning=True), (table_id,))
             found = cursor.fetchone()
-        wake_after_commit()  # the live channels (tournament.common.wake)
+        wake.wake_after_commit()  # the live channels
         stages.mark("written")
         return None if found is None else found[0]
 
@@ -459,17 +458,17 @@ class PhoneSighting(models.Model):
         return f"{self.phone} at {self.table_id}, {self.last_seen:%H:%M:%S}"
 
 
-# The screen tables' rows, in their own module (no import back to this one: they name
-# Table and Game by string).
+# The screen tables' rows, in modules of their own (naming Table and Game by string).
 from tables.models.screen_play import (  # noqa: E402
     Deal,
     DealEnd,
+    GameClaim,
     Play,
     Pointing,
     ScreenSeat,
     ScreenSighting,
     TakenTrick,
-)
+)  # fmt: skip
 from tables.models.silent_channel import Gesture, Stroke  # noqa: E402
 
 __all__ = [
@@ -479,6 +478,7 @@ __all__ = [
     "Deal",
     "DealEnd",
     "Game",
+    "GameClaim",
     "GameCorrection",
     "GameQuerySet",
     "GameReport",

@@ -12,6 +12,10 @@ Terms:
     pointing  one player pointing at the card they think wins a complete trick
               (``Pointing``). Every change is a new row with its time: the latest per player
               is where they point now, and the rows are the disagreement's story.
+    claim     at an event with a scoring clause, one player pointing at who won the game
+              (``GameClaim``, tables.rules.game_claims), with the count of tricks taken when
+              they pointed. Every change is a new row, as a pointing is; the game itself is
+              recorded (a ``Game``) only once the table agrees or the organizer settles.
     taken     a trick that went to a player (``TakenTrick``): by agreement, or settled by the
               organizer (``settled_by``). ``complete_at`` is when its last card was played,
               so the time to settle is ``taken_at - complete_at``.
@@ -124,6 +128,23 @@ class Pointing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal} · trick {self.trick} · {self.player_id} → {self.card}"
+
+
+class GameClaim(models.Model):
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="claims")
+    taken = models.PositiveSmallIntegerField()  # tricks taken when the player pointed
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    claimed_at = models.DateTimeField(default=timezone.now)
+    client_key = models.CharField(max_length=CLIENT_KEY_MAX_LENGTH, unique=True)
+
+    class Meta:
+        ordering = ["deal", "pk"]
+        verbose_name = _("game claim")
+        verbose_name_plural = _("game claims")
+
+    def __str__(self) -> str:
+        return f"{self.deal} · {self.player_id} → {self.winner_id}"
 
 
 class TakenTrick(models.Model):

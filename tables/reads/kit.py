@@ -36,6 +36,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from tables.models import Table
+from tables.reads.game_claims import uses_scoring_clause
 from tables.reads.screens import TALLY_ROWS
 from tables.rules.players_guide import PlayersGuide, players_guide
 from tables.rules.rule_sheets import RuleSheet, rule_sheet
@@ -157,8 +158,8 @@ def event_guide(event: Event, tables: Iterable[Table] = ()) -> PlayersGuide:
         practice_minutes=event.practice_minutes,
         round_minutes=event.round_minutes,
         translate=_,
-        # The same page at every table: it leaves the winner to the sheets as soon as one
-        # table of the event wins a game with the fewest tricks.
-        winner_by_sheet=event.winner_by_sheet or any(table.fewest_wins for table in tables),
+        # The same page at every table: it leaves the winner to the sheets as soon as the
+        # event uses a scoring clause (one table wins a game with the fewest tricks).
+        winner_by_sheet=uses_scoring_clause(event, tables),
         paper_only=event.paper_only,
     )

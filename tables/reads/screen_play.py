@@ -27,7 +27,7 @@ Terms:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.utils import timezone
@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
+from tables.reads.game_claims import ClaimView, claim_alerts, claim_view
 from tables.reads.screen_rows import last_seen, people, plays_of, pointing_of, taken_of
 from tables.reads.silent_channel import GestureView, PadView, gestures_showing, pad_view
 from tables.rules import screen_play as rules
@@ -114,17 +115,19 @@ class TableView:
     gone: list[str] = field(default_factory=list)
     last_taken: tuple[str, CardView] | None = None
     pad: PadView | None = None
+    claim: ClaimView | None = None  # the players point at who won (tables.reads.game_claims)
 
 
 def table_view(
     deal: Deal, *, event: Event, me: int | None, now: datetime | None = None
 ) -> TableView:
     """The deal in play as ``me`` sees it (None: the organizer), with the table's pad and
-    the gestures showing. Five prepared queries and two."""
+    the gestures showing. Five prepared queries and two (and two more while its players
+    point at who won the game)."""
     now = now or timezone.now()
     gestures = gestures_showing(deal.round_id, deal.table_id, now=now)
     plays = [(p.trick, p.player_id, p.card, p.played_at) for p in plays_of(deal.pk)]
-    taken = [(t.number, t.taker_id, t.card) for t in taken_of(deal.pk)]
+    taken = [(t.number, t.taker_id, t.card, t.taken_at) for t in taken_of(deal.pk)]
     seats = [int(p) for p in deal.seats]
     names, seen = people(seats)
     pointing = {row.player_id: row.card for row in pointing_of(deal.pk)}
@@ -133,7 +136,7 @@ def table_view(
         hands=deal.hands_by_player,
         leader=deal.leader_id,
         plays=[(t, p, c) for t, p, c, _at in plays],
-        taken={number: taker for number, taker, _card in taken},
+        taken={number: taker for number, taker, _card, _at in taken},
         pointing=pointing,
     )
     gone_before = now - timedelta(seconds=GONE_AFTER_SECONDS)
@@ -193,6 +196,7 @@ def table_view(
         gone=[view.name for view in seat_views if view.gone],
         last_taken=(names.get(last[1], "?"), card_view(last[2])) if last else None,
         pad=pad_view(deal.round_id, deal.table_id),
+        claim=claim_view(deal, game, event=event, names=names, taken_at=last and last[3], now=now),
     )
 
 
@@ -289,12 +293,16 @@ class TableAlerts:
     disagrees: bool  # the players point at different cards now
     disagreed: int  # tricks taken this round after a disagreement
     gone: list[str]
+    # The players pointing at who won the game (tables.reads.game_claims: claim stall).
+    claim_stalled_seconds: int | None = None
+    claim_disagrees: bool = False
 
 
 def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableAlerts]:
     """Every screen table of the round with something to say, by table id; five queries
     whatever the number of tables: the deals in play, their plays, their taken tricks,
-    the pointing at their current tricks, the seat holders (and one count)."""
+    the pointing at their current tricks, the seat holders (and one count; and two more
+    while some table's players point at who won its game)."""
     deals = list(Deal.objects.filter(round_id=round_id, ended_at__isnull=True))
     ids = [deal.pk for deal in deals]
     plays: dict[int, list] = {pk: [] for pk in ids}
@@ -305,10 +313,12 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
     ):
         plays[deal_id].append((number, player, card, at))
     taken: dict[int, dict[int, int]] = {pk: {} for pk in ids}
-    for deal_id, number, taker in TakenTrick.objects.filter(deal_id__in=ids).values_list(
-        "deal_id", "number", "taker_id"
+    taken_at: dict[int, datetime] = {}
+    for deal_id, number, taker, at in TakenTrick.objects.filter(deal_id__in=ids).values_list(
+        "deal_id", "number", "taker_id", "taken_at"
     ):
         taken[deal_id][number] = taker
+        taken_at[deal_id] = max(at, taken_at.get(deal_id, at))
     pointing: dict[tuple[int, int], dict[int, str]] = {}
     for deal_id, number, player, card in (
         Pointing.objects.filter(deal_id__in=ids)
@@ -326,6 +336,7 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
     )
     gone_before = now - timedelta(seconds=GONE_AFTER_SECONDS)
     alerts: dict[int, TableAlerts] = {}
+    games = []
     for deal in deals:
         current = len(taken[deal.pk]) + 1
         game = rules.replay(
@@ -336,6 +347,7 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
             taken=taken[deal.pk],
             pointing=pointing.get((deal.pk, current), {}),
         )
+        games.append((deal, game, taken_at.get(deal.pk)))
         trick = game.trick
         stalled = None
         if trick is not None and trick.complete and rules.disagrees(trick):
@@ -350,15 +362,24 @@ def table_alerts(event: Event, round_id: int, now: datetime) -> dict[int, TableA
         alerts[deal.table_id] = TableAlerts(
             stalled, trick is not None and rules.disagrees(trick), disagreed[deal.table_id], gone
         )
+    claims = claim_alerts(event, games, now)
+    for deal, _game, _at in games:
+        if (claim := claims.get(deal.pk)) is not None:
+            alerts[deal.table_id] = replace(
+                alerts[deal.table_id],
+                claim_stalled_seconds=claim.stalled_seconds,
+                claim_disagrees=claim.disagrees,
+            )
     return alerts
 
 
 def games_in_play_won(round_id: int, *, table_id: int | None = None) -> dict[int, str]:
     """Who wins each screen table's game in play (or only ``table_id``'s), counted by
     tricks so far, by table number: what closing the round will record
-    (tables.writes.screen_play.end_deal, the same rule), for the close's preview to show
-    the same moves and a player's screen at time up the same count. A game with no trick
-    taken counts for nobody. Three queries."""
+    (tables.writes.screen_games.end_deal, the same rule), for the close's preview to show
+    the same moves and a player's screen at time up the same count (not at an event with
+    a scoring clause, where the table says who won: tables.reads.screens). A game with no
+    trick taken counts for nobody. Three queries."""
     in_play = Deal.objects.filter(round_id=round_id, ended_at__isnull=True, practice=False)
     if table_id is not None:
         in_play = in_play.filter(table_id=table_id)

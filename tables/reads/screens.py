@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Game, GameStatus, Table
 from tables.reads import prepared
+from tables.reads.game_claims import uses_scoring_clause
 from tables.reads.screen_play import games_in_play_won
 from tables.rules.rule_sheets import RuleSheet, rule_sheet
 from tables.rules.tally import shortcuts
@@ -298,7 +299,7 @@ class PlayerScreen:
     seat: Seat | None  # in the play round
     next_seat: Seat | None  # after a round closes
     games_won: int | None  # in the play round, once it is being played (at time up, with
-    # the game cut off, as the close counts it)
+    # the game cut off, as the close counts it, unless its players are to say who won it)
     is_final: bool
 
     @property
@@ -325,7 +326,7 @@ class PlayerScreen:
 
 
 def player_screen(event: Event, player: Player) -> PlayerScreen:
-    """What the player's phone shows now; two queries at most, at any event size (five
+    """What the player's phone shows now; two queries at most, at any event size (six
     at time up on screens: the game in play is counted too)."""
     number = play_round_number(event)
     seats = {
@@ -355,12 +356,16 @@ def _counts_game_in_play(event: Event, seat: Seat) -> bool:
     """Whether the player's count includes the game in play at their table: at a screen
     event whose round is open and whose time is up, the close counts that game by tricks
     so far (tables.writes.screen_organizer.count_games_in_play) and nothing more is
-    played; before, it is undecided; after the close it is a game like the others."""
+    played; before, it is undecided; after the close it is a game like the others. Never
+    at an event with a scoring clause: there the players say who won a game, and a game
+    counts only once they agree (tables.writes.game_claims), so no screen names the
+    winner its tricks would give before the table does."""
     return (
         event.on_screens
         and event.phase == Phase.ROUND
         and seat.round.status == RoundStatus.OPEN
         and event.time_is_up()
+        and not uses_scoring_clause(event)
     )
 
 

@@ -22,6 +22,7 @@ urlpatterns = [
     path("p/<str:token>/live/", screen.screen_live, name="screen_live"),
     path("p/<str:token>/play/", screen.play, name="screen_play"),
     path("p/<str:token>/point/", screen.point, name="screen_point"),
+    path("p/<str:token>/claim/", screen.claim, name="screen_claim"),
     path("p/<str:token>/draw/", silent_channel.draw, name="screen_draw"),
     path("p/<str:token>/gesture/", silent_channel.gesture, name="screen_gesture"),
     path("p/<str:token>/language/", screen.choose_language, name="screen_language"),

@@ -13,7 +13,7 @@ Terms:
                (tables.models.TableQuerySet.bump_version).
     state      when only the table changed (a card, a pointing, a trick taken), the
                stream pushes the table's public state itself (``event: table``, rendered
-               once per table and language by tables.views.screen.pushed_table_state, with
+               once per table and language by tables.views.screen_pushed.pushed_table_state, with
                no hand in it): the screens swap it in without asking. A change of the event
                (a phase, the clock, a close) is sent as the key alone, and the screens
                fetch their live part.
@@ -67,7 +67,7 @@ from django.http.request import split_domain_port, validate_host
 
 from tables.models import Table
 from tables.reads.screen_play import screen_round
-from tables.views.screen import PushedState, pushed_table_parts
+from tables.views.screen_pushed import PushedState, pushed_table_parts
 from tables.writes.screen_play import note_seen
 from tournament.common import stages
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language

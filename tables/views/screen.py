@@ -9,10 +9,11 @@ Terms:
                    (tables.writes.screen_play.hold_seat) and only it sees the hand: the
                    first to open the link, then one that pressed "Play on this device"
                    once the holder freed the seat or was away for minutes.
-    action         a card played or a pointing, sent with the client key the page made:
-                   answered with ``X-Action-Stored`` once stored (or already stored), or a
-                   4xx with ``X-Action-Refused`` and the reason, never retried; anything
-                   else leaves it in the page's outbox (static/js/screen.js).
+    action         a card played, a pointing or a claim (who won the game: tables.writes.
+                   game_claims), sent with the client key the page made: answered with
+                   ``X-Action-Stored`` once stored (or already stored), or a 4xx with
+                   ``X-Action-Refused`` and the reason, never retried; anything else leaves
+                   it in the page's outbox (static/js/screen.js).
     live part      the part of the page that polls and swaps (``#live``), 304 while the
                    table's version, the event's shared version and the seat's holder stay.
 
@@ -24,25 +25,22 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import wraps
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from tables.forms import ScreenActionForm
+from tables.forms import GameClaimForm, ScreenActionForm
 from tables.models import Deal, ScreenSeat, Table
-from tables.reads import prepared
 from tables.reads.debrief_answers import phone_question
 from tables.reads.screen_play import (
     deal_in_play_for,
@@ -52,12 +50,12 @@ from tables.reads.screen_play import (
     seat_is_free,
     table_view,
 )
-from tables.reads.screen_rows import deal_in_play_at
 from tables.reads.screens import player_screen
 from tables.reads.silent_channel import gesture_buttons, ink_choices, table_video_link
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.views.phone import _keep_phone_id, _phone_id
+from tables.writes.game_claims import point_at_winner
 from tables.writes.screen_play import (
     SEEN_EVERY_SECONDS,
     Done,
@@ -83,7 +81,6 @@ from tournament.models import Phase, Player, Seat, looks_like_token
 
 LIVE_PARTIAL = "phone/screen.html#live"
 PLAY_PARTIAL = "phone/_screen_play.html"
-STATE_TEMPLATE = "phone/_screen_pushed.html"  # the table state, the pad and its count
 STORED_HEADER = "X-Action-Stored"
 PUSHED_HEADER = "X-Screen-Pushed"  # sent by static/js/screen.js while its stream is open
 REFUSED_HEADER = "X-Action-Refused"
@@ -226,6 +223,7 @@ def live_context(
         "stream_url": reverse("phone:screen_stream", args=[player.token]),
         "play_url": reverse("phone:screen_play", args=[player.token]),
         "point_url": reverse("phone:screen_point", args=[player.token]),
+        "claim_url": reverse("phone:screen_claim", args=[player.token]),
         **_silent_channel(player),
         "video_url": table_video_link(event, video_table) if video_table is not None else "",
         "video_table": video_table,
@@ -349,6 +347,7 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
                 "new_key": secrets.token_urlsafe(16),
                 "play_url": reverse("phone:screen_play", args=[player.token]),
                 "point_url": reverse("phone:screen_point", args=[player.token]),
+                "claim_url": reverse("phone:screen_claim", args=[player.token]),
                 **_silent_channel(player),
             }
             response = render(request, PLAY_PARTIAL, context)
@@ -361,8 +360,8 @@ def _answer(request: HtmxRequest, player: Player, *, done=None, notice=None, sta
     return response
 
 
-def _act(request: HtmxRequest, player: Player, action) -> HttpResponse:
-    form = ScreenActionForm(request.POST)
+def _act(request: HtmxRequest, player: Player, action, form_class=ScreenActionForm):
+    form = form_class(request.POST)
     if not form.is_valid():
         return _answer(request, player, notice=("error", form.first_error()), status=400)
     device = _phone_id(request) or ""
@@ -413,6 +412,23 @@ def point(request: HtmxRequest, player: Player) -> HttpResponse:
     return _act(request, player, action)
 
 
+@csrf_exempt  # as play
+@require_POST
+@player_from_link
+def claim(request: HtmxRequest, player: Player) -> HttpResponse:
+    def action(data: dict, device: str) -> Done:
+        return point_at_winner(
+            player=player,
+            winner_id=data["winner"],
+            client_key=data["key"],
+            device=device,
+            deal_id=data["deal"],
+            taken=data["taken"],
+        )
+
+    return _act(request, player, action, GameClaimForm)
+
+
 @csrf_exempt  # a language pick risks nothing; the link in the URL is the credential
 @require_POST
 @player_from_link
@@ -428,70 +444,3 @@ def no_stream(request: HttpRequest, token: str) -> HttpResponse:
     Django's own test or development server: 204 tells the page's EventSource to stop
     trying, and the page keeps polling."""
     return HttpResponse(status=204)
-
-
-@dataclass(frozen=True)
-class PushedState:
-    """A table's state for the live channel, in parts (see pushed_table_parts)."""
-
-    version: int  # the table's
-    pad_version: int  # tables.reads.silent_channel, Terms: pad version
-    state: str  # #table-state: the game, the seats, the gestures showing
-    pad: str  # the pad's strokes, their count, whether the round's pad is full
-    kept: str  # #pad-kept: stands for the pad, with its version, when it did not change
-    added: dict[int, str]  # #pad-added: the strokes since a pad version, by that version
-
-    def message(self, *, told: int | None = None) -> str:
-        """What a screen last pushed the pad at version ``told`` is sent: the table's
-        state, then the pad's version alone when the pad did not change, the strokes
-        added since when only strokes were (a gesture, a card or a stroke then costs a
-        few kilobytes, not the whole pad), else the whole pad."""
-        if told == self.pad_version:
-            return self.state + self.kept
-        if told is not None and told in self.added:
-            return self.state + self.added[told]
-        return self.state + self.pad
-
-
-def pushed_table_parts(
-    table_id: int, language: str, since: Collection[int] = ()
-) -> PushedState | None:
-    """The table's public state (#table-state) for the live channel to push to every
-    screen at the table: rendered once, for nobody in particular (each screen marks its
-    own seat), in ``language``; with the table's version, so a screen never takes an
-    older state over a newer one, and the pad's, so a screen is sent the pad's strokes
-    only when they changed: those added since each version in ``since`` that the pad's
-    last clear left in place, or the whole pad. None when the table has no game in play.
-    Nine queries: the table, the deal, the game (five), the pad and the gestures."""
-    # The version first: a change after it gets a newer version and its own push, so a
-    # screen never keeps a state older than the version it was told.
-    table = prepared.table_with_event(table_id)
-    deal = deal_in_play_at(table_id)
-    if deal is None:
-        return None
-    deal.table = table
-    with translation.override(language):
-        view = table_view(deal, event=table.event, me=None)
-        # After time up a push (the organizer settles a trick) keeps the table closed.
-        closed = table.event.phase == Phase.ROUND and table.event.time_is_up()
-        context = {"view": view, "me_id": None, "closed": closed}
-        state, pad, kept = (
-            render_to_string(f"{STATE_TEMPLATE}#{part}", context)
-            for part in ("state", "pad", "kept")
-        )
-        added: dict[int, str] = {}
-        if view.pad is not None:
-            on_the_pad = {view.pad.base} | {stroke.id for stroke in view.pad.strokes}
-            for version in set(since) & on_the_pad - {view.pad.version}:
-                strokes = [stroke for stroke in view.pad.strokes if stroke.id > version]
-                added[version] = render_to_string(
-                    f"{STATE_TEMPLATE}#added", {**context, "since": version, "added": strokes}
-                )
-    pad_version = view.pad.version if view.pad is not None else 0
-    return PushedState(table.version, pad_version, state, pad, kept, added)
-
-
-def pushed_table_state(table_id: int, language: str) -> tuple[int, str] | None:
-    """The whole of it, pad included, with the table's version (pushed_table_parts)."""
-    parts = pushed_table_parts(table_id, language)
-    return None if parts is None else (parts.version, parts.message())

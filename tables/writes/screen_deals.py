@@ -49,6 +49,14 @@ def deal_next(round_: Round, table: Table, *, practice: bool, number: int, now: 
     )
 
 
+def deal_after(round_: Round, deal: Deal, *, now: datetime) -> Deal | None:
+    """The table's next game once ``deal`` ended, while there is play time to play it
+    (``round_.event`` as the caller locked it)."""
+    if play_round(round_.event) is None:
+        return None
+    return deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
+
+
 def deal_screen_tables(
     *, event: Event, now: datetime | None = None, keep: bool = False
 ) -> list[Deal]:

@@ -10,7 +10,9 @@ Terms:
     gone        a player whose seat holder has not shown up for a minute
                 (tables.reads.screen_play.GONE_AFTER_SECONDS).
     in play     a deal not yet ended; when the round closes it counts by tricks so far
-                (tables.writes.screen_play, Terms: count).
+                (tables.writes.screen_games, Terms: count), at an event with a scoring
+                clause too: the close never waits for the players to agree who won a game
+                (tables.writes.game_claims, Terms: time up).
 
 Each function locks the event's row first, like every write.
 """
@@ -25,15 +27,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Deal, DealEnd, Game, Play, Table
+from tables.reads.game_claims import uses_scoring_clause
 from tables.reads.screen_play import play_round, screen_round
 from tables.rules import screen_play as rules
-from tables.writes.screen_deals import deal_next
+from tables.writes.screen_deals import deal_after
+from tables.writes.screen_games import end_deal
 from tables.writes.screen_play import (
     DealState,
     Done,
     bump_table,
     deal_in_play,
-    end_deal,
     game_of,
     play_refusal,
     take_trick,
@@ -42,7 +45,9 @@ from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round
 
 
-def _table_deal(event: Event, table_number: int) -> tuple[Round, Deal]:
+def organizer_table_deal(event: Event, table_number: int) -> tuple[Round, Deal]:
+    """The round and the deal in play at table ``table_number``, for the organizer: in play
+    time and after time is up, before the close; the reason there is none, refused."""
     # After time is up too: a trick left in disagreement can still be settled.
     where = None if event.is_finished else screen_round(event)
     if where is None:
@@ -63,7 +68,7 @@ def settle_trick(
     """Give trick ``trick`` at the table to whoever played ``card`` (see Terms: settle)."""
     now = now or timezone.now()
     event = Event.objects.lock(event.pk)
-    round_, deal = _table_deal(event, table_number)
+    round_, deal = organizer_table_deal(event, table_number)
     state = DealState.read(deal)
     current = state.game.trick
     if current is None or current.number != trick:
@@ -126,17 +131,19 @@ def end_game_as_it_stands(
 ) -> Game | None:
     """End the table's game in play, counted by tricks so far, and deal the next one
     while there is time to play it. ``deal_id`` is the game the organizer's page showed:
-    a second press (or a page left open) never ends the next game too."""
+    a second press (or a page left open) never ends the next game too. At an event with
+    a scoring clause a counted game is given to a player the organizer names instead
+    (tables.writes.game_claims.settle_game_winner): its tricks never name its winner."""
     now = now or timezone.now()
     event = Event.objects.lock(event.pk)
-    round_, deal = _table_deal(event, table_number)
+    round_, deal = organizer_table_deal(event, table_number)
     if deal_id is not None and deal.pk != deal_id:
         raise Refused(_("That game has already ended."))
-    recorded = end_deal(
-        round_=round_, deal=deal, game=game_of(deal), end=DealEnd.ORGANIZER, now=now
-    )
-    if play_round(event) is not None:
-        deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
+    game = game_of(deal)
+    if game.taken and not deal.practice and uses_scoring_clause(event):
+        raise Refused(_("At this event the players say who won a game: give it to a player."))
+    recorded = end_deal(round_=round_, deal=deal, game=game, end=DealEnd.ORGANIZER, now=now)
+    deal_after(round_, deal, now=now)
     bump_table(deal)
     return recorded
 

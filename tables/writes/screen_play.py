@@ -8,12 +8,11 @@ Terms:
                   see tables.models.screen_play; the rules are tables.rules.screen_play.
     play time     study and practice (practice deals of round 1, never counted), or an open
                   round whose clock has not run out. Out of it no card is taken.
-    count         a deal that ends becomes the table's next game (tables.models.Game),
-                  confirmed at once: nobody reports it. Played out, it is a finished game;
-                  cut off (the round closed, or the organizer ended it) with at least one
-                  trick taken, it counts by tricks so far, as at a real table; with none it
-                  is not counted. Its winner is tables.rules.scoring's: most tricks (fewest
-                  at a fewest-wins table), ties in the one order of names.
+    count         a deal that ends becomes the table's next game (tables.writes.screen_games:
+                  end_deal), confirmed at once: nobody reports it. At an event with a
+                  scoring clause a game whose last trick is taken stays in play until its
+                  players agree who won it (tables.writes.game_claims), so no screen names
+                  a winner before the table does.
     client key    the key a screen makes for each action: the same key again with the same
                   action is a retry, answered as done and never stored twice; with another
                   action (another card, trick or deal) it is refused, and nothing changes.
@@ -39,7 +38,6 @@ from tables.models import (
     Deal,
     DealEnd,
     Game,
-    GameStatus,
     Play,
     Pointing,
     ScreenSeat,
@@ -47,16 +45,15 @@ from tables.models import (
     Table,
     TakenTrick,
 )
+from tables.reads.game_claims import uses_scoring_clause
 from tables.reads.screen_play import deal_in_play_for, play_round
 from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
-from tables.rules.scoring import game_winner
-from tables.writes.screen_deals import deal_next
+from tables.writes.screen_deals import deal_after
+from tables.writes.screen_games import end_deal
 from tables.writes.screen_seats import tell_seat_moved
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, Round, Seat
-
-SCREENS_REPORTED_BY = "screens"
 
 
 @dataclass(frozen=True)
@@ -142,7 +139,12 @@ def _refuse_moved_on(
 
 def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
     round_, _practice = refuse_out_of_play(event)
-    # The deal in play at the player's seat, in one query; the reason only when none.
+    return round_, seated_deal(round_, player)
+
+
+def seated_deal(round_: Round, player: Player) -> Deal:
+    """The deal in play at the player's seat in ``round_``, in one query; the reason it
+    has none, refused."""
     deal = Deal.objects.filter(
         round=round_, ended_at__isnull=True, table__seats__round=round_, table__seats__player=player
     ).first()
@@ -151,7 +153,7 @@ def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
             raise Refused(_("You are not seated at a table in this round."))
         raise Refused(_("The next game is being dealt. Try again in a moment."))
     deal.round = round_
-    return round_, deal
+    return deal
 
 
 def refuse_unless_holder(player: Player, device: str) -> bool:
@@ -338,8 +340,8 @@ def point_at_card(
 
 def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime) -> Done:
     """Give the current trick to whoever played ``card`` (by agreement, or the organizer
-    ``by``); a game that ends is counted and the next one dealt. The caller holds the
-    event's lock."""
+    ``by``); a game that ends is counted and the next one dealt, unless its players are
+    to say who won it (see Terms: count). The caller holds the event's lock."""
     deal = state.deal
     trick = state.game.trick
     assert trick is not None
@@ -362,52 +364,11 @@ def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime)
     state.taken[trick.number] = taker
     state.pointings = []
     after = state.game
-    if not after.over:
+    if not after.over or uses_scoring_clause(round_.event):
         return Done(deal, taken=taken, table_version=bump_table(deal))
     recorded = end_deal(round_=round_, deal=deal, game=after, end=DealEnd.PLAYED_OUT, now=now)
-    if play_round(round_.event) is not None:
-        deal_next(round_, deal.table, practice=deal.practice, number=deal.number + 1, now=now)
+    deal_after(round_, deal, now=now)
     return Done(deal, taken=taken, game=recorded, table_version=bump_table(deal))
-
-
-def end_deal(
-    *, round_: Round, deal: Deal, game: rules.Game[int], end: str, now: datetime
-) -> Game | None:
-    """End ``deal`` and count it (see Terms: count): the Game it made, or None."""
-    deal.ended_at, deal.end = now, end
-    if deal.practice or not game.taken:
-        if end != DealEnd.PLAYED_OUT:
-            deal.end = DealEnd.ABANDONED
-        deal.save(update_fields=["ended_at", "end"])
-        return None
-    names = dict(Player.objects.filter(pk__in=game.tricks).values_list("pk", "name"))
-    table = deal.table
-    # The winner by names (ties go by the one order of names); kept by player id, as
-    # every report's tricks are (tables.models.Game.tricks).
-    by_name = {names[player]: count for player, count in game.tricks.items()}
-    winner_name = game_winner(by_name, fewest_wins=table.fewest_wins)
-    winner_id = next(player for player, name in names.items() if name == winner_name)
-    tricks = {str(player): count for player, count in game.tricks.items()}
-    number = (
-        Game.objects.filter(round=round_, table=table)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
-    ) + 1
-    recorded = Game.objects.create(
-        round=round_,
-        table=table,
-        number=number,
-        winner_id=winner_id,
-        tricks=tricks,
-        finished=game.over,
-        status=GameStatus.CONFIRMED,
-        reported_by=SCREENS_REPORTED_BY,
-    )
-    deal.game = recorded
-    deal.save(update_fields=["ended_at", "end", "game"])
-    return recorded
 
 
 # --- who holds a seat --------------------------------------------------------------------

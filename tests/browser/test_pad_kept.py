@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tables.views.screen import pushed_table_parts
+from tables.views.screen_pushed import pushed_table_parts
 from tables.writes.silent_channel import draw_stroke
 from tests.browser.test_screen_channel_client import WAIT, play_next, shows
 from tests.browser.test_screen_channel_client import screen as screen

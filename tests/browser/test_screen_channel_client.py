@@ -1,7 +1,7 @@
 """What a player's screen does with the live channel's messages (static/js/screen.js), in
 a real browser, with the channel played by the test: a stand-in EventSource that the test
 tells to deliver a key (the screen fetches its live part) or a table's state (rendered by
-tables.views.screen.pushed_table_state, as the channel renders it). The page is kept
+tables.views.screen_pushed.pushed_table_state, as the channel renders it). The page is kept
 "hidden", so poll.js never polls: whatever the screen shows comes from these messages.
 
 - Every message is followed, however many fetches came before (a fetch that replaced the
@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tables.views.screen import pushed_table_state
+from tables.views.screen_pushed import pushed_table_state
 from tables.writes.screen_play import game_of, play_card
 from tests import factories
 from tests.screen_factories import deal_at, device_of, key, screen_event

@@ -14,11 +14,15 @@ Terms:
                             the table's last report or the round's start
                   streak    one player won every game so far, at least Event.radar_streak
                   stall     (cards on screens) a complete trick in disagreement for longer
-                            than Event.screen_stall_seconds: the organizer settles it
+                            than Event.screen_stall_seconds, or (at an event with a scoring
+                            clause) a game whose players point at different winners that
+                            long (tables.reads.game_claims: claim stall): the organizer
+                            settles it
                   gone      (cards on screens) players whose screen has not shown up for a
                             minute: the organizer may play for them or end the game
-                  disagree  (cards on screens) the players point at different cards now,
-                            or tricks were taken after a disagreement this round
+                  disagree  (cards on screens) the players point at different cards (or
+                            winners) now, or tricks were taken after a disagreement this
+                            round
     rank        tables by their heaviest flag, then how many flags, then the higher table.
 
 Only while a round is open; a paused clock silences the time flags, never the disputes
@@ -168,8 +172,8 @@ def _read_round(event: Event, round_: Round) -> _RoundReading:
 
 
 def screen_flags(alerts: TableAlerts | None) -> list[Flag | None]:
-    """A screen table's flags: a stalled trick, a trick in disagreement now (or tricks
-    that were, this round), players gone."""
+    """A screen table's flags: a stalled trick (or game), a trick (or game) in
+    disagreement now (or tricks that were, this round), players gone."""
     if alerts is None:
         return []
     flags: list[Flag | None] = []
@@ -181,6 +185,19 @@ def screen_flags(alerts: TableAlerts | None) -> list[Flag | None]:
                 % {"seconds": alerts.stalled_seconds},
                 WEIGHT["stall"] + alerts.stalled_seconds / 60,
             )
+        )
+    elif alerts.claim_stalled_seconds is not None:
+        flags.append(
+            Flag(
+                "stall",
+                _("The players point at different winners for %(seconds)s s: settle the game")
+                % {"seconds": alerts.claim_stalled_seconds},
+                WEIGHT["stall"] + alerts.claim_stalled_seconds / 60,
+            )
+        )
+    elif alerts.claim_disagrees:
+        flags.append(
+            Flag("disagree", _("The players point at different winners now"), WEIGHT["disagree"])
         )
     elif alerts.disagrees or alerts.disagreed:
         text = (

@@ -102,7 +102,7 @@ def iso(moment: datetime | None) -> str | None:
 def _names_for(tricks: Any, names: dict[int, str]) -> Any:
     """Tricks per player as stored (player id -> count) rewritten with names, sorted. A game
     counted by a screen table holds its players' names already
-    (tables.writes.screen_play.end_deal): they are kept as they are."""
+    (tables.writes.screen_games.end_deal): they are kept as they are."""
     if not isinstance(tricks, dict):
         return tricks
     return dict(

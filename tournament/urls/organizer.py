@@ -115,6 +115,11 @@ screens_urls = [
         screens.screen_end_game,
         name="screen_end_game",
     ),
+    path(
+        "tables/<int:number>/give-game/<int:deal>/",
+        screens.screen_give_game,
+        name="screen_give_game",
+    ),
     path("players/links/", screens.player_links, name="player_links"),
     path("video-rooms/", video_rooms.video_rooms, name="video_rooms"),
     path("video-rooms/save/", video_rooms.video_rooms_save, name="video_rooms_save"),

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.reads.screen_play import console_table, table_alerts, table_view
-from tables.views.screen import pushed_table_state
+from tables.views.screen_pushed import pushed_table_state
 from tables.writes.screen_play import hold_seat, point_at_card
 from tests import factories
 from tests.screen_factories import (

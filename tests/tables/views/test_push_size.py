@@ -1,7 +1,7 @@
 """A table's change is pushed as a small difference: a gesture or a card at a table whose
 pad is full sends every screen the table's state and the pad's version, not the pad's
 strokes again; the strokes travel to a screen only when the pad changed since its last
-push (tables.views.screen.pushed_table_parts; the channel's side is in
+push (tables.views.screen_pushed.pushed_table_parts; the channel's side is in
 test_live_channel.py)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tables.models import Stroke
 from tables.rules import silent_channel as rules
-from tables.views.screen import pushed_table_parts
+from tables.views.screen_pushed import pushed_table_parts
 from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
 from tests.screen_factories import deal_at, device_of, key, screen_event

@@ -95,7 +95,7 @@ def test_a_full_round_takes_no_stroke_nor_clear_and_the_table_is_told(
 
 
 def test_the_live_channel_tells_the_table_the_pad_is_full(playing, me):
-    from tables.views.screen import pushed_table_state
+    from tables.views.screen_pushed import pushed_table_state
 
     deal = deal_at(playing, 1)
     _fill_the_round(deal, points=rules.MAX_ROUND_POINTS, strokes=401)

@@ -126,7 +126,7 @@ def test_without_a_link_the_screen_says_nothing_of_video(client, me):
 def test_the_live_channel_pushes_the_pad_and_the_gestures_with_the_tables_state(
     client, playing, me
 ):
-    from tables.views.screen import pushed_table_state
+    from tables.views.screen_pushed import pushed_table_state
 
     client.post(_url("screen_draw", me), {"key": "strokekey0009", "kind": "green", "points": "3,4"})
     client.post(_url("screen_gesture", me), {"key": "gesturekey09", "gesture": "hand"})
@@ -162,7 +162,7 @@ CHOSEN = "Ace_is_HIGH_Qx7Zk_w9"  # a key a forged request chose: any 5 of it in 
 def _pages_others_see(client, playing, organizer) -> dict[str, str]:
     """What reaches the rest of the table: the pushed state, another seat's page and live
     part, and the console's table page."""
-    from tables.views.screen import pushed_table_state
+    from tables.views.screen_pushed import pushed_table_state
 
     other = Player.objects.get(pk=deal_at(playing, 1).seats[1])
     state = pushed_table_state(deal_at(playing, 1).table_id, "en")

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tables.reads.game_claims import uses_scoring_clause
 from tournament.forms import RadarForm
 from tournament.models import Event
 from tournament.reads.radar import build_radar
@@ -21,6 +22,8 @@ RADAR_REFRESH_SECONDS = 20
 def radar_context(event, form: RadarForm | None = None) -> dict:
     return {
         "event": event,
+        # Its screen tables' players point at who won each game (tables.writes.game_claims).
+        "claims_games": event.on_screens and uses_scoring_clause(event),
         "radar": build_radar(event),
         "radar_form": form or RadarForm(instance=event),
         "radar_refresh": RADAR_REFRESH_SECONDS,

@@ -1,6 +1,7 @@
 """The organizer's hand at a screen table, from its console page: settle a trick left in
-disagreement, play a card for a player who is gone, end a game as it stands; and the
-players' personal links, as a list to copy and a QR code each.
+disagreement, play a card for a player who is gone, end a game as it stands (at an event
+with a scoring clause: give a game to the player the organizer names, tables.writes.
+game_claims); and the players' personal links, as a list to copy and a QR code each.
 
 Terms:
     screen table, stall, gone, settle
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.reads.screen_play import card_view
 from tables.rules.screen_play import is_card
+from tables.writes.game_claims import settle_game_winner
 from tables.writes.screen_organizer import end_game_as_it_stands, play_for_player, settle_trick
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
@@ -93,6 +95,26 @@ def screen_end_game(request: EventRequest, event: Event, number: int, deal: int)
         }
 
     return run_action(request, end, default=table_url(event, number))
+
+
+@require_POST
+@event_view(may="assist")
+def screen_give_game(request: EventRequest, event: Event, number: int, deal: int) -> HttpResponse:
+    """Give the table's game to a player: settle the players' claim, or end a game at an
+    event with a scoring clause."""
+
+    def give() -> str:
+        winner = positive_int(request.POST.get("winner")) or 0
+        done = settle_game_winner(
+            event=event, table_number=number, winner_id=winner, by=request.user, deal_id=deal
+        )
+        return _("Table %(table)s: game %(game)s goes to %(name)s, decided by you.") % {
+            "table": number,
+            "game": done.game.number if done.game is not None else done.deal.number,
+            "name": event.players.get(pk=winner).name,
+        }
+
+    return run_action(request, give, default=table_url(event, number))
 
 
 @require_GET

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.models import Table
+from tables.reads.game_claims import uses_scoring_clause
 from tables.reads.screen_play import console_table, screen_round
 from tournament.common.inputs import positive_int
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
@@ -86,6 +87,8 @@ def table_context(request: HttpRequest, event: Event, number: int) -> dict:
         "event": event,
         "table": table,
         "on_screen": on_screen,
+        # A game's winner is the players' word there, or the organizer's (game_claims).
+        "claims_games": on_screen is not None and uses_scoring_clause(event),
         "variant_label": view.variant_label,
         "round": view.round_,
         "rounds": view.rounds,
