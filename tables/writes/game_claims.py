@@ -64,6 +64,7 @@ from tables.writes.screen_play import (
     seated_deal,
     touch_seat,
 )
+from tables.writes.table_lock import lock_table
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round
 
@@ -127,7 +128,7 @@ def point_at_winner(
     ``deal_id`` standing at ``taken`` tricks, when given: what the screen showed); when
     everyone then points at one player, the game is given to them (see Terms: give)."""
     now = now or timezone.now()
-    event = Event.objects.lock(player.event_id)
+    event = Event.objects.lock(player.event_id, one_table=True)
     found = _repeated(client_key, player, winner_id=winner_id, deal_id=deal_id, taken=taken)
     if found is not None:
         return Done(found, repeated=True)
@@ -135,6 +136,8 @@ def point_at_winner(
     round_ = _claim_round(event)
     try:
         deal = seated_deal(round_, player)
+        if lock_table(deal.table_id):  # read again under the table's lock
+            deal = seated_deal(round_, player)
     except Refused:
         if time_cut_off(event, now):  # the game cut off was given already
             raise Refused(_("Time is up: the round is over. Wait for the organizer.")) from None

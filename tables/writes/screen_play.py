@@ -52,6 +52,7 @@ from tables.rules import screen_play as rules
 from tables.writes.screen_deals import deal_after
 from tables.writes.screen_games import end_deal
 from tables.writes.screen_seats import tell_seat_moved
+from tables.writes.table_lock import lock_table
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, Round, Seat
 
@@ -138,8 +139,12 @@ def _refuse_moved_on(
 
 
 def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
+    """The player's deal in play, read under its table's lock (tables.writes.table_lock):
+    again once the lock is held, where rows lock, as another write there may have moved
+    the table on meanwhile."""
     round_, _practice = refuse_out_of_play(event)
-    return round_, seated_deal(round_, player)
+    deal = seated_deal(round_, player)
+    return round_, seated_deal(round_, player) if lock_table(deal.table_id) else deal
 
 
 def seated_deal(round_: Round, player: Player) -> Deal:
@@ -261,7 +266,7 @@ def play_card(
     ``deal_id`` and ``trick``, when given, are what the player's screen showed: a move
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
-    event = Event.objects.lock(player.event_id)
+    event = Event.objects.lock(player.event_id, one_table=True)
     if (
         deal := _repeated(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
     ) is not None:
@@ -302,7 +307,7 @@ def point_at_card(
     deal ``deal_id``, when given); when everyone then points at one card, the trick is
     taken (and a game that ends counted)."""
     now = now or timezone.now()
-    event = Event.objects.lock(player.event_id)
+    event = Event.objects.lock(player.event_id, one_table=True)
     if (
         deal := _repeated(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id)
     ) is not None:

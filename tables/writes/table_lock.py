@@ -1,8 +1,8 @@
 """Locking one table for a write to its play, so that tables do not wait for each other.
 
 Terms:
-    table write  a card played, a pointing, a stroke or a gesture: it changes one table's
-                 play and nothing else of the event. It takes the event's row FOR KEY
+    table write  a card played, a pointing, a claim, a stroke or a gesture: it changes one
+                 table's play and nothing else of the event. It takes the event's row FOR KEY
                  SHARE (Event.objects.lock(one_table=True)), finds the player's table, then
                  takes that table's row FOR UPDATE (``lock_table``) and reads the table's
                  play again under it. Two table writes at one table run one after the

@@ -43,7 +43,7 @@ def _event_in_round_one():
     return owner, event
 
 
-def _held(target, name: str):
+def held_open(target, name: str):
     """Patch ``target.name`` so that the first call does its work, then holds its
     transaction open until released. Returns (patcher, held, release)."""
     real = getattr(target, name)
@@ -59,7 +59,7 @@ def _held(target, name: str):
     return mock.patch.object(target, name, do_then_hold), held, release
 
 
-def _race(first: Side, held: threading.Event, second: Side, release: threading.Event) -> bool:
+def race(first: Side, held: threading.Event, second: Side, release: threading.Event) -> bool:
     """Start ``first``, and ``second`` once ``first`` holds its transaction open; release
     ``first`` after HOLD_SECONDS. Returns whether ``second`` was still waiting then."""
     first.start()
@@ -86,7 +86,7 @@ def report_held_open_while_the_round_closes() -> dict:
     seat = Seat.objects.filter(round=round_, table__number=1).select_related("player").first()
     assert seat is not None
     table = Table.objects.get(pk=seat.table_id)
-    patcher, held, release = _held(reporting, "_attach")
+    patcher, held, release = held_open(reporting, "_attach")
     report = Side(
         lambda: (
             reporting.report_game(
@@ -96,7 +96,7 @@ def report_held_open_while_the_round_closes() -> dict:
     )
     close = Side(lambda: close_round(round_=round_, by=owner)[seat.player.name].games)
     with patcher:
-        waited = _race(report, held, close, release)
+        waited = race(report, held, close, release)
     return {
         "errors": [side.error for side in (report, close) if side.error],
         "close_waited": waited,
@@ -117,7 +117,7 @@ def close_held_open_while_a_phone_reports() -> dict:
     seat = Seat.objects.filter(round=round_, table__number=1).select_related("player").first()
     assert seat is not None
     table = Table.objects.get(pk=seat.table_id)
-    patcher, held, release = _held(rounds, "seat_next_round")
+    patcher, held, release = held_open(rounds, "seat_next_round")
     close = Side(lambda: rounds.close_round(round_=round_, by=owner)[seat.player.name].games)
     report = Side(
         lambda: (
@@ -127,7 +127,7 @@ def close_held_open_while_a_phone_reports() -> dict:
         )
     )
     with patcher:
-        waited = _race(close, held, report, release)
+        waited = race(close, held, report, release)
     return {
         "errors": [side.error for side in (close, report) if side.error],
         "report_waited": waited,
@@ -164,11 +164,11 @@ def dispute_held_open_while_another_phone_confirms() -> dict:
         ).outcome
 
     report(first)
-    patcher, held, release = _held(reporting, "_attach")
+    patcher, held, release = held_open(reporting, "_attach")
     dispute = Side(lambda: report(other))
     confirm = Side(lambda: report(first))
     with patcher:
-        waited = _race(dispute, held, confirm, release)
+        waited = race(dispute, held, confirm, release)
     return {
         "errors": [side.error for side in (dispute, confirm) if side.error],
         "confirmation_waited": waited,
