@@ -180,9 +180,7 @@ def test_the_close_never_waits_a_game_left_unagreed_counts_by_its_tricks(playing
     assert game.finished
 
 
-def test_an_event_without_a_scoring_clause_counts_its_games_by_themselves(
-    organizer, monkeypatch
-):
+def test_an_event_without_a_scoring_clause_counts_its_games_by_themselves(organizer, monkeypatch):
     short_hands(monkeypatch, cards=2)
     event = factories.start_rounds(screen_event(owner=organizer))
     deal = deal_at(event, 1)
