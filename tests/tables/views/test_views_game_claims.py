@@ -65,6 +65,7 @@ def _play_out(browsers, event, number: int):
             fields = {"card": card, "deal": deal.pk, "trick": trick.number}
             assert _post(browsers[player], _url("screen_play", player), fields).status_code == 200
             trick = game_of(deal).trick
+            assert trick is not None  # the trick is complete, not taken yet
         card = dict(trick.plays)[trick.leader]
         for player in deal.seats:
             fields = {"card": card, "deal": deal.pk, "trick": trick.number}
