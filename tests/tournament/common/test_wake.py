@@ -67,7 +67,7 @@ def test_a_notice_is_sent_only_for_a_committed_write(table):
         listener.close()
 
 
-def test_the_listener_wakes_this_process_at_another_processs_notice(table):
+def test_the_listener_wakes_this_process_at_another_servers_notice(table):
     on("postgresql")
     woken = threading.Event()
     wake.register_sleeper(woken.set)
