@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WAIT = 15_000
 
 
-def _turn_and_watcher(new_context, live_server):
+def turn_and_watcher(new_context, live_server):
     event = factories.start_rounds(screen_event(owner=ensure_organizer()[0]))
     deal = deal_at(event, 1)
     turn = Player.objects.get(pk=game_of(deal).trick.to_play)
@@ -36,7 +36,7 @@ def _turn_and_watcher(new_context, live_server):
 
 
 def test_a_card_played_offline_waits_then_counts_once(live_server, new_context):
-    deal, (turn, other) = _turn_and_watcher(new_context, live_server)
+    deal, (turn, other) = turn_and_watcher(new_context, live_server)
     expect(turn.locator(".your-turn")).to_be_visible(timeout=WAIT)
     card = turn.locator(".hand-cards button.card").first
     code = card.get_attribute("value")
@@ -51,7 +51,7 @@ def test_a_card_played_offline_waits_then_counts_once(live_server, new_context):
 
 
 def test_an_answer_lost_after_the_card_was_stored_never_doubles_it(live_server, new_context):
-    deal, (turn, other) = _turn_and_watcher(new_context, live_server)
+    deal, (turn, other) = turn_and_watcher(new_context, live_server)
     expect(turn.locator(".your-turn")).to_be_visible(timeout=WAIT)
     lost = []
 
