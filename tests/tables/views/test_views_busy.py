@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -28,6 +29,7 @@ class HeldLock:
     (PostgreSQL) until released."""
 
     def __init__(self, event: Event) -> None:
+        self.other: Any
         if connection.vendor == "sqlite":
             self.other = sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None)
             self.other.execute("BEGIN IMMEDIATE")
@@ -42,7 +44,10 @@ class HeldLock:
             )
 
     def release(self) -> None:
-        self.other.rollback() if connection.vendor != "sqlite" else self.other.execute("ROLLBACK")
+        if connection.vendor == "sqlite":
+            self.other.execute("ROLLBACK")
+        else:
+            self.other.rollback()
         self.other.close()
 
 

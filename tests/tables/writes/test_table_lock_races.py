@@ -41,6 +41,7 @@ def _play_at(event, table_number: int):
     deal = deal_at(event, table_number)
     game = game_of(deal)
     assert game.trick is not None
+    assert game.trick.to_play is not None
     player = Player.objects.get(pk=game.trick.to_play)
     ScreenSeat.objects.update_or_create(
         player=player, defaults={"device": device_of(player), "seen_at": deal.dealt_at}

@@ -17,6 +17,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tournament.common import wake
 from tournament.writes import backups
 from tournament.writes.backups import (
     KEEP_PER_EVENT,
@@ -169,6 +170,12 @@ def test_integrity_problems_name_what_is_wrong(tmp_path):
 # --- the moments ---------------------------------------------------------------------------
 
 
+def backups_of(callbacks: list) -> list:
+    """The commit's callbacks but the live channels' wake (tournament.common.wake), which
+    every version bump asks for once a stream has been served in this process."""
+    return [callback for callback in callbacks if callback is not wake.wake_now]
+
+
 @pytest.mark.django_db
 def test_closing_a_round_backs_up_once_the_close_commits(
     organizer, folder, file_database, django_capture_on_commit_callbacks
@@ -177,7 +184,7 @@ def test_closing_a_round_backs_up_once_the_close_commits(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         close_round(round_=event.current_round, by=organizer)
         assert not folder.exists()  # nothing before the commit
-    assert len(callbacks) == 1
+    assert len(backups_of(callbacks)) == 1
     (backup,) = list_backups(event_id=event.pk)
     assert (backup.round_number, backup.moment) == (1, "closed")
 
@@ -217,7 +224,7 @@ def test_a_database_in_memory_gets_no_automatic_backup(
     event = factories.start_rounds(factories.seated_event(owner=organizer, players=8, tables=2))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         close_round(round_=event.current_round, by=organizer)
-    assert callbacks == []
+    assert backups_of(callbacks) == []
     assert not folder.exists()
 
 
