@@ -59,6 +59,7 @@ from tables.writes.screen_play import (
     DealState,
     Done,
     bump_table,
+    foreign_key_refusal,
     refuse_unless_holder,
     reused_key_refusal,
     seated_deal,
@@ -101,9 +102,7 @@ def _repeated(
     if found is None:
         return None
     if found.player_id != player.pk:
-        raise Refused(
-            _("This move could not be matched to your screen. Reload the page and try again.")
-        )
+        raise foreign_key_refusal()
     if (
         found.winner_id != winner_id
         or deal_id not in (None, found.deal_id)

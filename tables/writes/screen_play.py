@@ -194,6 +194,14 @@ def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
 # --- a player's actions --------------------------------------------------------------------
 
 
+def foreign_key_refusal() -> Refused:
+    """The words for a key another player's action holds (keys are random: a forged or
+    mixed-up request), which say nothing of the move itself."""
+    return Refused(
+        _("This move could not be matched to your screen. Reload the page and try again.")
+    )
+
+
 def reused_key_refusal() -> Refused:
     """The words for a key sent again with another action (see Terms: client key)."""
     return Refused(
@@ -222,9 +230,7 @@ def _repeated(
     if found is None:
         return None
     if found.player_id != player.pk:
-        raise Refused(
-            _("This move could not be matched to your screen. Reload the page and try again.")
-        )
+        raise foreign_key_refusal()
     if (
         found.card != card
         or trick not in (None, found.trick)

@@ -50,6 +50,7 @@ from tables.reads.screen_rows import plays_of, taken_of
 from tables.reads.silent_channel import pad_full_for_the_round, pad_totals
 from tables.rules import silent_channel as rules
 from tables.writes.screen_play import (
+    foreign_key_refusal,
     refuse_out_of_play,
     refuse_unless_holder,
     reused_key_refusal,
@@ -99,9 +100,7 @@ def _repeated(
     if found is None:
         return None
     if found["player_id"] != player.pk:
-        raise Refused(
-            _("This move could not be matched to your screen. Reload the page and try again.")
-        )
+        raise foreign_key_refusal()
     if any(found[name] != value for name, value in same.items()):
         raise reused_key_refusal()
     return found["table_id"]
