@@ -7,15 +7,22 @@ Terms:
               MutationObserver (an init script) records it: what a screen reader says.
     focus     document.activeElement after each change of the page, recorded the same way
               once the player has put the focus on the table: "body" is the focus lost.
+
+Besides the table: the pad's keyboard pen says "Pen down" and "Pen up" once each change
+(static/js/pad.js), the video link's name says it opens in a new tab, and the name picker
+says how many names match rather than every name (static/js/pick.js, #names-count).
 """
 
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tables.writes.screen_play import game_of
+from tests import factories
 from tests.browser.channel_server import channel_server
+from tests.browser.test_phones import PLAYERS
 from tests.screen_factories import deal_at, screen_event, short_hands
 from tournament.models import Player
 from tournament.writes.rounds import advance_phase
@@ -195,3 +202,44 @@ def test_a_trick_and_a_gesture_by_keyboard_never_leave_the_focus_on_the_body(tab
         assert focus  # the table changed under the focus
         assert "body" not in focus, focus
         assert page.evaluate("document.activeElement !== document.body")
+
+
+def test_the_pen_is_heard_down_and_up_once_each_change(live_server, new_context):
+    event = factories.start_rounds(screen_event(owner=ensure_organizer()[0], players=8, tables=2))
+    player = Player.objects.get(pk=deal_at(event, 1).seats[0])
+    page = new_context().new_page()
+    page.add_init_script(RECORD)
+    page.goto(f"{live_server.url}/t/p/{player.token}/")
+    page.locator("#pad").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#announce")).to_have_text("Pen down")
+    for key in ["ArrowRight"] * 3:
+        page.keyboard.press(key)
+    page.keyboard.press("Space")
+    expect(page.locator("#announce")).to_have_text("Pen up")
+    assert [words for words in heard(page) if words.startswith("Pen")] == ["Pen down", "Pen up"]
+
+
+def test_the_video_link_says_it_opens_in_a_new_tab(live_server, new_context):
+    event = factories.start_rounds(screen_event(owner=ensure_organizer()[0], players=8, tables=2))
+    deal = deal_at(event, 1)
+    deal.table.video_link = "https://meet.example.org/table-1"
+    deal.table.save(update_fields=["video_link"])
+    player = Player.objects.get(pk=deal.seats[0])
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/t/p/{player.token}/")
+    link = page.get_by_role("link", name="Join your table's video (opens in a new tab)")
+    expect(link).to_be_visible()
+
+
+def test_the_name_picker_says_how_many_names_match(live_server, new_context):
+    event = factories.seated_event(owner=ensure_organizer()[0], players=PLAYERS, tables=2)
+    page = new_context().new_page()
+    page.goto(live_server.url + reverse("phone:player_home", args=[event.players_token]))
+    expect(page.locator("#names button")).to_have_count(len(PLAYERS))
+    page.get_by_label("Your name").press_sequentially("ha")
+    expect(page.locator("#names-count")).to_have_text("Names matching: 3")
+    page.get_by_label("Your name").press_sequentially("k")
+    expect(page.locator("#names-count")).to_have_text("Names matching: 1")
+    # The names themselves are no live region: a reader hears the count, not each name.
+    expect(page.locator("#names [aria-live], .names-live[aria-live]")).to_have_count(0)
