@@ -360,7 +360,8 @@
   function words(name, fill) {
     var el = document.getElementById("table-words");
     var text = (el && el.getAttribute("data-" + name)) || "";
-    Object.keys(fill).forEach(function (key) { text = text.replace("{" + key + "}", fill[key]); });
+    // A function, not a string: a "$" in a player's name is no replacement pattern.
+    Object.keys(fill).forEach(function (key) { text = text.replace("{" + key + "}", function () { return fill[key]; }); });
     return text;
   }
   function textOf(root, selector) {
