@@ -1,6 +1,7 @@
 /* The table's drawing pad on a player's screen (phone/_pad.html; tables.rules.silent_channel).
    - A stroke is drawn with a pointer (mouse, finger, pen) or the keyboard: the arrow keys
-     move the pen (Shift: finer), Space puts it down or lifts it, Escape lifts it.
+     move the pen (Shift: finer), Space puts it down or lifts it, Escape lifts it; a
+     screen reader hears "Pen down" or "Pen up" once at each change.
    - A stroke ends when the pointer is lifted (or the pen, or the pad loses focus); it is
      then queued in the page's outbox (window.ftScreen.queue, static/js/screen.js) with
      the pad it was drawn on, and shown at once in #pad-pending until the table's strokes
@@ -157,6 +158,17 @@
     if (document.activeElement === el) dot.removeAttribute("hidden");
     else dot.setAttribute("hidden", "");
   }
+  // A screen reader hears the keyboard's pen go down or up, once each time it does (the
+  // words come from the pad, translated), in the page's announcement region.
+  var penWasDown = false;
+  function sayPen() {
+    var down = !!(points && byKeyboard);
+    var el = pad();
+    var announce = document.getElementById("announce");
+    if (down === penWasDown || !el) return;
+    penWasDown = down;
+    if (announce) announce.textContent = el.getAttribute(down ? "data-say-down" : "data-say-up") || "";
+  }
   var MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   document.addEventListener("keydown", function (event) {
     if (event.target !== pad()) return;
@@ -176,10 +188,11 @@
       finish();
     }
     showPen();
+    sayPen();
   });
   document.addEventListener("focusin", showPen);
   document.addEventListener("focusout", function (event) {
-    if (event.target === pad() && points) finish();
+    if (event.target === pad() && points) { finish(); sayPen(); }
     setTimeout(showPen, 0);
   });
 

@@ -9,8 +9,12 @@
      waiting: sent again when the connection comes back, at each poll, and at page load;
      a server too busy to take it (X-Action-Busy) gets it again after its Retry-After.
    - The answer replaces the play area (#screen-play), or the live part (#live) when the
-     action was refused; the focus goes back to the same id, else to the h1, and a
-     notice is read out once from #announce.
+     action was refused; the focus goes back to the same id (every focusable element has
+     one), else near it (restoreFocus), and a refusal's reason is read out once from
+     #announce and taken away at the table's next change.
+   - At each change of the table (a pushed state, an answer, a poll's live part) a screen
+     reader hears what changed in one line (tableNews): another player's card, the vote
+     opened, the table disagreeing, the trick taken and by whom, "Your turn".
    - A card tapped while another action waits is queued behind it, never instead of it.
    - Gestures and strokes on the pad (static/js/pad.js, through window.ftScreen.queue)
      travel the same outbox, each with the fields its form names (tables.views.silent_channel).
@@ -99,17 +103,16 @@
     var fresh = part || whole;
     if (!old || !fresh) return;
     var behind = olderThanShown(fresh);
-    var focused = document.activeElement && document.activeElement.id;
+    var memo = focusMemo();
+    var before = document.getElementById("table-state");
     old.replaceWith(fresh);
     if (window.htmx && !part) window.htmx.process(fresh);
-    var again = focused && document.getElementById(focused);
-    if (again) again.focus();
-    else if (focused) { var h1 = document.querySelector("h1"); if (h1) h1.focus(); }
-    // The news first (a refusal's reason), then any gesture: one announcement, nothing lost.
+    restoreFocus(memo);
+    // The news first (a refusal's reason: its only reading, the notice has no alert
+    // role), then what changed at the table and any gesture: one announcement.
     var news = fresh.querySelector("[data-news]");
-    var said = [news ? news.textContent : ""].concat(showGestures(fresh, true)).filter(Boolean);
-    var announce = document.getElementById("announce");
-    if (announce && said.length) announce.textContent = said.join(". ");
+    say([news ? news.textContent : ""].concat(tableNews(before, document.getElementById("table-state")),
+      showGestures(fresh, true)));
     document.dispatchEvent(new CustomEvent("ft:pad"));
     if (behind) refresh(); // its reason stays shown; the table catches up
   }
@@ -315,18 +318,95 @@
     return myTurn;
   }
 
+  // Every focusable element of the page has an id, so the focus goes back to the same one
+  // after any swap: the channel's state (applyState), an action's answer (swapLive) and a
+  // poll's live part (htmx) alike. Before a swap the focus is noted with where it would
+  // go should its control leave: the card beside it in its list (a card played).
+  function focusMemo() {
+    var el = document.activeElement;
+    if (!el || el === document.body || !el.id || !live() || !live().contains(el)) return null;
+    var ids = [el.id];
+    var item = el.closest("li");
+    [item && item.nextElementSibling, item && item.previousElementSibling].forEach(function (near) {
+      var control = near && near.querySelector("button[id]");
+      if (control) ids.push(control.id);
+    });
+    return ids;
+  }
   // The focused control left with the table's change (a finger once the vote opens, a
-  // vote once the trick is taken): the same card's other control, else the hand, else its
-  // heading, never <body>.
-  function focusNear(id) {
-    var code = id.replace(/^(gesture-)?point-/, "");
-    var target = document.getElementById("point-" + code) ||
-      document.getElementById("gesture-point-" + code) ||
-      document.querySelector(".hand-cards button.card:not([aria-disabled])") ||
+  // vote once the trick is taken, a card played): the same card's other control, else the
+  // card beside it, else the hand, else its heading, never <body>.
+  function restoreFocus(memo) {
+    if (!memo) return;
+    var code = memo[0].replace(/^(gesture-)?point-/, "");
+    var ids = [memo[0], "point-" + code, "gesture-point-" + code].concat(memo.slice(1));
+    var target = null;
+    ids.some(function (id) {
+      var el = document.getElementById(id);
+      if (el && !el.closest("[hidden]")) target = el;
+      return !!target;
+    });
+    target = target || document.querySelector(".hand-cards button.card:not([aria-disabled])") ||
       document.getElementById("hand-title") || document.querySelector("h1");
-    if (!target) return;
-    if (!target.matches("button, a, input, [tabindex]")) target.setAttribute("tabindex", "-1");
+    if (!target || document.activeElement === target) return;
+    if (!target.matches("button, a, input, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
     target.focus();
+  }
+
+  // What changed at the table between two of its states, in one short line for a screen
+  // reader: the cards played by others, the vote opened, the table disagreeing, the trick
+  // taken, this player's turn. Names and cards are read from the table, the sentences from
+  // #table-words (translated by the page): no word of it is written here.
+  function words(name, fill) {
+    var el = document.getElementById("table-words");
+    var text = (el && el.getAttribute("data-" + name)) || "";
+    // A function, not a string: a "$" in a player's name is no replacement pattern.
+    Object.keys(fill).forEach(function (key) { text = text.replace("{" + key + "}", function () { return fill[key]; }); });
+    return text;
+  }
+  function textOf(root, selector) {
+    var el = root.querySelector(selector);
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  function tableNews(before, after) {
+    if (!before || !after || before === after) return [];
+    var me = live() && live().dataset.me;
+    var sameDeal = before.dataset.deal === after.dataset.deal;
+    var sameTrick = sameDeal && before.dataset.trick === after.dataset.trick;
+    var said = [];
+    var myName = textOf(after, '.seat[data-player="' + me + '"] .seat-name bdi');
+    var had = {};
+    if (sameTrick) before.querySelectorAll(".trick-card").forEach(function (item) { had[item.dataset.card] = true; });
+    after.querySelectorAll(".trick-card").forEach(function (item) {
+      var name = textOf(item, ".played-by bdi");
+      if (had[item.dataset.card] || !name || name === myName) return;
+      said.push(words("played", { name: name, card: textOf(item, ".card > .visually-hidden") }));
+    });
+    if (!sameDeal) return said.concat(turnNews(before, after, me));
+    if (before.dataset.pointing !== "1" && after.dataset.pointing === "1") said.push(textOf(after, "#point-ask"));
+    if (!before.querySelector(".disagree-note") && after.querySelector(".disagree-note")) said.push(textOf(after, ".disagree-note"));
+    after.querySelectorAll(".seat").forEach(function (seat) {
+      var was = before.querySelector('.seat[data-player="' + seat.dataset.player + '"]');
+      if (was && Number(seat.dataset.tricks) > Number(was.dataset.tricks)) {
+        said.push(words("taken", { name: textOf(seat, ".seat-name bdi") }));
+      }
+    });
+    return said.concat(turnNews(before, after, me));
+  }
+  function turnNews(before, after, me) {
+    var mine = after.dataset.toPlay === me && !!me;
+    var wasMine = before.dataset.toPlay === me && before.dataset.deal === after.dataset.deal;
+    return mine && !wasMine ? [textOf(after, ".your-turn")] : [];
+  }
+  // One announcement for one change; an empty one says nothing (and leaves the last).
+  function say(lines) {
+    var announce = document.getElementById("announce");
+    var line = lines.filter(Boolean).join(". ");
+    if (announce && line) announce.textContent = line;
+  }
+  // A refusal's reason stands until the table's next change, then goes.
+  function clearNews() {
+    document.querySelectorAll("#live [data-news]").forEach(function (news) { news.remove(); });
   }
 
   function applyState(html) {
@@ -349,9 +429,9 @@
     var strokes = document.getElementById("pad-strokes");
     var since = kept ? kept.dataset.padVersion : (added ? added.dataset.since : null);
     if (since !== null && strokes && since !== strokes.dataset.padVersion) { refresh(); return; }
-    var wasMine = shown.dataset.toPlay === (live() && live().dataset.me);
-    var focused = document.activeElement && document.activeElement.id;
+    var memo = focusMemo();
     shown.replaceWith(fresh);
+    clearNews();
     if (added && strokes) {
       while (added.firstChild) strokes.appendChild(added.firstChild);
       strokes.setAttribute("data-pad-version", added.dataset.padVersion);
@@ -362,14 +442,9 @@
       if (now && next) now.replaceWith(next);
     });
     document.dispatchEvent(new CustomEvent("ft:pad"));
-    announceGestures(fresh);
-    var mine = markMine(fresh);
-    var again = focused && document.getElementById(focused);
-    if (again) again.focus();
-    else if (focused) focusNear(focused);
-    var announce = document.getElementById("announce");
-    var turn = fresh.querySelector(".your-turn");
-    if (announce && mine && !wasMine && turn) announce.textContent = turn.textContent;
+    markMine(fresh);
+    restoreFocus(memo);
+    say(tableNews(shown, fresh).concat(showGestures(fresh, true)));
   }
 
   // A gesture shows for the seconds the server counted, then goes; another player's new
@@ -387,15 +462,20 @@
     });
     return said;
   }
-  function announceGestures(root) {
-    var said = showGestures(root, true);
-    var announce = document.getElementById("announce");
-    if (announce && said.length) announce.textContent = said.join(". ");
-  }
   document.addEventListener("DOMContentLoaded", function () { showGestures(document, false); });
+  // A poll's live part (the channel blocked, or a new deal) is heard and keeps the focus
+  // as the channel's state does: compared with the table shown before the swap.
+  var polledFrom = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt.id !== "live") return;
+    polledFrom = { state: document.getElementById("table-state"), focus: focusMemo() };
+  });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.elt.id !== "live" || !live()) return;
-    announceGestures(live());
+    var from = polledFrom || {};
+    polledFrom = null;
+    restoreFocus(from.focus);
+    say(tableNews(from.state, document.getElementById("table-state")).concat(showGestures(live(), true)));
     document.dispatchEvent(new CustomEvent("ft:pad"));
   });
   // A poll's swap that lands while a stroke is drawn waits for the stroke's end.

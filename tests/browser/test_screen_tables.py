@@ -201,4 +201,7 @@ def test_a_screen_event_from_study_to_round_two(live_server, new_context, tmp_pa
     card.focus()
     turn.keyboard.press("Enter")
     expect(turn.locator(f'.trick-card[data-card="{code}"]')).to_be_visible(timeout=WAIT)
-    assert "of" in turn.locator(f'.trick-card[data-card="{code}"] .visually-hidden').inner_text()
+    assert (
+        "of"
+        in turn.locator(f'.trick-card[data-card="{code}"] .card > .visually-hidden').inner_text()
+    )
