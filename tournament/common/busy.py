@@ -3,7 +3,8 @@ under overload it is answered within seconds, not after a minute.
 
 Terms:
     patience  how long an action's write waits for the lock (ACTION_PATIENCE_SECONDS):
-              SQLite's busy timeout, PostgreSQL's lock_timeout, set for the write and put
+              on SQLite the app's queue of writers (tournament/sqlite3/writers.py) and
+              SQLite's busy timeout, on PostgreSQL lock_timeout; set for the write and put
               back after it. A page's other writes keep the server's own (20 s).
     busy      the lock did not come within the patience: the write was not made (its
               transaction never began, or was rolled back whole), and ``Busy`` is raised.
@@ -48,6 +49,9 @@ def patience(seconds: float = ACTION_PATIENCE_SECONDS) -> Iterator[None]:
     connection.ensure_connection()
     milliseconds = max(1, int(seconds * 1000))
     if connection.vendor == "sqlite":
+        # The app's writers queue before BEGIN (tournament/sqlite3/writers.py): the queue
+        # waits ``patience`` too, and SQLite itself for a writer outside the queue.
+        setattr(connection, "patience", seconds)  # noqa: B010 (the backend's, not Django's)
         usual = int(float(connection.settings_dict["OPTIONS"].get("timeout", 5)) * 1000)
         set_to, put_back = f"PRAGMA busy_timeout = {milliseconds}", f"PRAGMA busy_timeout = {usual}"
     elif connection.vendor == "postgresql":
@@ -64,6 +68,8 @@ def patience(seconds: float = ACTION_PATIENCE_SECONDS) -> Iterator[None]:
             raise Busy from error
         raise
     finally:
+        if connection.vendor == "sqlite":
+            setattr(connection, "patience", None)  # noqa: B010
         if connection.connection is not None and not connection.needs_rollback:
             with connection.cursor() as cursor:
                 cursor.execute(put_back)

@@ -20,6 +20,9 @@ from tournament.sqlite3.writers import WriterQueue, queue_for
 class DatabaseWrapper(base.DatabaseWrapper):
     # The queue this connection's open transaction holds a place in, if any.
     _in_queue: WriterQueue | None = None
+    # Seconds a writer waits for its turn, when shorter than the database's timeout option
+    # (tournament.common.busy: a player's action waits 1.5 s, then is answered busy).
+    patience: float | None = None
 
     def get_new_connection(self, conn_params: dict):
         if not self.is_in_memory_db():
@@ -32,7 +35,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self.is_in_memory_db():
             return super()._start_transaction_under_autocommit()  # type: ignore[misc]
         queue = queue_for(str(self.settings_dict["NAME"]))
-        queue.enter(timeout=float(self.settings_dict["OPTIONS"].get("timeout", 5)))
+        queue.enter(timeout=self.patience or float(self.settings_dict["OPTIONS"].get("timeout", 5)))
         self._in_queue = queue
         try:
             super()._start_transaction_under_autocommit()  # type: ignore[misc]

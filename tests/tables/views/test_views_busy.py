@@ -94,3 +94,47 @@ def test_without_javascript_a_busy_play_goes_back_to_the_page_with_the_reason(cl
     assert answer.status_code == 302
     page = client.get(answer["Location"]).content.decode()
     assert "The server is busy" in page
+
+
+def test_on_sqlite_a_play_queued_behind_another_writer_too_long_is_answered_busy(client, organizer):
+    # The app's writers queue before BEGIN (tournament/sqlite3/writers.py): an action
+    # waits its patience there too, not the database's 20 s.
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's queue of writers")
+    import threading
+
+    from django.db import connections, transaction
+
+    event = factories.start_rounds(screen_event(owner=organizer, players=4, tables=1))
+    deal = deal_at(event, 1)
+    me = Player.objects.get(pk=game_of(deal).trick.to_play)
+    client.get(reverse("phone:screen", args=[me.token]))
+    holding, release = threading.Event(), threading.Event()
+
+    def another_writer() -> None:
+        try:
+            with transaction.atomic():
+                Event.objects.filter(pk=event.pk).update(name=event.name)
+                holding.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    writer = threading.Thread(target=another_writer)
+    writer.start()
+    try:
+        assert holding.wait(30)
+        began = time.monotonic()
+        answer = client.post(
+            reverse("phone:screen_play", args=[me.token]),
+            {"card": deal.hands_by_player[me.pk][0], "key": "queuedbusy123456"},
+            headers=HTMX,
+        )
+        waited = time.monotonic() - began
+    finally:
+        release.set()
+        writer.join(30)
+    assert answer.status_code == 503
+    assert answer[busy.BUSY_HEADER] == "1"
+    assert waited < busy.ACTION_PATIENCE_SECONDS + 3
+    assert not Play.objects.filter(deal=deal).exists()
