@@ -75,9 +75,12 @@ class Screen:
         return b"".join(m.get("body", b"") for m in self.sent[1:]).decode()
 
     async def until(self, text: str) -> None:
-        while text not in self.body:
-            self.arrived.clear()
-            await asyncio.wait_for(self.arrived.wait(), WAIT)
+        """Wait for ``text`` WAIT seconds in all: beats keep coming while it does not, so a
+        wait for the next message alone would never end."""
+        async with asyncio.timeout(WAIT):
+            while text not in self.body:
+                self.arrived.clear()
+                await self.arrived.wait()
 
 
 @pytest.fixture
@@ -144,9 +147,10 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
         await screen.until("data: ")
         told = screen.body.count("data: ")
         await asyncio.to_thread(closing, change_clock, event=playing, action=ClockAction.PAUSE)
-        while screen.body.count("data: ") == told:
-            screen.arrived.clear()
-            await asyncio.wait_for(screen.arrived.wait(), WAIT)
+        async with asyncio.timeout(WAIT):  # in all: beats keep coming meanwhile
+            while screen.body.count("data: ") == told:
+                screen.arrived.clear()
+                await screen.arrived.wait()
         screen.leave.set()
         await asyncio.wait_for(task, WAIT)
         return screen.body
@@ -235,9 +239,10 @@ def test_a_moved_player_s_stream_follows_the_new_table_never_the_old_one(
         await screen.until("data: ")
         told = screen.body.count("data: ")
         await asyncio.to_thread(closing, _close_and_open_round_two, playing, organizer)
-        while screen.body.count("data: ") == told:  # told that the event changed
-            screen.arrived.clear()
-            await asyncio.wait_for(screen.arrived.wait(), WAIT)
+        async with asyncio.timeout(WAIT):
+            while screen.body.count("data: ") == told:  # told that the event changed
+                screen.arrived.clear()
+                await screen.arrived.wait()
         await asyncio.to_thread(closing, _play_first_card_at, playing, 1)  # the old table
         card = await asyncio.to_thread(closing, _play_first_card_at, playing, 2)
         await screen.until(f'data-card="{card}"')
