@@ -31,6 +31,12 @@ Terms:
                by PostgreSQL's NOTIFY or, on SQLite, by the write-ahead log's change,
                looked at every LOG_LOOK_SECONDS without a query), or SAFETY_TICK_SECONDS
                at most. The versions are the truth: a wake says only "look".
+    render     a table's state drawn for its followers (``Render``), on the channel's
+               render thread: the watcher asks and goes on reading the versions; each
+               table's followers are woken the moment their table's state is ready, not
+               after every changed table's. Streams woken while a render of their table
+               waits for the thread join it: under heavy play a table is drawn once for
+               several changes, as it stands when its render starts.
     beat       a stream with nothing else to say sends ``event: beat`` every
                STREAM_BEAT_SECONDS (tournament.common.polling): it keeps proxies from
                closing an idle stream, and tells the page its stream is alive (a comment
@@ -45,8 +51,10 @@ Terms:
                heartbeat: a screen that is open is never taken for gone, even when the
                server was away for a while.
 
-The database is read in one thread of the channel's own (``_DB``), with Django's ORM, so
-the event loop never waits on it and the thread keeps one persistent connection.
+The database is read in threads of the channel's own, with Django's ORM, so the event loop
+never waits on it and each thread keeps one persistent connection: ``_DB`` reads the
+versions and whom a stream follows, ``_RENDERS`` draws the tables' states, ``_WRITES``
+notes who is there.
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.http.request import split_domain_port, validate_host
 
 from tables.models import Table
@@ -84,6 +92,10 @@ STREAM_PATH = re.compile(r"/t/p/(?P<token>[A-Za-z0-9_-]{1,64})/stream/")
 
 logger = logging.getLogger(__name__)
 _DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
+# A table's state is drawn on a thread of its own: the versions' next read never waits
+# behind a render, and each table is pushed the moment its own render is done (one
+# thread, so a table's renders finish in the order they were asked for).
+_RENDERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-renders")
 # Presence is a write: it waits for the database's write lock, which must never hold up
 # the versions' reads and the pushes, so it has a thread of its own.
 _WRITES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-writes")
@@ -173,6 +185,7 @@ class Watcher:
         self.log = LogWatch()
         self.looking: asyncio.TimerHandle | None = None  # the next look at the log
         self.woke_at = 0.0  # when a write of this process first woke it since its last read
+        self.renders: dict[tuple[int, str], Render] = {}  # the latest asked, by table, language
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
@@ -211,11 +224,7 @@ class Watcher:
                 if key != follower.key:
                     follower.key = key
                     changed.append(follower)
-            read = time.time()
-            await self.push_states(changed)
-            for follower in changed:
-                follower.marks = (woke, read, time.time())
-                follower.woken.set()
+            self.push_states(changed, woke=woke, read=time.time())
             self.note_present(followers)
             await self.rest()
 
@@ -253,38 +262,66 @@ class Watcher:
         self.noting = asyncio.ensure_future(_in_db_thread(_seen, players, pool=_WRITES))
         self.noting.add_done_callback(_log_failure)
 
-    async def push_states(self, changed: list[Follower]) -> None:
-        """Render the state of each table whose followers saw only the table change, once
-        per language, for them to push (see Terms: state)."""
-        wanted: dict[tuple[int, str], set[int]] = {}
+    def push_states(self, changed: list[Follower], *, woke: float, read: float) -> None:
+        """Wake the streams whose event changed (they are sent the key) at once, and have
+        the state of each table whose followers saw only the table change rendered, once
+        per language, each table's followers woken when theirs is ready (see Terms:
+        state, render). Not awaited: the watcher reads again meanwhile."""
         for follower in changed:
-            if follower.table_id is not None and follower.key[0] == follower.told[0]:
-                told = wanted.setdefault((follower.table_id, follower.language), set())
-                told.add(follower.pad_told)
-        if not wanted:
-            return
+            if follower.table_id is None or follower.key[0] != follower.told[0]:
+                follower.marks = (woke, read, time.time())
+                follower.woken.set()
+                continue
+            wanted = (follower.table_id, follower.language)
+            render = self.renders.get(wanted)
+            if render is None or render.started:
+                render = self.renders[wanted] = Render(woke=woke, read=read)
+                task = asyncio.ensure_future(self.render(wanted, render))
+                task.add_done_callback(_log_failure)
+            render.followers.add(follower)
+
+    async def render(self, wanted: tuple[int, str], render: Render) -> None:
+        table_id, language = wanted
         try:
-            states = await _in_db_thread(_render_states, wanted)
+            state = await _in_db_thread(_render_state, table_id, language, render, pool=_RENDERS)
         except Exception:  # the screens then fetch their live part, as without a state
             logger.warning("The live channel could not render a table.", exc_info=True)
-            return
-        for follower in changed:
-            follower.state = states.get((follower.table_id, follower.language))
+            state = None
+        if self.renders.get(wanted) is render:
+            del self.renders[wanted]
+        for follower in render.followers:
+            follower.state = state
+            follower.marks = (render.woke, render.read, time.time())
+            follower.woken.set()
+
+
+@dataclass(eq=False)
+class Render:
+    """A table's state asked for, in one language (see Terms: render). Streams join it
+    until its thread starts reading: it then reads the table as it stands, newer than
+    what they were woken for; a stream woken after that is drawn a render of its own."""
+
+    woke: float  # the marks of the round that asked first (tournament.common.stages)
+    read: float
+    followers: set[Follower] = field(default_factory=set)
+    started: bool = False  # set by the render's thread, before it reads
 
 
 def _log_failure(done: asyncio.Future) -> None:
     if not done.cancelled() and done.exception() is not None:
-        logger.warning("The live channel could not note who is there.", exc_info=done.exception())
+        logger.warning("The live channel's thread failed.", exc_info=done.exception())
 
 
-def _render_states(
-    wanted: dict[tuple[int, str], set[int]],
-) -> dict[tuple[int, str], PushedState]:
-    states = {}
-    for (table_id, language), told in wanted.items():
-        if (state := pushed_table_parts(table_id, language, told)) is not None:
-            states[(table_id, language)] = state
-    return states
+def _render_state(table_id: int, language: str, render: Render) -> PushedState | None:
+    render.started = True  # one assignment, seen by the loop at once (the interpreter's lock)
+    return pushed_table_parts(table_id, language, {f.pad_told for f in list(render.followers)})
+
+
+def close_connections() -> None:
+    """Close the channel's threads' connections (they keep them open, as a server's
+    threads do): tests do it so the test database can be emptied and dropped."""
+    for pool in (_DB, _RENDERS, _WRITES):
+        pool.submit(connections.close_all).result()
 
 
 _watchers: dict[asyncio.AbstractEventLoop, Watcher] = {}

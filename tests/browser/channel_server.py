@@ -145,8 +145,7 @@ class ChannelServer:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         # The channel's threads keep their connections, as a server's do: closed here.
-        for pool in (live_channel._DB, live_channel._WRITES):
-            pool.submit(connections.close_all).result()
+        live_channel.close_connections()
 
 
 def _holding(send: Any) -> Any:

@@ -7,6 +7,7 @@ refused."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -91,8 +92,7 @@ def playing(organizer, settings, monkeypatch):
     yield factories.start_rounds(screen_event(owner=organizer))
     # The channel's threads keep their connections open, as a server's do; closed here,
     # so the test database can be emptied and dropped.
-    for thread in (live_channel._DB, live_channel._WRITES):
-        thread.submit(connections.close_all).result()
+    live_channel.close_connections()
 
 
 def closing(function, *args, **kwargs):
@@ -145,12 +145,9 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
             live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
         )
         await screen.until("data: ")
-        told = screen.body.count("data: ")
         await asyncio.to_thread(closing, change_clock, event=playing, action=ClockAction.PAUSE)
-        async with asyncio.timeout(WAIT):  # in all: beats keep coming meanwhile
-            while screen.body.count("data: ") == told:
-                screen.arrived.clear()
-                await screen.arrived.wait()
+        paused = await asyncio.to_thread(closing, _shared_version, playing)
+        await screen.until(f"data: {paused}.")  # the key, not a beat ("data: 1")
         screen.leave.set()
         await asyncio.wait_for(task, WAIT)
         return screen.body
@@ -158,6 +155,44 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
     last = run(play()).strip().split("\n\n")[-1]
     assert last.startswith("data: ")  # a key: the screen fetches its live part
     assert "event: table" not in last
+
+
+def test_a_table_s_render_holds_up_neither_the_versions_nor_the_event_s_news(playing, monkeypatch):
+    """A render runs on a thread of its own: while one is slow, the watcher reads on and
+    a change of the event reaches the stream; the held table's state follows when ready."""
+    held, asked = threading.Event(), threading.Event()
+    drawn = live_channel.pushed_table_parts
+
+    def slow(*args, **kwargs):
+        if not asked.is_set():
+            asked.set()
+            held.wait(WAIT)
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(live_channel, "pushed_table_parts", slow)
+    watcher = Player.objects.get(pk=deal_at(playing, 1).seats[3])
+
+    async def play() -> tuple[str, bool]:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until("data: ")
+        card = await asyncio.to_thread(closing, _play_first_card, playing)
+        await asyncio.to_thread(asked.wait, WAIT)  # the card's render started, and waits
+        await asyncio.to_thread(closing, change_clock, event=playing, action=ClockAction.PAUSE)
+        paused = await asyncio.to_thread(closing, _shared_version, playing)
+        await screen.until(f"data: {paused}.")  # the key, not a beat ("data: 1")
+        still_held = not held.is_set()
+        held.set()
+        await screen.until(f'data-card="{card}"')
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return screen.body, still_held
+
+    body, still_held = run(play())
+    assert still_held  # the event's news came while the table's render was held
+    assert "event: table" in body
 
 
 @pytest.mark.parametrize(
