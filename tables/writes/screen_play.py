@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -423,8 +423,11 @@ def note_seen(*, player_ids: Iterable[int], now: datetime | None = None) -> int:
         return 0
     with transaction.atomic():
         events = dict(Player.objects.filter(pk__in=ids).values_list("pk", "event_id"))
+        # Presence changes no table's play and nothing of the event: it shares the event's
+        # lock as a card does (Event.objects.lock, one_table), so it never waits for a
+        # card at any table, nor a card for it; what changes the whole event waits for it.
         for event_id in sorted(set(events.values())):
-            Event.objects.lock(event_id)
+            Event.objects.lock(event_id, one_table=True)
         stale = now - timedelta(seconds=SEEN_EVERY_SECONDS)
         fresh = set(
             ScreenSighting.objects.filter(player_id__in=events, last_seen__gte=stale).values_list(
@@ -433,7 +436,14 @@ def note_seen(*, player_ids: Iterable[int], now: datetime | None = None) -> int:
         )
         due = sorted(pk for pk in events if pk not in fresh)
         _sight(due, now)
-        ScreenSeat.objects.filter(player_id__in=ids, seen_at__lt=stale).update(seen_at=now)
+        seats = ScreenSeat.objects.filter(player_id__in=ids, seen_at__lt=stale)
+        if connection.features.has_select_for_update_skip_locked:
+            # A seat's row that a card holds is skipped, not waited for: the card marks
+            # its player as seen itself (touch_seat).
+            seats = ScreenSeat.objects.filter(
+                pk__in=seats.select_for_update(skip_locked=True).values("pk")
+            )
+        seats.update(seen_at=now)
         return len(due)
 
 
