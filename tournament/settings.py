@@ -62,8 +62,9 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import SimpleLazyObject
 
-from tournament.common import network, server_stop
+from tournament.common import network
 from tournament.common.folders import make_folder
+from tournament.serving import server_stop
 
 if TYPE_CHECKING:
     from django_stubs_ext.settings import TemplatesSetting
@@ -176,8 +177,8 @@ MIDDLEWARE = [
 # `make bench` measures the server against a bare view (bench/urls.py adds it); the
 # production URLconf knows nothing of the bench.
 ROOT_URLCONF = "bench.urls" if BENCH else "tournament.urls"
-WSGI_APPLICATION = "tournament.wsgi.application"
-ASGI_APPLICATION = "tournament.asgi.application"
+WSGI_APPLICATION = "tournament.serving.wsgi.application"
+ASGI_APPLICATION = "tournament.serving.asgi.application"
 
 TEMPLATES: list[TemplatesSetting] = [
     {

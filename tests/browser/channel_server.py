@@ -30,8 +30,8 @@ from urllib.parse import unquote
 from django.core.wsgi import get_wsgi_application
 from django.db import connections
 
-from tables.views import live_channel
-from tournament.threaded_wsgi import ThreadedWSGI
+from tournament.serving import live_channel
+from tournament.serving.bridge import ThreadedWSGI
 
 THREADS = 4
 

@@ -23,10 +23,11 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.common import network, one_server
+from tournament.common import network
 from tournament.common.product import VERSION
-from tournament.common.server_stop import SERVER_PID_VARIABLE
 from tournament.management.commands import serve
+from tournament.serving import one_server
+from tournament.serving.server_stop import SERVER_PID_VARIABLE
 from tournament.staticfiles import minify
 
 REPO = Path(__file__).resolve().parents[2]
@@ -165,7 +166,7 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     call_command("serve", "--port", "8123", stdout=out)
 
     (server,) = FakeGranian.made
-    assert server.target == "tournament.asgi:application"
+    assert server.target == "tournament.serving.asgi:application"
     assert server.options["interface"] == "asgi"
     assert server.options["address"] == "0.0.0.0"
     assert server.options["port"] == 8123

@@ -36,7 +36,7 @@ import urllib.request
 from collections.abc import Sequence
 from typing import IO, Any
 
-from tournament.common import server_stop
+from tournament.serving import server_stop
 
 TAIL_LINES = 12
 HEALTH_INTERVAL = 0.25  # seconds between two health checks while preparing

@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connections
 
-from tables.views import live_channel
 from tables.writes.screen_play import game_of, play_card
 from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
@@ -29,6 +28,7 @@ from tests.screen_factories import (
 from tournament.common import wake
 from tournament.models import Player, Seat
 from tournament.rules.movement import plan_moves
+from tournament.serving import live_channel
 from tournament.writes.rounds import ClockAction, advance_phase, change_clock, close_round
 
 # On PostgreSQL too: the watcher reads the counters another server's write bumps.

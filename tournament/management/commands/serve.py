@@ -55,11 +55,12 @@ from granian import Granian
 from granian.constants import Interfaces
 from granian.log import LogLevels
 
-from tournament.common import network, one_server, product, server_stop
+from tournament.common import network, product
 from tournament.common.product import made_by
 from tournament.middleware import HEALTH_PATH
 from tournament.models import Event
 from tournament.reads import room
+from tournament.serving import one_server, server_stop
 from tournament.writes.backups import Backup, backup_dir, integrity_problems, list_backups
 from tournament.writes.signin import ensure_organizer, sign_in_path
 
@@ -68,7 +69,7 @@ if TYPE_CHECKING:
 
 # The whole site on ASGI: Django in a pool of threads, and the live channel of screen
 # tables as coroutines (tournament.asgi).
-ASGI_TARGET = "tournament.asgi:application"
+ASGI_TARGET = "tournament.serving.asgi:application"
 THREADS_PER_WORKER = 4
 PROGRESS_SECONDS = 5.0
 READY_POLL_SECONDS = 0.2

@@ -31,7 +31,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournament.common import server_stop
+from tournament.serving import server_stop
 from tournament.writes.cofacilitators import invitation_of
 from tournament.writes.signin import DEFAULT_ORGANIZER
 

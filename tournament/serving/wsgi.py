@@ -14,11 +14,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
 application = get_wsgi_application()
 
-from tournament.common.warm_up import warm_up  # noqa: E402  (needs the app set up)
+from tournament.serving.warm_up import warm_up  # noqa: E402  (needs the app set up)
 
 warm_up()
 
-from tournament.common.parent_watch import exit_with_parent  # noqa: E402
+from tournament.serving.parent_watch import exit_with_parent  # noqa: E402
 
 # A worker whose main process was killed stops serving (tournament.common.parent_watch).
 exit_with_parent()

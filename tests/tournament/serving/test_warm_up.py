@@ -11,7 +11,7 @@ from pathlib import Path
 from django.conf import settings
 from django.urls import clear_url_caches, get_resolver
 
-from tournament.common.warm_up import template_names, warm_up
+from tournament.serving.warm_up import template_names, warm_up
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -38,7 +38,7 @@ def test_warm_up_compiles_them_all_and_freezes_what_the_process_holds():
 
 def test_each_server_worker_warms_up_when_it_loads_the_app(tmp_path):
     # granian imports tournament.wsgi once per worker: that import is the warm-up.
-    code = "import gc, tournament.wsgi; print(gc.get_freeze_count())"
+    code = "import gc, tournament.serving.wsgi; print(gc.get_freeze_count())"
     loaded = subprocess.run(
         [sys.executable, "-c", code],
         cwd=REPO,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import socket
 
-from tournament.common import one_server
+from tournament.serving import one_server
 
 
 def test_a_held_data_folder_refuses_a_second_holder_and_tells_where_its_server_is(tmp_path):

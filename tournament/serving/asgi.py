@@ -15,11 +15,11 @@ import os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
 # Django is set up by this import, before the live channel's models are imported.
-from tournament.wsgi import application as django_application
+from tournament.serving.wsgi import application as django_application
 
 # isort: split
-from tables.views.live_channel import STREAM_PATH, stream
-from tournament.threaded_wsgi import ThreadedWSGI
+from tournament.serving.bridge import ThreadedWSGI
+from tournament.serving.live_channel import STREAM_PATH, stream
 
 THREADS = max(1, int(os.environ.get("FIVETRICKS_THREADS") or 4))
 site = ThreadedWSGI(django_application, threads=THREADS)
