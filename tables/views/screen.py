@@ -6,7 +6,7 @@ Terms:
                    event's join link (/t/me/<players_token>/) leads here once a person
                    picks their name (tables.views.player).
     device         the phone id cookie (tournament.common.phone_ids). One device holds the seat
-                   (tables.writes.screen_play.hold_seat) and only it sees the hand: the
+                   (tables.writes.screen_seats.hold_seat) and only it sees the hand: the
                    first to open the link, then one that pressed "Play on this device"
                    once the holder freed the seat or was away for minutes.
     action         a card played, a pointing or a claim (who won the game: tables.writes.
@@ -55,15 +55,8 @@ from tables.reads.silent_channel import gesture_buttons, ink_choices, table_vide
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.writes.game_claims import point_at_winner
-from tables.writes.screen_play import (
-    SEEN_EVERY_SECONDS,
-    Done,
-    hold_seat,
-    note_seen,
-    play_card,
-    point_at_card,
-)
-from tables.writes.screen_seats import free_seat
+from tables.writes.screen_play import Done, play_card, point_at_card
+from tables.writes.screen_seats import SEEN_EVERY_SECONDS, free_seat, hold_seat, note_seen
 from tournament.common import stages
 from tournament.common.busy import Busy, busy_answer, patience
 from tournament.common.errors import Refused

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from tables.reads.screen_play import console_table, table_alerts, table_view
 from tables.views.screen_pushed import pushed_table_state
-from tables.writes.screen_play import hold_seat, point_at_card
+from tables.writes.screen_play import point_at_card
+from tables.writes.screen_seats import hold_seat
 from tests import factories
 from tests.screen_factories import (
     deal_at,

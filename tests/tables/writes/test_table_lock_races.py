@@ -126,7 +126,7 @@ def card_held_open_while_the_screens_are_noted_as_there() -> dict:
     from django.utils import timezone
 
     from tables.models import ScreenSeat, ScreenSighting
-    from tables.writes import screen_play
+    from tables.writes import screen_play, screen_seats
     from tournament.models import Player
 
     _owner, event = _screen_event_in_round_one()
@@ -134,7 +134,7 @@ def card_held_open_while_the_screens_are_noted_as_there() -> dict:
     card = Side(_play_at(event, 1))
     # Every seat last seen long ago, the card's player's too: the card updates its row.
     ScreenSeat.objects.filter(player__event=event).update(seen_at=timezone.now() - HOUR)
-    presence = Side(lambda: screen_play.note_seen(player_ids=players))
+    presence = Side(lambda: screen_seats.note_seen(player_ids=players))
     patcher, held, release = held_open(screen_play, "touch_seat")
     with patcher:
         waited = race(card, held, presence, release)
