@@ -37,15 +37,17 @@ TableView = Callable[..., HttpResponse]
 def link_invalid(request: HtmxRequest, *, for_player: bool = False) -> HttpResponse:
     """The friendly 404 for a rotated or mistyped link. A poll or a tap from a page that
     was open before the link changed reloads the whole page, so the phone shows it.
-    A phone that picked its own language keeps it here too. A report sent to it is
-    refused for a reason the page gives (tables.views.report_answers: a phone never retries it)."""
+    A phone that picked its own language keeps it here too. A report or a move sent to it
+    is refused for a reason the page gives, marked as its page's outbox reads a refusal
+    (static/js/outbox.js: never sent again): a table's report as
+    tables.views.report_answers marks one, a player's move as tables.views.screen does."""
     if own := known_language(request.COOKIES.get(PHONE_LANGUAGE_COOKIE)):
         speak(request, own)
     response = render(request, "phone/link_invalid.html", {"for_player": for_player}, status=404)
     if request.htmx:
         response["HX-Refresh"] = "true"
     if request.method == "POST":
-        response["X-Report-Refused"] = "1"
+        response["X-Action-Refused" if for_player else "X-Report-Refused"] = "1"
     return response
 
 

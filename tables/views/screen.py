@@ -57,9 +57,7 @@ from tables.views.links import link_invalid
 from tables.writes.game_claims import point_at_winner
 from tables.writes.screen_play import Done, play_card, point_at_card
 from tables.writes.screen_seats import SEEN_EVERY_SECONDS, free_seat, hold_seat, note_seen
-from tournament.common import stages
-from tournament.common.busy import Busy, busy_answer, patience
-from tournament.common.errors import Refused
+from tournament.common.busy import answer_action
 from tournament.common.languages import phone_language, pick_phone_language, speak
 from tournament.common.phone_ids import keep_phone_id, new_phone_id, phone_id
 from tournament.common.polling import (
@@ -358,17 +356,15 @@ def _act(request: HtmxRequest, player: Player, action, form_class=ScreenActionFo
     if not form.is_valid():
         return _answer(request, player, notice=("error", form.first_error()), status=400)
     device = phone_id(request) or ""
-    try:
-        with patience(), stages.timed() as marks:
-            done = action(form.cleaned_data, device)
-    except Refused as refusal:
-        return _answer(request, player, notice=("error", refusal.message), status=409)
-    except Busy:
-        return busy_answer(request, page_url=reverse("phone:screen", args=[player.token]))
-    response = _answer(request, player, done=done)
-    for name, value in stages.server_timing(marks).items():  # on the bench only
-        response[name] = value
-    return response
+    return answer_action(
+        request,
+        write=lambda: action(form.cleaned_data, device),
+        answer=lambda done: _answer(request, player, done=done),
+        refused=lambda refusal: _answer(
+            request, player, notice=("error", refusal.message), status=409
+        ),
+        page_url=reverse("phone:screen", args=[player.token]),
+    )
 
 
 @csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie

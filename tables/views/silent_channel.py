@@ -40,7 +40,7 @@ from tables.views.screen import (
     player_from_link,
 )
 from tables.writes.silent_channel import Drawn, TooFast, draw_stroke, make_gesture
-from tournament.common.busy import Busy, busy_answer, patience
+from tournament.common.busy import answer_action
 from tournament.common.errors import Refused
 from tournament.common.phone_ids import phone_id
 from tournament.common.requests import HtmxRequest
@@ -88,23 +88,28 @@ def _act(
     form: StrokeForm | GestureForm,
     write: Callable[..., Drawn],
 ) -> HttpResponse:
-    """Check the form, call ``write(form, device)``, answer (see Terms: action)."""
+    """Check the form, call ``write(form, device)`` as a card's is called (within the
+    patience, timed on the bench: tournament.common.busy), answer (see Terms: action)."""
     if not form.is_valid():
         return _refused_input(request, player)
-    try:
-        with patience():
-            drawn = write(form, phone_id(request) or "")
-    except Busy:
-        return busy_answer(request, page_url=reverse("phone:screen", args=[player.token]))
-    except TooFast as refusal:
+    device = phone_id(request) or ""
+
+    def refused(refusal: Refused) -> HttpResponse:
+        if not isinstance(refusal, TooFast):
+            return _answer(request, player, refused=refusal.message, status=409)
         # Past a person's pace (tables.writes.silent_channel, Terms: pace): dropped by
         # the screen, never retried; a person sends the next one a moment later.
         response = _answer(request, player, refused=refusal.message, status=429)
         response["Retry-After"] = "1"
         return response
-    except Refused as refusal:
-        return _answer(request, player, refused=refusal.message, status=409)
-    return _answer(request, player, drawn=drawn)
+
+    return answer_action(
+        request,
+        write=lambda: write(form, device),
+        answer=lambda drawn: _answer(request, player, drawn=drawn),
+        refused=refused,
+        page_url=reverse("phone:screen", args=[player.token]),
+    )
 
 
 @csrf_exempt  # the personal link in the URL is the credential; nothing rides on a cookie

@@ -26,7 +26,8 @@ Terms:
                 word, said once the round is over.
     client key  as a card's or a pointing's (tables.writes.screen_play): the same key with
                 the same claim is a retry, answered as done and stored once; with another
-                winner, deal or count of tricks it is refused, and nothing changes.
+                winner, deal or count of tricks it is refused, and nothing changes
+                (tables.writes.store_once).
 
 Every function locks the event's row first (Event.objects.lock), in one transaction, and
 bumps the table's version so its screens (and the console, the projector) hear of it.
@@ -37,7 +38,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -65,6 +66,7 @@ from tables.writes.screen_play import (
     seated_deal,
     touch_seat,
 )
+from tables.writes.store_once import ClientKey, find_retry, store_once
 from tables.writes.table_lock import lock_table
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round
@@ -92,24 +94,30 @@ def _claim_round(event: Event) -> Round:
     return where[0]
 
 
-def _repeated(
+def _claim_key(
     client_key: str, player: Player, *, winner_id: int, deal_id: int | None, taken: int | None
-) -> Deal | None:
-    """The deal a claim with this key was stored in, when this player stored it with the
-    same winner (and the same deal and count, when the request names them): a retry (see
-    Terms: client key)."""
-    found = GameClaim.objects.filter(client_key=client_key).select_related("deal__round").first()
-    if found is None:
-        return None
-    if found.player_id != player.pk:
-        raise foreign_key_refusal()
-    if (
-        found.winner_id != winner_id
-        or deal_id not in (None, found.deal_id)
-        or taken not in (None, found.taken)
-    ):
-        raise reused_key_refusal()
-    return found.deal
+) -> ClientKey[GameClaim]:
+    """A claim's key (tables.writes.store_once): a retry is this player's claim of the
+    same winner (and the same deal and count, when the request names them); see Terms:
+    client key."""
+    return ClientKey(
+        find=lambda: (
+            GameClaim.objects.filter(client_key=client_key).select_related("deal__round").first()
+        ),
+        mine=lambda found: found.player_id == player.pk,
+        same=lambda found: (
+            found.winner_id == winner_id
+            and deal_id in (None, found.deal_id)
+            and taken in (None, found.taken)
+        ),
+        foreign=foreign_key_refusal,
+        reused=reused_key_refusal,
+    )
+
+
+def _repeated(found: GameClaim) -> Done:
+    """A retry's answer: the deal its claim was stored in."""
+    return Done(found.deal, repeated=True)
 
 
 @transaction.atomic
@@ -128,9 +136,9 @@ def point_at_winner(
     everyone then points at one player, the game is given to them (see Terms: give)."""
     now = now or timezone.now()
     event = Event.objects.lock(player.event_id, one_table=True)
-    found = _repeated(client_key, player, winner_id=winner_id, deal_id=deal_id, taken=taken)
-    if found is not None:
-        return Done(found, repeated=True)
+    key = _claim_key(client_key, player, winner_id=winner_id, deal_id=deal_id, taken=taken)
+    if (found := find_retry(key=key)) is not None:
+        return _repeated(found)
     held = refuse_unless_holder(player, device)
     round_ = _claim_round(event)
     try:
@@ -151,23 +159,24 @@ def point_at_winner(
     seats = [int(p) for p in deal.seats]
     if winner_id not in seats or player.pk not in seats:
         raise Refused(_("That player is not playing this game at your table."))
-    try:
-        with transaction.atomic():
-            GameClaim.objects.create(
-                deal=deal,
-                taken=game.taken,
-                player=player,
-                winner_id=winner_id,
-                claimed_at=now,
-                client_key=client_key,
-            )
-    except IntegrityError:
-        # Only a request outside the event's lock gets here: its key was stored meanwhile.
-        found = _repeated(client_key, player, winner_id=winner_id, deal_id=deal.pk, taken=taken)
-        if found is None:
-            raise
-        return Done(found, repeated=True)
-    touch_seat(player, device, now, held=held)
+
+    def store() -> Done:
+        GameClaim.objects.create(
+            deal=deal,
+            taken=game.taken,
+            player=player,
+            winner_id=winner_id,
+            claimed_at=now,
+            client_key=client_key,
+        )
+        touch_seat(player, device, now, held=held)
+        return Done(deal)
+
+    # A request with this key may have stored it since find_retry, before the table's
+    # lock (tables.writes.store_once, Terms: race).
+    key = _claim_key(client_key, player, winner_id=winner_id, deal_id=deal.pk, taken=taken)
+    if (done := store_once(key=key, store=store, repeated=_repeated)).repeated:
+        return done
     latest = rules.latest_claims(claims_at(deal.pk, game.taken))
     winner = rules.agreed_winner(latest, seats)
     if winner is None:

@@ -3,9 +3,10 @@
 Terms:
     report       one phone's statement "game k at table t was won by p" (see tables.models).
     client key   a random key the phone makes once per game report; a double tap or a
-                 retried request over bad Wi-Fi carries the same key, so it is stored once.
-                 The same key with another report (another round, winner, tricks or
-                 game) is refused and changes nothing: a key is one report.
+                 retried request over bad Wi-Fi carries the same key, so it is stored once
+                 (tables.writes.store_once). The same key with another report (another
+                 round, winner, tricks or game) is refused and changes nothing: a key is
+                 one report.
     confirmation a second report for the same game that names the same winner.
     dispute      a second report that names another winner: both are kept, the game counts
                  for nobody, and the organizer settles it.
@@ -58,7 +59,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -80,6 +80,7 @@ from tables.writes.second_taps import (
     just_reported_elsewhere,
     previous_report,
 )
+from tables.writes.store_once import ClientKey, find_retry, store_once
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round, RoundStatus
 
@@ -227,7 +228,7 @@ def report_game(
     in this round is HELD for the organizer.
     """
     if not client_key or len(client_key) > 64:
-        raise Refused(_("This report has no valid key. Reload the page and report again."))
+        raise _invalid_key()
     if (winner is None) == (tricks is None):
         raise Refused(_("Report either the winner or the tricks per player."))
     if game_number is not None and game_number < 1:
@@ -238,10 +239,15 @@ def report_game(
     finished = (tricks is None) if finished is None else finished
     winner_id = None if winner is None else winner.pk
     asked = Asked(round_number, game_number, winner_id, _tricks_json(tricks), finished)
-    try:
-        return _report_game(
+    key = _report_key(client_key, table, asked)
+    # The whole report in one transaction (store_once's, with the event's lock first): two
+    # requests with one key that both got past the lookup (a database without SQLite's
+    # write lock) leave the first one's report as the answer (tables.writes.store_once).
+    return store_once(
+        key=key,
+        store=lambda: _report_game(
             table=table,
-            asked=asked,
+            key=key,
             round_number=round_number,
             client_key=client_key,
             winner=winner,
@@ -254,39 +260,43 @@ def report_game(
             phone=phone or None,
             retap_checked=retap_checked,
             now=now or timezone.now(),
-        )
-    except IntegrityError:
-        # Two requests with the same key raced past the check below (possible on a
-        # database without SQLite's write lock): the first one's report is the answer.
-        repeated = _repeated(client_key, table, asked)
-        if repeated is None:
-            raise
-        return repeated
+        ),
+        repeated=_repeated,
+    )
 
 
-def _repeated(client_key: str, table: Table, asked: Asked) -> ReportResult | None:
-    """The report stored with this key, when it is the one ``asked`` (a retry): REPEATED.
-    Another table's key, or this table's with another report, is refused."""
-    stored = prepared.report_by_key(client_key)
-    if stored is None:
-        return None
-    if stored.table_id != table.pk:
-        # Keys are random, so this is a forged request; never show another table's games.
-        raise Refused(_("This report has no valid key. Reload the page and report again."))
-    if not asked.is_retry_of(stored):
-        raise Refused(
+def _report_key(client_key: str, table: Table, asked: Asked) -> ClientKey[GameReport]:
+    """A report's client key (tables.writes.store_once): a retry is this table's report
+    that is the one ``asked``. Another table's key is refused as if it were not a key
+    (keys are random, so this is a forged request: never show another table's games),
+    and this table's with another report, as a key already used."""
+    return ClientKey(
+        find=lambda: prepared.report_by_key(client_key),
+        mine=lambda stored: stored.table_id == table.pk,
+        same=asked.is_retry_of,
+        foreign=_invalid_key,
+        reused=lambda: Refused(
             _(
                 "This key was already used for another report: nothing was changed. "
                 "Reload the page and report again."
             )
-        )
+        ),
+    )
+
+
+def _invalid_key() -> Refused:
+    return Refused(_("This report has no valid key. Reload the page and report again."))
+
+
+def _repeated(stored: GameReport) -> ReportResult:
+    """A retry's answer: the report stored with its key, REPEATED."""
     return ReportResult(Outcome.REPEATED, stored, stored.game)
 
 
 def _report_game(
     *,
     table: Table,
-    asked: Asked,
+    key: ClientKey[GameReport],
     round_number: int,
     client_key: str,
     winner: Player | None,
@@ -300,63 +310,62 @@ def _report_game(
     retap_checked: bool,
     now: datetime,
 ) -> ReportResult:
-    with transaction.atomic():
-        # First, so this report and a close (or another report) of the event run one
-        # after the other: what the checks below read stays true until the commit.
-        event = Event.objects.lock(table.event_id)
-        if (repeated := _repeated(client_key, table, asked)) is not None:
-            return repeated
-        # A finished event is read-only (tournament.writes.finishing): read under the lock, as
-        # the organizer may have finished it since the phone's link was looked up.
-        if event.is_finished:
-            raise Refused(_("The event is finished: no more games can be reported."))
+    # First, so this report and a close (or another report) of the event run one
+    # after the other: what the checks below read stays true until the commit.
+    event = Event.objects.lock(table.event_id)
+    if (stored := find_retry(key=key)) is not None:
+        return _repeated(stored)
+    # A finished event is read-only (tournament.writes.finishing): read under the lock, as
+    # the organizer may have finished it since the phone's link was looked up.
+    if event.is_finished:
+        raise Refused(_("The event is finished: no more games can be reported."))
 
-        round_, winner, seated = _round_and_winner(
-            table, round_number, winner=winner, tricks=tricks, finished=finished
-        )
-        # This phone's reports in the round, at any table: one query, none without a phone.
-        mine = _phone_reports(phone, round_, table)
+    round_, winner, seated = _round_and_winner(
+        table, round_number, winner=winner, tricks=tricks, finished=finished
+    )
+    # This phone's reports in the round, at any table: one query, none without a phone.
+    mine = _phone_reports(phone, round_, table)
 
-        # Every game of the table in the round, in one query: the latest for the phantom
-        # check, the one this report names, and the phone's answer.
-        games = {game.number: game for game in _table_games(round_, table, seated)}
-        latest = games[max(games)] if games else None
-        next_number = (latest.number if latest else 0) + 1
-        number = next_number if game_number is None else min(game_number, next_number)
-        phantom = (
-            tapped
-            and tricks is None
-            and number == next_number
-            and round_.status == RoundStatus.OPEN
-            and just_reported_elsewhere(
-                latest, winner=winner, previous_key=previous_key, mine=mine, now=now
-            )
+    # Every game of the table in the round, in one query: the latest for the phantom
+    # check, the one this report names, and the phone's answer.
+    games = {game.number: game for game in _table_games(round_, table, seated)}
+    latest = games[max(games)] if games else None
+    next_number = (latest.number if latest else 0) + 1
+    number = next_number if game_number is None else min(game_number, next_number)
+    phantom = (
+        tapped
+        and tricks is None
+        and number == next_number
+        and round_.status == RoundStatus.OPEN
+        and just_reported_elsewhere(
+            latest, winner=winner, previous_key=previous_key, mine=mine, now=now
         )
-        # A phantom has a latest game (just_reported_elsewhere); said for the type checker.
-        if phantom and latest is not None:
-            number = latest.number
-        # Only a report that would create a new game can be a quick retap; one for a game
-        # that exists already is a confirmation (or a dispute) of another phone's report.
-        elif not retap_checked and number == next_number:
-            previous = previous_report(mine, previous_key, round_=round_, table=table)
-            if is_quick_retap(previous, number=number, winner=winner, now=now):
-                raise RetapQuestion(winner=winner, number=number)
-        own = _own_report(mine, table=table, number=number, winner=winner)
-        if own is not None:
-            return ReportResult(Outcome.DUPLICATE, own, own.game)
-        report = GameReport(
-            round=round_,
-            table=table,
-            game_number=number,
-            winner=winner,
-            tricks=_tricks_json(tricks),
-            finished=finished,
-            client_key=client_key,
-            source=source,
-            phone=phone or "",
-            other_table_number=_other_table(mine, table=table),
-        )
-        return _store(report, event=event, seated=seated, games=games, phantom=phantom)
+    )
+    # A phantom has a latest game (just_reported_elsewhere); said for the type checker.
+    if phantom and latest is not None:
+        number = latest.number
+    # Only a report that would create a new game can be a quick retap; one for a game
+    # that exists already is a confirmation (or a dispute) of another phone's report.
+    elif not retap_checked and number == next_number:
+        previous = previous_report(mine, previous_key, round_=round_, table=table)
+        if is_quick_retap(previous, number=number, winner=winner, now=now):
+            raise RetapQuestion(winner=winner, number=number)
+    own = _own_report(mine, table=table, number=number, winner=winner)
+    if own is not None:
+        return ReportResult(Outcome.DUPLICATE, own, own.game)
+    report = GameReport(
+        round=round_,
+        table=table,
+        game_number=number,
+        winner=winner,
+        tricks=_tricks_json(tricks),
+        finished=finished,
+        client_key=client_key,
+        source=source,
+        phone=phone or "",
+        other_table_number=_other_table(mine, table=table),
+    )
+    return _store(report, event=event, seated=seated, games=games, phantom=phantom)
 
 
 def _store(

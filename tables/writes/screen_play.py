@@ -21,7 +21,8 @@ Terms:
                   them (tables.writes.table_lock, Terms: read first).
     client key    the key a screen makes for each action: the same key again with the same
                   action is a retry, answered as done and never stored twice; with another
-                  action (another card, trick or deal) it is refused, and nothing changes.
+                  action (another card, trick or deal) it is refused, and nothing changes
+                  (tables.writes.store_once).
 
 Dealing is tables.writes.screen_deals; holding a seat and presence,
 tables.writes.screen_seats. Every write locks the event's row first (Event.objects.lock),
@@ -36,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -56,6 +57,7 @@ from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.writes.screen_deals import deal_after
 from tables.writes.screen_games import end_deal
+from tables.writes.store_once import ClientKey, find_retry, store_once
 from tables.writes.table_lock import lock_table, locked_version
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, Round, Seat
@@ -274,7 +276,7 @@ def reused_key_refusal() -> Refused:
     )
 
 
-def _repeated(
+def _action_key(
     model: type[Play] | type[Pointing],
     client_key: str,
     player: Player,
@@ -282,41 +284,28 @@ def _repeated(
     card: str,
     trick: int | None,
     deal_id: int | None,
-) -> Deal | None:
-    """The deal an action with this key was stored in, when this player stored it with
-    the same card (and the same trick and deal, when the request names them): a retry.
+) -> ClientKey[Play | Pointing]:
+    """A card's or a pointing's key (tables.writes.store_once): a retry is this player's
+    action with the same card (and the same trick and deal, when the request names them).
     A key another player's action holds is refused (keys are random: a forged request),
-    and so is this player's key with another card, trick or deal: a key is one action,
-    as a payment's key reused with another amount is refused, never answered "paid"."""
-    found = model.objects.filter(client_key=client_key).select_related("deal__round").first()
-    if found is None:
-        return None
-    if found.player_id != player.pk:
-        raise foreign_key_refusal()
-    if (
-        found.card != card
-        or trick not in (None, found.trick)
-        or deal_id not in (None, found.deal_id)
-    ):
-        raise reused_key_refusal()
-    return found.deal
+    and so is this player's key with another card, trick or deal (see Terms: client key).
+    """
+    return ClientKey(
+        find=lambda: (
+            model.objects.filter(client_key=client_key).select_related("deal__round").first()
+        ),
+        mine=lambda found: found.player_id == player.pk,
+        same=lambda found: (
+            found.card == card and trick in (None, found.trick) and deal_id in (None, found.deal_id)
+        ),
+        foreign=foreign_key_refusal,
+        reused=reused_key_refusal,
+    )
 
 
-def _store_once(model: type[Play] | type[Pointing], *, player: Player, **fields) -> Deal | None:
-    """Store one action; the deal it is in when its key was stored meanwhile (only a
-    request outside the event's lock gets that far), else None."""
-    try:
-        with transaction.atomic():
-            model.objects.create(player=player, **fields)
-    except IntegrityError:
-        card, trick, deal_id = fields["card"], fields["trick"], fields["deal"].pk
-        stored = _repeated(
-            model, fields["client_key"], player, card=card, trick=trick, deal_id=deal_id
-        )
-        if stored is not None:
-            return stored
-        raise
-    return None
+def _repeated(found: Play | Pointing) -> Done:
+    """A retry's answer: the deal its action was stored in."""
+    return Done(found.deal, repeated=True)
 
 
 def play_card(
@@ -334,16 +323,16 @@ def play_card(
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
     # A retry is answered before any lock; what the table holds is read before it too.
-    if repeated := _repeated(Play, client_key, player, card=card, trick=trick, deal_id=deal_id):
-        return Done(repeated, repeated=True)
+    key = _action_key(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    if (found := find_retry(key=key)) is not None:
+        return _repeated(found)
     first = read_first(player, device)
     with transaction.atomic():
         event = Event.objects.lock(player.event_id, one_table=True)
         seated = seated_under_lock(event, player, device, first)
-        if seated is not first and (
-            repeated := _repeated(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
-        ):  # the table moved on since: this key may be what moved it
-            return Done(repeated, repeated=True)
+        # The table moved on since it was read: this key may be what moved it.
+        if seated is not first and (found := find_retry(key=key)) is not None:
+            return _repeated(found)
         return _play(seated, player, card, client_key, device, deal_id, trick, now)
 
 
@@ -362,18 +351,24 @@ def _play(
     if (problem := rules.play_problem(game, player.pk, card)) is not None:
         raise play_refusal(problem, game)
     assert game.trick is not None  # play_problem refuses a game that is over
-    stored = _store_once(
-        Play,
-        player=player,
-        deal=deal,
-        trick=game.trick.number,
-        card=card,
-        client_key=client_key,
-        played_at=now,
-    )
-    if stored is not None:
-        return Done(stored, repeated=True)
-    return Done(deal, table_version=_touch(deal, player, device, now, held=held))
+    number = game.trick.number
+
+    def store() -> Done:
+        Play.objects.create(
+            player=player,
+            deal=deal,
+            trick=number,
+            card=card,
+            client_key=client_key,
+            played_at=now,
+        )
+        return Done(deal, table_version=_touch(deal, player, device, now, held=held))
+
+    # A request with this key may have stored it since find_retry, before the table's
+    # lock (tables.writes.store_once, Terms: race): a retry only with this card in the
+    # trick and deal it would have gone into.
+    key = _action_key(Play, client_key, player, card=card, trick=number, deal_id=deal.pk)
+    return store_once(key=key, store=store, repeated=_repeated)
 
 
 def point_at_card(
@@ -391,18 +386,15 @@ def point_at_card(
     taken (and a game that ends counted)."""
     now = now or timezone.now()
     # As play_card: a retry answered, and the table read, before any lock.
-    if repeated := _repeated(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id):
-        return Done(repeated, repeated=True)
+    key = _action_key(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    if (found := find_retry(key=key)) is not None:
+        return _repeated(found)
     first = read_first(player, device)
     with transaction.atomic():
         event = Event.objects.lock(player.event_id, one_table=True)
         seated = seated_under_lock(event, player, device, first)
-        if seated is not first and (
-            repeated := _repeated(
-                Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id
-            )
-        ):
-            return Done(repeated, repeated=True)
+        if seated is not first and (found := find_retry(key=key)) is not None:
+            return _repeated(found)
         return _point(seated, player, trick, card, client_key, device, deal_id, now)
 
 
@@ -424,24 +416,28 @@ def _point(
         raise Refused(_("Point once every card of the trick is down."))
     if current.owner(card) is None:
         raise Refused(_("That card is not in this trick."))
-    stored = _store_once(
-        Pointing,
-        player=player,
-        deal=deal,
-        trick=trick,
-        card=card,
-        client_key=client_key,
-        pointed_at=now,
-    )
-    if stored is not None:
-        return Done(stored, repeated=True)
-    version = _touch(deal, player, device, now, held=held)
+
+    def store() -> Done:
+        Pointing.objects.create(
+            player=player,
+            deal=deal,
+            trick=trick,
+            card=card,
+            client_key=client_key,
+            pointed_at=now,
+        )
+        return Done(deal, table_version=_touch(deal, player, device, now, held=held))
+
+    key = _action_key(Pointing, client_key, player, card=card, trick=trick, deal_id=deal.pk)
+    done = store_once(key=key, store=store, repeated=_repeated)
+    if done.repeated:
+        return done
     state.pointings.append((player.pk, card))
     game = state.game
     assert game.trick is not None
     taker = rules.agreed_taker(game.trick, [int(p) for p in deal.seats])
     if taker is None:
-        return Done(deal, table_version=version)
+        return done
     return take_trick(round_=round_, state=state, card=card, by=None, now=now)
 
 

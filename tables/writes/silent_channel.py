@@ -9,7 +9,7 @@ Terms:
     client key  as for plays (tables.writes.screen_play): the same key again with the same
                 stroke or gesture is a retry, answered as done and never stored twice; with
                 another one (other points, ink, gesture or card, or another pad) it is
-                refused and nothing changes. It stays
+                refused and nothing changes (tables.writes.store_once). It stays
                 between the screen that made it and the server: no other screen is shown
                 it (a key is text a player could choose).
     table version  the table's version a stroke or gesture was stored at: the screen that
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -56,6 +56,7 @@ from tables.writes.screen_play import (
     reused_key_refusal,
     touch_seat,
 )
+from tables.writes.store_once import ClientKey, find_retry, store_once
 from tables.writes.table_lock import lock_table
 from tournament.common.errors import Refused
 from tournament.common.wake import wake_after_commit
@@ -87,37 +88,22 @@ def _players_table(event: Event, player: Player) -> tuple[Round, int]:
     return round_, table_id
 
 
-def _repeated(
+def _action_key(
     model: type[Stroke] | type[Gesture], client_key: str, player: Player, same: dict[str, Any]
-) -> int | None:
-    """The table a stroke or gesture with this key was stored at, when this player stored
-    it with the values ``same`` names (field: value): a retry. A key another player's
-    holds is refused (keys are random: a forged request), and so is this player's key
-    with another stroke or gesture (see Terms: client key)."""
+) -> ClientKey[dict[str, Any]]:
+    """A stroke's or a gesture's key (tables.writes.store_once): a retry is this player's,
+    with the values ``same`` names (field: value). A key another player's holds is
+    refused (keys are random: a forged request), and so is this player's key with another
+    stroke or gesture (see Terms: client key)."""
     names = dict.fromkeys(["player_id", "table_id", *same])  # each once
-    # Unordered: a key is unique, and the models' own order would join four tables.
-    found = model.objects.filter(client_key=client_key).order_by().values(*names).first()
-    if found is None:
-        return None
-    if found["player_id"] != player.pk:
-        raise foreign_key_refusal()
-    if any(found[name] != value for name, value in same.items()):
-        raise reused_key_refusal()
-    return found["table_id"]
-
-
-def _store_once(
-    model: type[Stroke] | type[Gesture], *, player: Player, same: dict[str, Any], **fields
-) -> bool:
-    """Store it; False when its key was stored meanwhile by this player, with ``same``."""
-    try:
-        with transaction.atomic():
-            model.objects.create(player=player, **fields)
-    except IntegrityError:
-        if _repeated(model, fields["client_key"], player, same) is not None:
-            return False
-        raise
-    return True
+    return ClientKey(
+        # Unordered: a key is unique, and the models' own order would join four tables.
+        find=lambda: model.objects.filter(client_key=client_key).order_by().values(*names).first(),
+        mine=lambda found: found["player_id"] == player.pk,
+        same=lambda found: all(found[name] == value for name, value in same.items()),
+        foreign=foreign_key_refusal,
+        reused=reused_key_refusal,
+    )
 
 
 @dataclass(frozen=True)
@@ -148,8 +134,8 @@ def _place(
     event = Event.objects.lock(player.event_id, one_table=True)
     if pad is not None:
         same = {**same, "round_id": pad[0], "table_id": pad[1]}
-    if (table_id := _repeated(model, client_key, player, same)) is not None:
-        return Drawn(table_id, repeated=True)
+    if (found := find_retry(key=_action_key(model, client_key, player, same))) is not None:
+        return Drawn(found["table_id"], repeated=True)
     held = refuse_unless_holder(player, device)
     round_, table_id = _players_table(event, player)
     lock_table(table_id)  # the pad and its pace are read after, under it
@@ -167,21 +153,21 @@ def _keep(
     now: datetime,
     **fields,
 ) -> Drawn:
-    """Store it once, note the device, and tell the table's screens."""
-    stored = _store_once(
-        model,
-        player=player,
-        same=place.same,
-        round=place.round_,
-        table_id=place.table_id,
-        **fields,
+    """Store it once (tables.writes.store_once), note the device, and tell the table's
+    screens."""
+
+    def store() -> Drawn:
+        model.objects.create(player=player, round=place.round_, table_id=place.table_id, **fields)
+        touch_seat(player, device, now, held=place.held)
+        version = Table.objects.bump_version(table_id=place.table_id, event_id=place.event.pk)
+        wake_after_commit()
+        return Drawn(place.table_id, table_version=version)
+
+    return store_once(
+        key=_action_key(model, fields["client_key"], player, place.same),
+        store=store,
+        repeated=lambda found: Drawn(place.table_id, repeated=True),
     )
-    if not stored:
-        return Drawn(place.table_id, repeated=True)
-    touch_seat(player, device, now, held=place.held)
-    version = Table.objects.bump_version(table_id=place.table_id, event_id=place.event.pk)
-    wake_after_commit()
-    return Drawn(place.table_id, table_version=version)
 
 
 class TooFast(Refused):

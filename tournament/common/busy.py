@@ -10,7 +10,11 @@ Terms:
               transaction never began, or was rolled back whole), and ``Busy`` is raised.
               The view answers 503 with BUSY_HEADER; the screen keeps the action in its
               outbox and sends it again with the same key, so it is stored once
-              (static/js/screen.js).
+              (static/js/outbox.js, tables.writes.store_once).
+    action    a write a player's screen sends and resends (a card, a pointing, a claim,
+              a stroke, a gesture): ``answer_action`` runs it within the patience, timed
+              on the bench (tournament.common.stages), and answers it busy, refused, or
+              done with its stages' headers.
 
 Plumbing: no rule and no model here.
 """
@@ -18,17 +22,23 @@ Plumbing: no rule and no model here.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from django.contrib import messages
 from django.db import OperationalError, connections
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext as _
 
+from tournament.common import stages
+from tournament.common.errors import Refused
+
 ACTION_PATIENCE_SECONDS = 1.5
 BUSY_HEADER = "X-Action-Busy"
 RETRY_AFTER_SECONDS = 1
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for lock_timeout
+
+Done = TypeVar("Done")
 
 
 class Busy(Exception):
@@ -86,4 +96,28 @@ def busy_answer(request: HttpRequest, *, page_url: str) -> HttpResponse:
     response = HttpResponse(reason, status=503, content_type="text/plain; charset=utf-8")
     response[BUSY_HEADER] = "1"
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def answer_action(
+    request: HttpRequest,
+    *,
+    write: Callable[[], Done],
+    answer: Callable[[Done], HttpResponse],
+    refused: Callable[[Refused], HttpResponse],
+    page_url: str,
+) -> HttpResponse:
+    """Run a player's action (see Terms: action): ``write()`` within the patience and
+    timed; ``busy_answer`` when the lock did not come, ``refused(refusal)`` when the write
+    refused it, else ``answer(done)`` with the stages' headers (on the bench only)."""
+    try:
+        with patience(), stages.timed() as marks:
+            done = write()
+    except Busy:
+        return busy_answer(request, page_url=page_url)
+    except Refused as refusal:
+        return refused(refusal)
+    response = answer(done)
+    for name, value in stages.server_timing(marks).items():
+        response[name] = value
     return response

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from tables.models import Play
+from tables.models import Play, Stroke
 from tables.writes.screen_play import game_of
 from tests import factories
 from tests.screen_factories import deal_at, screen_event
@@ -138,3 +138,22 @@ def test_on_sqlite_a_play_queued_behind_another_writer_too_long_is_answered_busy
     assert answer[busy.BUSY_HEADER] == "1"
     assert waited < busy.ACTION_PATIENCE_SECONDS + 3
     assert not Play.objects.filter(deal=deal).exists()
+
+
+def test_a_stroke_that_waits_too_long_for_the_lock_is_answered_busy_as_a_card_is(client, organizer):
+    event = factories.start_rounds(screen_event(owner=organizer, players=4, tables=1))
+    me = Player.objects.get(pk=deal_at(event, 1).seats[0])
+    client.get(reverse("phone:screen", args=[me.token]))  # holds the seat
+    url = reverse("phone:screen_draw", args=[me.token])
+    data = {"key": "busystroke123456", "kind": "black", "points": "1,1 2,2"}
+    held = HeldLock(event)
+    try:
+        answer = client.post(url, data, headers=HTMX)
+    finally:
+        held.release()
+    assert answer.status_code == 503
+    assert answer[busy.BUSY_HEADER] == "1"
+    assert answer["Retry-After"] == str(busy.RETRY_AFTER_SECONDS)
+    assert not Stroke.objects.exists()
+    assert client.post(url, data, headers=HTMX)["X-Action-Stored"] == "1"
+    assert Stroke.objects.count() == 1

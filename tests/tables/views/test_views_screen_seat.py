@@ -172,6 +172,10 @@ def test_the_organizers_new_link_retires_the_old_one_and_frees_the_seat(signed_i
     assert gone.status_code == 404
     assert gone["HX-Refresh"] == "true"
     assert intruder.get(old_url, follow=True).status_code == 404
+    # A move its screen's outbox still holds is refused as a move is (static/js/outbox.js).
+    move = intruder.post(old_url + "play/", {"card": cards[0], "key": "oldlinkmove1"}, headers=HTMX)
+    assert move.status_code == 404
+    assert move["X-Action-Refused"] == "1"
     assert _shows_hand(_page(player, me), cards)
     assert _url("screen", me) in signed_in.get(links).content.decode()
 

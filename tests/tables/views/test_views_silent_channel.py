@@ -202,3 +202,19 @@ def test_a_stored_strokes_answer_names_the_tables_version_its_state_holds_it_fro
     again = client.post(_url("screen_draw", me), data, headers={**HTMX, "X-Screen-Pushed": "1"})
     assert again["X-Action-Stored"] == "1"
     assert "X-Table-Version" not in again  # stored before: the screen takes it away at once
+
+
+def test_on_the_bench_a_stroke_says_its_stages_as_a_card_does(client, me, settings):
+    # tournament.common.busy.answer_action times every action of a screen, not cards only.
+    data = {"key": "strokekey0011", "kind": "black", "points": "3,3 4,4"}
+    quiet = client.post(_url("screen_draw", me), data, headers=HTMX)
+    assert "Server-Timing" not in quiet
+    settings.BENCH = True
+    data = {"key": "strokekey0012", "kind": "black", "points": "5,5 6,6"}
+    timed = client.post(_url("screen_draw", me), data, headers=HTMX)
+    assert timed["X-Action-Stored"] == "1"
+    assert [part.split(";")[0] for part in timed["Server-Timing"].split(", ")] == [
+        "lock",
+        "write",
+        "commit",
+    ]

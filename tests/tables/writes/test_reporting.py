@@ -11,6 +11,7 @@ from django.db import IntegrityError
 from django.db.models import F
 
 from tables.models import Game, GameReport, GameStatus, ReportState
+from tables.reads import prepared
 from tables.writes import reporting, second_taps
 from tables.writes.corrections import accept_late_report
 from tables.writes.reporting import Outcome, report_game
@@ -163,14 +164,16 @@ def test_two_reports_racing_for_game_k_make_one_game(playing, monkeypatch):
 def test_same_key_racing_past_the_check_returns_the_stored_report(playing, monkeypatch):
     alice = seated_players(playing, 1)[0]
     first = report(playing, 1, alice, key="retry", game_number=1)
-    real_repeated = reporting._repeated
+    real_lookup = prepared.report_by_key
     calls = []
 
-    def miss_once(client_key, table_, asked):
+    def miss_once(client_key):
+        # The first lookup misses, as a request's does while another with its key is
+        # not committed yet; the insert then meets the key's unique constraint.
         calls.append(client_key)
-        return None if len(calls) == 1 else real_repeated(client_key, table_, asked)
+        return None if len(calls) == 1 else real_lookup(client_key)
 
-    monkeypatch.setattr(reporting, "_repeated", miss_once)
+    monkeypatch.setattr(prepared, "report_by_key", miss_once)
 
     again = report(playing, 1, alice, key="retry", game_number=1)
 
