@@ -28,7 +28,7 @@ from playwright.sync_api import Page, expect
 
 from tables.reads import screen_play as screen_reads
 from tables.views import screen as screen_views
-from tables.writes import screen_play as screen_writes
+from tables.writes import screen_seats as screen_writes
 from tests.browser.channel_server import ChannelServer
 from tests.browser.conftest import LAPTOP, PHONE, pictures, sign_in, snap
 from tests.browser.test_screen_tables import play_trick
