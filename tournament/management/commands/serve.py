@@ -19,7 +19,8 @@ Terms:
              --no-browser (the default) keeps it shut.
     window   the app's own window is `fivetricks`'s (tournament/cli.py); this command
              always serves in the terminal, and takes --no-window only so that one
-             command line (README) works on both.
+             command line (README) works on both. Run by the window as its child, it
+             stops when the window's process ends (tournament.serving.parent_watch).
     worker   a granian process running the site (ASGI: tournament.asgi). One per core,
              except on Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
@@ -60,7 +61,7 @@ from tournament.common.product import made_by
 from tournament.middleware import HEALTH_PATH
 from tournament.models import Event
 from tournament.reads import room
-from tournament.serving import one_server, server_stop
+from tournament.serving import one_server, parent_watch, server_stop
 from tournament.writes.backups import Backup, backup_dir, integrity_problems, list_backups
 from tournament.writes.signin import ensure_organizer, sign_in_path
 
@@ -283,6 +284,8 @@ class Command(BaseCommand):
         workers = max(1, options["workers"] or default_workers())
         if sys.platform == "win32":
             workers = 1  # granian would fall back to one anyway; the banner must say so
+        # As the window's child, never outlive the window (see Terms: window).
+        parent_watch.exit_with_parent(grace=parent_watch.SERVER_GRACE_SECONDS)
         # Before any set-up: a second server must change nothing (see Terms: one server).
         if refusal := start_refusal(host, None if options["setup_only"] else port):
             raise CommandError(refusal)
