@@ -1,7 +1,7 @@
 """The site as `manage.py serve` serves it, live channel included, for the browser tests
-that need the channel: tournament.asgi's routing (the streams to
-tables.views.live_channel, everything else to Django's WSGI application in a pool of
-threads, tournament.threaded_wsgi), over plain HTTP/1.1 on loopback, in a thread of the
+that need the channel: tournament.serving.asgi's routing (the streams to
+tournament.serving.live_channel, everything else to Django's WSGI application in a pool of
+threads, tournament.serving.bridge), over plain HTTP/1.1 on loopback, in a thread of the
 test's process, on the test's database.
 
 Terms:
@@ -37,7 +37,7 @@ THREADS = 4
 
 
 class ChannelServer:
-    """tournament.asgi's application, served over HTTP/1.1 (see Terms)."""
+    """tournament.serving.asgi's application, served over HTTP/1.1 (see Terms)."""
 
     def __init__(self, *, hold_streams: bool = False) -> None:
         self.hold_streams = hold_streams

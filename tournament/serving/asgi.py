@@ -1,12 +1,12 @@
 """ASGI entry point, served by granian (`manage.py serve`, `make run`): the whole site.
 
 Terms:
-    live channel  the screen tables' server-sent events (tables.views.live_channel): one
+    live channel  the screen tables' server-sent events (tournament.serving.live_channel): one
                   coroutine per open stream, routed here before Django, so hundreds of
                   open streams hold no thread.
-    site          everything else: Django's WSGI application (tournament.wsgi, with its
+    site          everything else: Django's WSGI application (tournament.serving.wsgi, with its
                   warm-up and its watch on the main process) run in a pool of threads
-                  (tournament.threaded_wsgi), as granian's WSGI workers ran it; the pool's
+                  (tournament.serving.bridge), as granian's WSGI workers ran it; the pool's
                   size is the serve command's --threads (FIVETRICKS_THREADS).
 """
 

@@ -4,7 +4,7 @@ instead of at the next poll.
 
 Terms:
     stream     GET /t/p/<token>/stream/, answered ``text/event-stream`` by this module's
-               ASGI coroutine (tournament.asgi routes it here, before Django). Each event's
+               ASGI coroutine (tournament.serving.asgi routes it here, before Django). Each event's
                data is the table's key; the page then fetches its live part through
                Django as any poll does (tables.views.screen), so the channel carries no
                card and needs no rule of its own about what a screen may see.
