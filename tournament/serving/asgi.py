@@ -18,11 +18,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 from tournament.serving.wsgi import application as django_application
 
 # isort: split
+from django.conf import settings
+
 from tournament.serving.bridge import ThreadedWSGI
 from tournament.serving.live_channel import STREAM_PATH, stream
 
 THREADS = max(1, int(os.environ.get("FIVETRICKS_THREADS") or 4))
-site = ThreadedWSGI(django_application, threads=THREADS)
+# A body past Django's own threshold waits for its thread in a file (bridge, Terms: body).
+site = ThreadedWSGI(django_application, threads=THREADS, spool=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
 
 
 async def application(scope, receive, send):
