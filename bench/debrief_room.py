@@ -104,10 +104,10 @@ class Debrief:
 
 
 async def _answer_once(port: int, path: str, question_id: int, index: int) -> tuple[bool, float]:
-    from tables.views.phone import signed_phone_id
+    from tournament.common.phone_ids import signed_phone_id
 
     connection = Connection("127.0.0.1", port)
-    # Signed, as the page gives it (tables.views.phone: phone id): an id the server did
+    # Signed, as the page gives it (tournament.common.phone_ids: signed): an id the server did
     # not sign is refused, as from a phone that did not keep its cookie.
     phone = signed_phone_id(secrets.token_urlsafe(16))
     word = WORDS[index % len(WORDS)]

@@ -108,7 +108,7 @@ def prepare(args: argparse.Namespace, pool: Pool) -> Clients:
     from live_room import prepare_event
     from screen_room import prepare_screen_event
 
-    from tables.views.phone import signed_phone_id
+    from tournament.common.phone_ids import signed_phone_id
 
     clients = Clients()
     rng = random.Random(args.seed)

@@ -76,7 +76,7 @@ def parse_args() -> argparse.Namespace:
 def prepare_screen_event(players: int):
     """A screen event of ``players`` at tables of 5, round 1 open: its players' tokens by
     table number and each player's signed phone id."""
-    from tables.views.phone import signed_phone_id
+    from tournament.common.phone_ids import signed_phone_id
     from tournament.models import Event, Player
     from tournament.writes.rounds import advance_phase
     from tournament.writes.seating import seat_players

@@ -86,8 +86,7 @@ def layer_of(module: str) -> int | None:
     """The module's layer from its folder; None where no layer places the folder."""
     folder = folder_of(module)
     if folder is None:
-        # admin, apps, settings, urls, middleware, wsgi, and re-exports kept for callers
-        # outside the project: they wire the rest together.
+        # admin, apps, settings, urls, middleware, wsgi: they wire the rest together.
         return WIRING
     return LAYER_OF_FOLDER.get(folder)
 

@@ -8,7 +8,7 @@ Terms:
                  at the debrief, while it takes answers.
     choices      the buttons of a scale (its five points), ROUNDS (the rounds played, or
                  every planned round when none was) or TABLES (the event's tables).
-    phone id     the phone's ``ft_phone`` cookie (tables.views.phone): it finds this
+    phone id     the phone's ``ft_phone`` cookie (tournament.common.phone_ids): it finds this
                  phone's own answer, and nothing ever shows it.
 """
 

@@ -12,7 +12,7 @@ Terms:
     own screen   /t/p/<token>/answer/: the answer of a player's personal link. Its source
                  limit is one person's devices (see tables.writes.debrief_answers: Terms:
                  source limit).
-    phone id     the ``ft_phone`` cookie of tables.views.phone: one answer per phone and
+    phone id     the ``ft_phone`` cookie (tournament.common.phone_ids): one answer per phone and
                  question. Answers are anonymous: the id only finds this phone's own answer.
                  It must come from a page the server served (the cookie is signed): an
                  answer without it, or with a made-up one, is refused and stored nowhere;
@@ -28,7 +28,6 @@ link in the URL is the only credential (tables.views.phone).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 
 from django.contrib import messages
@@ -44,8 +43,8 @@ from tables.models import Table
 from tables.reads.debrief_answers import answer_words, phone_question
 from tables.reads.screens import player_screen
 from tables.views.links import event_from_players_link, table_from_link
-from tables.views.phone import LIVE_PARTIAL, _keep_phone_id, _phone_id, _render_screen
-from tables.views.player import _me, _screen_context
+from tables.views.phone_page import LIVE_PARTIAL, render_table_screen
+from tables.views.player import picked_player, player_page_context
 from tables.views.screen import LIVE_PARTIAL as SCREEN_LIVE_PARTIAL
 from tables.views.screen import live_context, player_from_link
 from tables.writes.debrief_answers import (
@@ -57,6 +56,7 @@ from tables.writes.debrief_answers import (
 )
 from tournament.common.errors import Refused
 from tournament.common.inputs import positive_int
+from tournament.common.phone_ids import keep_phone_id, new_phone_id, phone_id
 from tournament.common.polling import etag_from_version, poll_trigger, quoted_etag
 from tournament.common.requests import HtmxRequest, client_address
 from tournament.models import DebriefAnswer, Event, Player
@@ -99,7 +99,7 @@ def _answered(
     """Store the posted answer, then answer with the live part (htmx) or a redirect.
     `link` names the link it came through, for the answer's source (see
     tables.writes.debrief_answers: Terms: source)."""
-    phone = _phone_id(request)
+    phone = phone_id(request)
     refused_now = False
     try:
         if phone is None:
@@ -132,7 +132,7 @@ def _answered(
     else:
         (messages.error if refused_now else messages.success)(request, notice[1])
         response = HttpResponseRedirect(back)
-    _keep_phone_id(response, request, phone or secrets.token_urlsafe(16))
+    keep_phone_id(response, request, phone or new_phone_id())
     return response
 
 
@@ -151,7 +151,7 @@ def table_answer(request: HtmxRequest, table: Table) -> HttpResponse:
     return _answered(
         request,
         table.event,
-        lambda notice: _render_screen(request, table, LIVE_PARTIAL, answer_notice=notice),
+        lambda notice: render_table_screen(request, table, LIVE_PARTIAL, answer_notice=notice),
         reverse("phone:table", args=[table.token]),
         link=f"table:{table.pk}",
         source_limit=table_source_limit(),
@@ -163,12 +163,12 @@ def table_answer(request: HtmxRequest, table: Table) -> HttpResponse:
 @event_from_players_link
 def player_answer(request: HtmxRequest, event: Event) -> HttpResponse:
     """An answer from the players' page (a player who picked a name) or the answer page."""
-    me = _me(request, event)
+    me = picked_player(request, event)
 
     def live(notice: tuple[str, str]) -> HttpResponse:
         if me is None or request.POST.get("from") == "answer":
             return render(request, f"{ANSWER_PAGE}#live", _answer_context(request, event, notice))
-        context = _screen_context(player_screen(event, me), request)
+        context = player_page_context(player_screen(event, me), request)
         return render(request, "phone/player.html#live", {**context, "answer_notice": notice})
 
     if me is None or request.POST.get("from") == "answer":
@@ -221,7 +221,7 @@ def _answer_context(
 ) -> dict:
     return {
         "event": event,
-        "asked": phone_question(event, _phone_id(request)),
+        "asked": phone_question(event, phone_id(request)),
         "answer_url": answer_url_for_players(event),
         "answer_from": "answer",
         "answer_notice": notice,
@@ -240,5 +240,5 @@ def answer_page(request: HtmxRequest, event: Event) -> HttpResponse:
     event is not finished, so the next question appears by itself."""
     template = f"{ANSWER_PAGE}#live" if request.htmx else ANSWER_PAGE
     response = render(request, template, _answer_context(request, event))
-    _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+    keep_phone_id(response, request, phone_id(request) or new_phone_id())
     return response

@@ -38,7 +38,7 @@ def link_invalid(request: HtmxRequest, *, for_player: bool = False) -> HttpRespo
     """The friendly 404 for a rotated or mistyped link. A poll or a tap from a page that
     was open before the link changed reloads the whole page, so the phone shows it.
     A phone that picked its own language keeps it here too. A report sent to it is
-    refused for a reason the page gives (tables.views.phone: a phone never retries it)."""
+    refused for a reason the page gives (tables.views.report_answers: a phone never retries it)."""
     if own := known_language(request.COOKIES.get(PHONE_LANGUAGE_COOKIE)):
         speak(request, own)
     response = render(request, "phone/link_invalid.html", {"for_player": for_player}, status=404)

@@ -17,8 +17,6 @@ This page never shows rules: a player could pick anybody's name.
 
 from __future__ import annotations
 
-import secrets
-
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -32,11 +30,11 @@ from tables.reads.debrief_answers import phone_question
 from tables.reads.screen_play import holds_other_seat, seat_is_free
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
-from tables.views.phone import _keep_phone_id, _phone_id
-from tables.writes.screen_play import hold_seat
+from tables.writes.screen_seats import hold_seat
 from tournament.common.inputs import positive_int
 from tournament.common.isolation import with_names
 from tournament.common.languages import pick_phone_language
+from tournament.common.phone_ids import keep_phone_id, new_phone_id, phone_id
 from tournament.common.polling import (
     clock_text,
     etag_from_version,
@@ -92,7 +90,8 @@ def _my_player_id(request: HttpRequest, event: Event) -> int | None:
     return positive_int(request.get_signed_cookie(_cookie_name(event), None, salt=COOKIE_SALT))
 
 
-def _me(request: HttpRequest, event: Event) -> Player | None:
+def picked_player(request: HttpRequest, event: Event) -> Player | None:
+    """The player this phone picked at this event (see Terms: me), if still on the roster."""
     player_id = _my_player_id(request, event)
     if player_id is None:
         return None
@@ -132,12 +131,13 @@ def _pick_context(event: Event, query: str, error: str = "") -> dict:
     }
 
 
-def _screen_context(screen: PlayerScreen, request: HttpRequest) -> dict:
+def player_page_context(screen: PlayerScreen, request: HttpRequest) -> dict:
+    """What the player's page and its live part show (answers.py draws it after an answer)."""
     seconds = screen.event.clock_seconds_left()
     asked = None
     if screen.event.phase == Phase.DEBRIEF:
         # The question the projector shows, when the room answers it (tables.views.answers).
-        asked = phone_question(screen.event, _phone_id(request))
+        asked = phone_question(screen.event, phone_id(request))
     return {
         "asked": asked,
         "answer_url": reverse("phone:player_answer", args=[screen.event.players_token]),
@@ -166,18 +166,18 @@ def _screen_context(screen: PlayerScreen, request: HttpRequest) -> dict:
 @never_cache
 @event_from_players_link
 def player_home(request: HttpRequest, event: Event) -> HttpResponse:
-    me = None if "pick" in request.GET else _me(request, event)
+    me = None if "pick" in request.GET else picked_player(request, event)
     if me is None:
         query = request.GET.get("q", "")[:40]
         response = render(request, "phone/player_pick.html", _pick_context(event, query))
         # At a screen event the pick hands this device a seat: it needs its id first.
-        _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+        keep_phone_id(response, request, phone_id(request) or new_phone_id())
         return response
     response = render(
-        request, "phone/player.html", _screen_context(player_screen(event, me), request)
+        request, "phone/player.html", player_page_context(player_screen(event, me), request)
     )
     # The id its debrief answers need (tables.views.answers: phone id).
-    _keep_phone_id(response, request, _phone_id(request) or secrets.token_urlsafe(16))
+    keep_phone_id(response, request, phone_id(request) or new_phone_id())
     return response
 
 
@@ -195,14 +195,14 @@ def player_names(request: HttpRequest, event: Event) -> HttpResponse:
 @etag_from_version(_player_version, early=True)
 @event_from_players_link
 def player_live(request: HttpRequest, event: Event) -> HttpResponse:
-    me = _me(request, event)
+    me = picked_player(request, event)
     if me is None:
         # The cookie is gone (cleared, or the player was removed): back to the names.
         response = HttpResponse(status=204)
         response["HX-Redirect"] = _home_url(event)
         return response
     screen = player_screen(event, me)
-    response = render(request, LIVE_PARTIAL, _screen_context(screen, request))
+    response = render(request, LIVE_PARTIAL, player_page_context(screen, request))
     return response if screen.polling else stop_polling(response)
 
 
@@ -242,7 +242,7 @@ def _pick_screen_seat(request: HttpRequest, event: Event, player: Player) -> Htt
     seat of the event, when nobody plays that name (or its holder has been away for
     minutes, or freed it). The seat is taken here, at the press of a name: the device
     that held it before, if any, is told at once. Otherwise the link stays unknown."""
-    device = _phone_id(request) or ""
+    device = phone_id(request) or ""
     problem = _seat_problem(player, device)
     if problem is not None:
         context = _pick_context(event, "", error=problem)

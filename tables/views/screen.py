@@ -5,8 +5,8 @@ Terms:
     personal link  /t/p/<token>/: the player's own token is the only credential. The
                    event's join link (/t/me/<players_token>/) leads here once a person
                    picks their name (tables.views.player).
-    device         the phone id cookie (tables.views.phone). One device holds the seat
-                   (tables.writes.screen_play.hold_seat) and only it sees the hand: the
+    device         the phone id cookie (tournament.common.phone_ids). One device holds the seat
+                   (tables.writes.screen_seats.hold_seat) and only it sees the hand: the
                    first to open the link, then one that pressed "Play on this device"
                    once the holder freed the seat or was away for minutes.
     action         a card played, a pointing or a claim (who won the game: tables.writes.
@@ -54,21 +54,14 @@ from tables.reads.screens import player_screen
 from tables.reads.silent_channel import gesture_buttons, ink_choices, table_video_link
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
-from tables.views.phone import _keep_phone_id, _phone_id
 from tables.writes.game_claims import point_at_winner
-from tables.writes.screen_play import (
-    SEEN_EVERY_SECONDS,
-    Done,
-    hold_seat,
-    note_seen,
-    play_card,
-    point_at_card,
-)
-from tables.writes.screen_seats import free_seat
+from tables.writes.screen_play import Done, play_card, point_at_card
+from tables.writes.screen_seats import SEEN_EVERY_SECONDS, free_seat, hold_seat, note_seen
 from tournament.common import stages
 from tournament.common.busy import Busy, busy_answer, patience
 from tournament.common.errors import Refused
 from tournament.common.languages import phone_language, pick_phone_language, speak
+from tournament.common.phone_ids import keep_phone_id, new_phone_id, phone_id
 from tournament.common.polling import (
     STREAM_BEAT_SECONDS,
     clock_text,
@@ -155,7 +148,7 @@ def _read_version(request: HttpRequest, token: str) -> str | None:
         .values_list("table__version", flat=True)
         .first()
     )
-    device = _phone_id(request)
+    device = phone_id(request)
     # Twice the sighting's period: a screen whose live channel is open is sighted by its
     # heartbeat (tournament.serving.live_channel) and its polls need not write too.
     late = (
@@ -177,7 +170,7 @@ def live_context(
     notice: tuple[str, str] | None = None,
 ) -> dict:
     event = player.event
-    device = device or _phone_id(request)
+    device = device or phone_id(request)
     screen = player_screen(event, player)
     holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
     # The hand goes into the page only for the device that holds the seat.
@@ -255,17 +248,17 @@ def screen_home(request: HtmxRequest, player: Player) -> HttpResponse:
     preview in a chat sees no hand. The first browser to open a seat nobody ever held
     takes it; any other device is offered "Play on this device" (a POST, take_seat), so
     a seat never changes hands by opening a link."""
-    known = _phone_id(request)
+    known = phone_id(request)
     if known is None and COOKIE_CHECK not in request.GET:
         again = HttpResponseRedirect(f"{request.path}?{COOKIE_CHECK}=1")
-        _keep_phone_id(again, request, secrets.token_urlsafe(16))
+        keep_phone_id(again, request, new_phone_id())
         return again
     device = known or ""
     if known and not player.event.is_finished and never_held(player):
         hold_seat(player=player, device=known)
     response = render(request, "phone/screen.html", live_context(request, player, device=device))
     if known is None:
-        _keep_phone_id(response, request, secrets.token_urlsafe(16))
+        keep_phone_id(response, request, new_phone_id())
     return response
 
 
@@ -277,7 +270,7 @@ def take_seat(request: HtmxRequest, player: Player) -> HttpResponse:
     been away for minutes (seat_is_free); the other device is told at once. A holder seen
     lately must free the seat on its own screen first, or the organizer gives the player
     a new link: nobody takes a seat from a screen that is in use."""
-    device = _phone_id(request)
+    device = phone_id(request)
     response = HttpResponseRedirect(reverse("phone:screen", args=[player.token]))
     if device is None:
         messages.error(request, _("This browser keeps no cookie, so it cannot hold a seat."))
@@ -302,7 +295,7 @@ def take_seat(request: HtmxRequest, player: Player) -> HttpResponse:
 @player_from_link
 def let_go_of_seat(request: HtmxRequest, player: Player) -> HttpResponse:
     """ "Free this seat": the holder's screen lets the player's other device take it."""
-    if free_seat(player=player, device=_phone_id(request) or ""):
+    if free_seat(player=player, device=phone_id(request) or ""):
         messages.success(
             request, _("Your seat is free: press “Play on this device” on the other device.")
         )
@@ -364,7 +357,7 @@ def _act(request: HtmxRequest, player: Player, action, form_class=ScreenActionFo
     form = form_class(request.POST)
     if not form.is_valid():
         return _answer(request, player, notice=("error", form.first_error()), status=400)
-    device = _phone_id(request) or ""
+    device = phone_id(request) or ""
     try:
         with patience(), stages.timed() as marks:
             done = action(form.cleaned_data, device)

@@ -30,7 +30,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from tables.forms import GestureForm, StrokeForm
-from tables.views.phone import _phone_id
 from tables.views.screen import (
     LIVE_PARTIAL,
     PUSHED_HEADER,
@@ -43,6 +42,7 @@ from tables.views.screen import (
 from tables.writes.silent_channel import Drawn, TooFast, draw_stroke, make_gesture
 from tournament.common.busy import Busy, busy_answer, patience
 from tournament.common.errors import Refused
+from tournament.common.phone_ids import phone_id
 from tournament.common.requests import HtmxRequest
 from tournament.models import Player
 
@@ -93,7 +93,7 @@ def _act(
         return _refused_input(request, player)
     try:
         with patience():
-            drawn = write(form, _phone_id(request) or "")
+            drawn = write(form, phone_id(request) or "")
     except Busy:
         return busy_answer(request, page_url=reverse("phone:screen", args=[player.token]))
     except TooFast as refusal:

@@ -1,12 +1,10 @@
 """A game the clock cut off, reported from a table's phone: the tricks each player took so
 far, from which the leader wins (tables.writes.reporting names the winner, so the phone
 never says which rule applies). The same link, answers and outbox as a one-tap report
-(tables.views.phone).
+(tables.views.phone, tables.views.report_answers).
 """
 
 from __future__ import annotations
-
-import secrets
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -22,11 +20,17 @@ from tables.reads.screens import seated_players
 from tables.rules.deal import tricks_per_game
 from tables.rules.variants import DECK_SIZE
 from tables.views.links import table_from_link
-from tables.views.phone import REFUSED_HEADER, _fault, _phone_id, _refused, _reported
+from tables.views.report_answers import (
+    REFUSED_HEADER,
+    answer_fault,
+    answer_refused,
+    answer_stored,
+)
 from tables.writes.reporting import next_game_number, report_game
 from tournament.common.errors import Refused
 from tournament.common.fault_switch import report_should_fail
 from tournament.common.inputs import positive_int
+from tournament.common.phone_ids import new_phone_id, phone_id
 from tournament.common.polling import clock_text
 from tournament.common.requests import HtmxRequest
 from tournament.models import Phase, Round, RoundStatus
@@ -68,13 +72,13 @@ def report_tricks(request: HtmxRequest, table: Table) -> HttpResponse:
         return back if form is None else _render_tricks(request, table, form)
 
     if report_should_fail():
-        return _fault()
+        return answer_fault()
     form = _tricks_form(table, request.POST)
     if form is None:
-        return _refused(request, table, _("No game can be reported at this table now."))
+        return answer_refused(request, table, _("No game can be reported at this table now."))
     if not form.is_valid():
         return _render_tricks(request, table, form, status=400)
-    phone = _phone_id(request) or secrets.token_urlsafe(16)
+    phone = phone_id(request) or new_phone_id()
     try:
         result = report_game(
             table=table,
@@ -87,7 +91,7 @@ def report_tricks(request: HtmxRequest, table: Table) -> HttpResponse:
     except Refused as refused:
         form.add_error(None, refused.message)
         return _render_tricks(request, table, form, status=400)
-    return _reported(request, table, result, phone, form.cleaned_data["client_key"])
+    return answer_stored(request, table, result, phone, form.cleaned_data["client_key"])
 
 
 def _render_tricks(

@@ -14,13 +14,13 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.models import ScreenSeat
-from tables.views.phone import signed_phone_id
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, pictures, sign_in, snap
 from tests.browser.test_content_security_policy import Watch
 from tests.browser.test_debrief import VARIANT_OF_A_TABLE, show_screen
 from tests.debrief_screens import story_event
 from tests.screen_factories import screen_event
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import DebriefAnswer, DebriefQuestion, DebriefStep, Player
 from tournament.writes.debrief_bank import set_paths_highlight, show_question
 from tournament.writes.rounds import reveal_rules

@@ -26,12 +26,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tables.models import ScreenSeat
-from tables.views.phone import signed_phone_id
-from tables.writes.screen_play import game_of, hold_seat, play_card, point_at_card
+from tables.writes.screen_play import game_of, play_card, point_at_card
+from tables.writes.screen_seats import hold_seat
 from tables.writes.silent_channel import make_gesture
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, pictures, snap
 from tests.screen_factories import deal_at, device_of, everyone_points, key
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import Event, Player
 from tournament.writes.rounds import advance_phase
 from tournament.writes.signin import ensure_organizer

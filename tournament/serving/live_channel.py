@@ -43,7 +43,7 @@ Terms:
                line would reach no script). A page that hears neither a beat nor an event
                for two beats polls as if it had no stream (static/js/screen.js).
     heartbeat  every HEARTBEAT_SECONDS the watcher notes every player whose stream is
-               open as still there (tables.writes.screen_play.note_seen), in one write for
+               open as still there (tables.writes.screen_seats.note_seen), in one write for
                the process.
     arrival    a stream that opens (a screen opened, or back after a server restart: the
                browser reconnects within RETRY_MILLISECONDS) is noted at the watcher's
@@ -76,7 +76,7 @@ from django.http.request import split_domain_port, validate_host
 from tables.models import Table
 from tables.reads.screen_play import screen_round
 from tables.views.screen_pushed import PushedState, pushed_table_parts
-from tables.writes.screen_play import note_seen
+from tables.writes.screen_seats import note_seen
 from tournament.common import stages
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.polling import STREAM_BEAT_SECONDS

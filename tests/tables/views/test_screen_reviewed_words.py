@@ -21,12 +21,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Deal, ScreenSeat, ScreenSighting
-from tables.views.phone import signed_phone_id
 from tables.writes.screen_organizer import settle_trick
 from tables.writes.screen_play import game_of, play_card, point_at_card
 from tests import factories
 from tests.screen_factories import deal_at, device_of, key, play_trick, screen_event
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import Event, Player
 from tournament.writes.rounds import advance_phase
 

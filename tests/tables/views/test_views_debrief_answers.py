@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.views.phone import signed_phone_id
 from tables.writes.debrief_answers import players_source_limit, table_source_limit
 from tests import factories
 from tests.factories import table
 from tests.tables.views.test_views_player import pick
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import DebriefAnswer, DebriefQuestion
 from tournament.rules.debrief_questions import AnswerKind
 from tournament.writes.debrief_answers import close_answers

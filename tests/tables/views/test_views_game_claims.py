@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Game, GameClaim, GameStatus
-from tables.views.phone import signed_phone_id
 from tables.writes.screen_play import game_of
 from tests import factories
 from tests.screen_factories import deal_at, scoring_event, screen_event, short_hands
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import Player
 from tournament.reads.radar import build_radar
 

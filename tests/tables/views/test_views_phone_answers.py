@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from tables.models import Game, GameReport, GameStatus
-from tables.views.phone import REFUSED_HEADER, REFUSED_STATUS, STORED_HEADER
+from tables.views.report_answers import REFUSED_HEADER, REFUSED_STATUS, STORED_HEADER
 from tests import factories
 from tests.factories import seated_players, table
 from tests.tables.views.test_views_phone import (

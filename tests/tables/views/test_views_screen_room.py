@@ -13,9 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tables.views.phone import signed_phone_id
 from tests import factories
 from tests.screen_factories import screen_event
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import DebriefAnswer, DebriefQuestion, DebriefStep, Event, Player, Seat
 from tournament.rules.debrief_questions import AnswerKind
 from tournament.templatetags.room_screen import forget_room_screens

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import PhoneSighting
-from tables.views.phone import signed_phone_id
 from tables.writes import sightings
 from tests import factories
+from tournament.common.phone_ids import signed_phone_id
 from tournament.models import Phase
 from tournament.reads.console.reached import phones_reached
 from tournament.views.organizer import console as console_views

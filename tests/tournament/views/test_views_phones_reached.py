@@ -10,10 +10,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from tables.views.phone import signed_phone_id
 from tables.writes import sightings
 from tests import factories
 from tests.matching import search
+from tournament.common.phone_ids import signed_phone_id
 from tournament.common.polling import POLL_INTERVAL_SECONDS
 from tournament.reads.console.reached import REACHED_SETTLE_SECONDS
 from tournament.views.organizer import console as console_views
