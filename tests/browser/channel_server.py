@@ -50,6 +50,7 @@ class ChannelServer:
                 connections.close_all()
 
         self.site = ThreadedWSGI(closing, threads=THREADS)
+        self.stream_path = live_channel.stream_path()
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, name="channel-server", daemon=True)
@@ -73,7 +74,7 @@ class ChannelServer:
         self.loop.close()
 
     async def application(self, scope: dict, receive: Any, send: Any) -> None:
-        if found := live_channel.STREAM_PATH.fullmatch(scope["path"]):
+        if found := self.stream_path.fullmatch(scope["path"]):
             if self.hold_streams:
                 send = _holding(send)
             await live_channel.stream(scope, receive, send, found["token"])

@@ -21,11 +21,14 @@ from tournament.serving.wsgi import application as django_application
 from django.conf import settings
 
 from tournament.serving.bridge import ThreadedWSGI
-from tournament.serving.live_channel import STREAM_PATH, stream
+from tournament.serving.live_channel import stream, stream_path
 
 THREADS = max(1, int(os.environ.get("FIVETRICKS_THREADS") or 4))
 # A body past Django's own threshold waits for its thread in a file (bridge, Terms: body).
 site = ThreadedWSGI(django_application, threads=THREADS, spool=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
+
+
+STREAM_PATH = stream_path()
 
 
 async def application(scope, receive, send):
