@@ -34,10 +34,11 @@ Terms:
                looked at every LOG_LOOK_SECONDS without a query), or SAFETY_TICK_SECONDS
                at most. The versions are the truth: a wake says only "look".
     render     a table's state drawn for its followers (``Render``), on the channel's
-               render thread: the watcher asks and goes on reading the versions; each
-               table's followers are woken the moment their table's state is ready, not
-               after every changed table's. Streams woken while a render of their table
-               waits for the thread join it: under heavy play a table is drawn once for
+               render threads (RENDER_THREADS; a table's renders one after the other, so
+               its states are pushed in order): the watcher asks and goes on reading the
+               versions; each table's followers are woken the moment their table's state
+               is ready, not after every changed table's. Streams woken while a render of
+               their table waits join it: under heavy play a table is drawn once for
                several changes, as it stands when its render starts.
     beat       a stream with nothing else to say sends ``event: beat`` every
                STREAM_BEAT_SECONDS (tournament.common.polling): it keeps proxies from
@@ -55,7 +56,7 @@ Terms:
 
 The database is read in threads of the channel's own, with Django's ORM, so the event loop
 never waits on it and each thread keeps one persistent connection: ``_DB`` reads the
-versions and whom a stream follows, ``_RENDERS`` draws the tables' states, ``_WRITES``
+versions and whom a stream follows, ``_RENDERS`` draw the tables' states, ``_WRITES``
 notes who is there.
 """
 
@@ -72,6 +73,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import close_old_connections, connections
@@ -97,10 +99,14 @@ STREAM_URL_NAME = "phone:screen_stream"  # tables/urls/phone.py
 
 logger = logging.getLogger(__name__)
 _DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
-# A table's state is drawn on a thread of its own: the versions' next read never waits
-# behind a render, and each table is pushed the moment its own render is done (one
-# thread, so a table's renders finish in the order they were asked for).
-_RENDERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-renders")
+# The tables' states are drawn on threads of their own: the versions' next read never
+# waits behind a render, and each table is pushed the moment its own render is done. On
+# PostgreSQL a render spends most of its time waiting for its nine queries' answers, so
+# several tables are drawn side by side (one table's renders still one after the other:
+# Terms, render); on SQLite a render is the interpreter's work alone, and one thread is as
+# fast as several.
+RENDER_THREADS = 1 if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else 3
+_RENDERS = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="live-channel-renders")
 # Presence is a write: it waits for the database's write lock, which must never hold up
 # the versions' reads and the pushes, so it has a thread of its own.
 _WRITES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-writes")
@@ -280,13 +286,16 @@ class Watcher:
             wanted = (follower.table_id, follower.language)
             render = self.renders.get(wanted)
             if render is None or render.started:
-                render = self.renders[wanted] = Render(woke=woke, read=read)
-                task = asyncio.ensure_future(self.render(wanted, render))
-                task.add_done_callback(_log_failure)
+                after = render.task if render is not None else None
+                render = self.renders[wanted] = Render(woke=woke, read=read, after=after)
+                render.task = asyncio.ensure_future(self.render(wanted, render))
+                render.task.add_done_callback(_log_failure)
             render.followers.add(follower)
 
     async def render(self, wanted: tuple[int, str], render: Render) -> None:
         table_id, language = wanted
+        if render.after is not None:  # the table's render before it: never out of order
+            await asyncio.wait({render.after})
         try:
             state = await _in_db_thread(_render_state, table_id, language, render, pool=_RENDERS)
         except Exception:  # the screens then fetch their live part, as without a state
@@ -304,12 +313,15 @@ class Watcher:
 class Render:
     """A table's state asked for, in one language (see Terms: render). Streams join it
     until its thread starts reading: it then reads the table as it stands, newer than
-    what they were woken for; a stream woken after that is drawn a render of its own."""
+    what they were woken for; a stream woken after that is drawn a render of its own,
+    which starts once this one is done, so a table's states are pushed in order."""
 
     woke: float  # the marks of the round that asked first (tournament.common.stages)
     read: float
     followers: set[Follower] = field(default_factory=set)
     started: bool = False  # set by the render's thread, before it reads
+    after: asyncio.Future | None = None  # the render of this table before, while it runs
+    task: asyncio.Future | None = None  # this one's, for the render after it to wait for
 
 
 def _log_failure(done: asyncio.Future) -> None:
