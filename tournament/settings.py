@@ -36,7 +36,7 @@ Environment variables (all optional):
                           set; `manage.py serve` sets it for its workers (default 8000)
     FIVETRICKS_SERVER_PID `manage.py serve` sets it for its workers: its own process, which
                           the console's "Stop the server" button stops on a laptop (never
-                          on a hosted server; tournament.common.server_stop)
+                          on a hosted server; tournament.serving.server_stop)
     FIVETRICKS_STATIC_COLLECTED
                           `manage.py serve` sets it to "1" for its workers in a checkout,
                           once it has collected the static files: they then serve the
@@ -123,7 +123,7 @@ PUBLIC_URL = os.environ.get("FIVETRICKS_PUBLIC_URL", "").rstrip("/")
 PORT = int(os.environ.get("FIVETRICKS_PORT", "8000"))
 BENCH = _env_flag("FIVETRICKS_BENCH")
 # The serving process the console's "Stop the server" button signals; None where the console
-# may not stop the server (not started by `serve`, or hosted: tournament.common.server_stop).
+# may not stop the server (not started by `serve`, or hosted: tournament.serving.server_stop).
 STOPPABLE_SERVER_PID = server_stop.stoppable_pid(os.environ, os.getppid())
 if hosts := os.environ.get("DJANGO_ALLOWED_HOSTS", "").strip():
     ALLOWED_HOSTS = [h.strip() for h in hosts.split(",") if h.strip()]

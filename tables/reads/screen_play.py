@@ -14,7 +14,7 @@ Terms:
                  (tables.models.screen_play, Terms: sighting), or none ever. A screen that
                  is open is sighted at least every 30 seconds (its live channel's
                  heartbeat, its polls), and at once when it opens again or its stream
-                 comes back after a server restart (tables.views.live_channel), so an open
+                 comes back after a server restart (tournament.serving.live_channel), so an open
                  screen is never gone. The screen a seat view is drawn for never shows its
                  own player gone: it is there.
     disagreement a complete trick at which the players point at more than one card.

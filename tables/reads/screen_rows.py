@@ -7,7 +7,7 @@ Terms:
                (tables.reads.prepared says why: compiling an ORM query cost more than
                running it). Each card played and each pointing is read back by every
                write that follows it at its table and by every push of the table's state
-               (tables.views.live_channel), so these few queries run hundreds of times a
+               (tournament.serving.live_channel), so these few queries run hundreds of times a
                second in a busy room.
     current    the trick being played or pointed at: one more than the tricks taken.
     deal before

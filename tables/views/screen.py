@@ -148,7 +148,7 @@ def _read_version(request: HttpRequest, token: str) -> str | None:
     )
     device = phone_id(request)
     # Twice the sighting's period: a screen whose live channel is open is sighted by its
-    # heartbeat (tables.views.live_channel) and its polls need not write too.
+    # heartbeat (tournament.serving.live_channel) and its polls need not write too.
     late = (
         last_seen is None or (timezone.now() - last_seen).total_seconds() > 2 * SEEN_EVERY_SECONDS
     )
@@ -429,7 +429,7 @@ def choose_language(request: HtmxRequest, player: Player) -> HttpResponse:
 @require_GET
 @never_cache
 def no_stream(request: HttpRequest, token: str) -> HttpResponse:
-    """The live channel's URL where no ASGI server routes it (tournament.asgi), as under
+    """The live channel's URL where no ASGI server routes it (tournament.serving.asgi), as under
     Django's own test or development server: 204 tells the page's EventSource to stop
     trying, and the page keeps polling."""
     return HttpResponse(status=204)

@@ -171,7 +171,7 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     assert server.options["address"] == "0.0.0.0"
     assert server.options["port"] == 8123
     assert server.options["workers"] == serve.default_workers()
-    # Django's threads are tournament.asgi's (FIVETRICKS_THREADS); granian's ASGI takes one.
+    # Django's threads are tournament.serving.asgi's (FIVETRICKS_THREADS); granian's ASGI takes one.
     assert server.options["blocking_threads"] == 1
     assert server.threads_seen_by_workers == str(serve.THREADS_PER_WORKER)
     assert server.port_seen_by_workers == "8123"

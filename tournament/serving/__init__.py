@@ -17,7 +17,7 @@ Terms:
     warm-up      a worker's templates, catalogues and URLs loaded before its first
                  request (``warm_up``).
     server stop  when and how the laptop's own console may stop the server
-                 (``server_stop``).
+                 (``server_stop``), and a stop that ends the open streams (``stopping``).
 
 The package sits beside the views (tests/test_architecture.py): a view may stop the
 server, and the live channel pushes what a view draws.

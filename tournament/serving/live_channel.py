@@ -3,8 +3,10 @@ moment its table changes, so a card played shows on the other screens at the tab
 instead of at the next poll.
 
 Terms:
-    stream     GET /t/p/<token>/stream/, answered ``text/event-stream`` by this module's
-               ASGI coroutine (tournament.asgi routes it here, before Django). Each event's
+    stream     GET /t/p/<token>/stream/ (the URLconf's phone:screen_stream, read by
+               stream_path), answered ``text/event-stream`` by this module's ASGI coroutine
+               (tournament.serving.asgi routes it here, before Django), its host checked
+               and its cookies read by Django's own code, as a page's. Each event's
                data is the table's key; the page then fetches its live part through
                Django as any poll does (tables.views.screen), so the channel carries no
                card and needs no rule of its own about what a screen may see.
@@ -62,6 +64,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import re
 import time
@@ -71,8 +74,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIRequest
 from django.db import close_old_connections, connections
-from django.http.request import split_domain_port, validate_host
+from django.urls import reverse
 
 from tables.models import Table
 from tables.reads.screen_play import screen_round
@@ -83,13 +88,14 @@ from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.polling import STREAM_BEAT_SECONDS
 from tournament.common.wake import LogWatch, listen_for_notices, register_sleeper
 from tournament.models import Event, Phase, Player, Seat, looks_like_token
+from tournament.serving.bridge import wsgi_environ
 
 SAFETY_TICK_SECONDS = 2.0
 LOG_LOOK_SECONDS = 0.05  # a stat of a file, on the event loop: no thread, no query
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 1000
 BEAT = b"event: beat\ndata: 1\n\n"  # an event's data may not be empty, or it is not fired
-STREAM_PATH = re.compile(r"/t/p/(?P<token>[A-Za-z0-9_-]{1,64})/stream/")
+STREAM_URL_NAME = "phone:screen_stream"  # tables/urls/phone.py
 
 logger = logging.getLogger(__name__)
 _DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
@@ -360,14 +366,18 @@ register_sleeper(wake_watchers)
 # --- the ASGI coroutine -------------------------------------------------------------------
 
 
-def _host_allowed(scope: Scope) -> bool:
-    headers = dict(scope.get("headers") or [])
-    host = headers.get(b"host", b"").decode("latin-1")
-    domain, _port = split_domain_port(host)
-    allowed = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed:
-        allowed = [".localhost", "127.0.0.1", "[::1]"]
-    return bool(domain) and validate_host(domain, allowed)
+def stream_path() -> re.Pattern[str]:
+    """The streams' paths, as the URLconf draws them (see Terms: stream): the one
+    definition, so the ASGI entry routes here exactly what Django would route to the
+    stream's view."""
+    placeholder = "-token-"
+    before, after = reverse(STREAM_URL_NAME, args=[placeholder]).split(placeholder)
+    return re.compile(re.escape(before) + r"(?P<token>[^/]+)" + re.escape(after))
+
+
+def stream_request(scope: Scope) -> WSGIRequest:
+    """The stream's request as Django reads a page's (its host, its cookies), with no body."""
+    return WSGIRequest(wsgi_environ(scope, io.BytesIO()))
 
 
 async def _answer(send: Send, status: int, text: str) -> None:
@@ -391,10 +401,14 @@ async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None
     if scope.get("method") != "GET":
         await _answer(send, 405, "GET only")
         return
-    if not _host_allowed(scope):
+    request = stream_request(scope)
+    try:
+        request.get_host()  # ALLOWED_HOSTS, checked as for every page
+    except DisallowedHost:
         await _answer(send, 400, "Bad Request")
         return
-    follower = await _in_db_thread(_follow, token, _cookie(scope, PHONE_LANGUAGE_COOKIE))
+    language = request.COOKIES.get(PHONE_LANGUAGE_COOKIE, "")
+    follower = await _in_db_thread(_follow, token, language)
     if follower is None:
         await _answer(send, 404, "Not Found")
         return
@@ -458,16 +472,6 @@ async def _send_state(send: Send, follower: Follower) -> None:
     lines += [f"data: {line}" for line in html.strip().splitlines()]
     body = (stages.push_line(*follower.marks) + "\n".join(lines) + "\n\n").encode()
     await send({"type": "http.response.body", "body": body, "more_body": True})
-
-
-def _cookie(scope: Scope, name: str) -> str:
-    for header, value in scope.get("headers") or []:
-        if header == b"cookie":
-            for part in value.decode("latin-1").split(";"):
-                key, _sep, found = part.strip().partition("=")
-                if key == name:
-                    return found
-    return ""
 
 
 async def _send_key(send: Send, follower: Follower, *, retry: bool = False) -> None:

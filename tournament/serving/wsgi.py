@@ -1,9 +1,9 @@
 """WSGI entry point, served by granian (`manage.py serve`, `make run`) or any WSGI server.
 
 Each worker imports it once: the app is made, then warmed up before the first request
-(tournament.common.warm_up: templates compiled, catalogues read, the collector told to
+(tournament.serving.warm_up: templates compiled, catalogues read, the collector told to
 leave what the worker now holds alone). A worker also watches its main process, and stops
-when that one ends, even killed (tournament.common.parent_watch).
+when that one ends, even killed (tournament.serving.parent_watch).
 """
 
 import os
@@ -20,5 +20,5 @@ warm_up()
 
 from tournament.serving.parent_watch import exit_with_parent  # noqa: E402
 
-# A worker whose main process was killed stops serving (tournament.common.parent_watch).
+# A worker whose main process was killed stops serving (tournament.serving.parent_watch).
 exit_with_parent()

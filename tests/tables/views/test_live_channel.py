@@ -1,4 +1,4 @@
-"""The live channel of screen tables (tables.views.live_channel), driven as an ASGI server
+"""The live channel of screen tables (tournament.serving.live_channel), driven as an ASGI server
 drives it: a stream opens, a card is played by a write this process is not told about (as
 through another app server on the same database), and the stream pushes the table's new
 state; a screen whose event changed is told to fetch its live part; a bad link or host is

@@ -1,4 +1,4 @@
-"""One server per room (tournament.common.one_server): the data folder's lock and the
+"""One server per room (tournament.serving.one_server): the data folder's lock and the
 address it records, and the port probe that granian's SO_REUSEPORT makes necessary."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Terms:
     port   the running server's, as `serve` recorded it in the data folder
-           (tournament.common.one_server, Terms: server file); with no server running,
+           (tournament.serving.one_server, Terms: server file); with no server running,
            --port, else FIVETRICKS_PORT or 8000.
 """
 

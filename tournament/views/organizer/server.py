@@ -3,7 +3,7 @@ the end of the event without a terminal.
 
 Terms:
     may stop     the server is stoppable (settings.STOPPABLE_SERVER_PID: started by `serve`
-                 on a laptop, not hosted; tournament.common.server_stop), the request comes
+                 on a laptop, not hosted; tournament.serving.server_stop), the request comes
                  from the laptop itself (loopback), and the signed-in user is the account
                  `serve` signs in (signin.DEFAULT_ORGANIZER, made by ensure_organizer) or a
                  superuser: another organizer account on the same laptop, or a
