@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connections
@@ -16,6 +15,7 @@ from django.db import connections
 from tables.writes.screen_play import game_of, play_card
 from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
+from tests.event_loops import run
 from tests.screen_factories import (
     deal_at,
     device_of,
@@ -33,13 +33,6 @@ from tournament.writes.rounds import ClockAction, advance_phase, change_clock, c
 
 # On PostgreSQL too: the watcher reads the counters another server's write bumps.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-
-
-def run(coroutine):
-    """asyncio.run in a thread of its own: a browser test before this one in the same
-    worker leaves Playwright's event loop running in the main thread."""
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        return thread.submit(asyncio.run, coroutine).result()
 
 
 WAIT = 30  # seconds between two messages: a write wakes the watcher at once, but a machine

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.core.handlers.wsgi import WSGIRequest
 
+from tests.event_loops import run
 from tournament.serving.bridge import MAX_BODY_BYTES, ThreadedWSGI
 from tournament.writes.record_file import MAX_RECORD_BYTES
 
@@ -65,7 +66,7 @@ async def _call(bridge: ThreadedWSGI, asked: dict, incoming: list[dict]) -> list
 
 def call(bridge: ThreadedWSGI, asked: dict, incoming: list[dict] | None = None) -> list[dict]:
     """What the bridge sends for one request (an empty body unless given)."""
-    return asyncio.run(_call(bridge, asked, body(b"") if incoming is None else incoming))
+    return run(_call(bridge, asked, body(b"") if incoming is None else incoming))
 
 
 def answered(sent: list[dict]) -> tuple[int, dict[bytes, bytes], bytes]:
@@ -330,7 +331,7 @@ def test_at_a_graceful_stop_the_threads_finish_what_they_hold_first(site):
         lifespan = {"type": "lifespan", "asgi": {"version": "3.0"}}
         await asyncio.wait_for(bridge(lifespan, receive, send), WAIT)
 
-    asyncio.run(stop())
+    run(stop())
     assert told == [
         ("lifespan.startup.complete", 1, False),
         ("lifespan.shutdown.complete", 0, True),  # only once the view was done

@@ -4,11 +4,10 @@ so a stream refuses and reads exactly what a page would."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from django.urls import reverse
 
+from tests.event_loops import run
 from tournament.serving import live_channel
 
 NO_TOKEN = "no.token"  # not one of ours: refused (404) before any query
@@ -36,7 +35,7 @@ def _stream(headers: list[tuple[bytes, bytes]], token: str = NO_TOKEN) -> int:
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(live_channel.stream(scope, receive, send, token))
+    run(live_channel.stream(scope, receive, send, token))
     return sent[0]["status"]
 
 
