@@ -5,8 +5,10 @@ Terms:
     dotted name  ``tournament.x.y``, ``tables.x.y.name`` or ``tournament.serving.asgi:
                  application`` in a doc: the longest leading part that is a project module
                  must exist, the next part must be a name that module defines or imports,
-                 and the part after that, when the name is a class defined there, a name
-                 of its body. Further parts are not followed.
+                 and the part after that, when the name is a class (found where it is
+                 defined, following the imports), a name of its body. Further parts are not
+                 followed. ``tournament.SignInAttempt``, a model's label, is looked up in
+                 the app's models.
     path         ``tables/views/screen.py``, ``tournament/serving/``, ``static/js/screen.js``:
                  a path from the checkout's root (it starts with one of ``ROOT_FOLDERS``)
                  that must exist, file or folder. One with a placeholder in it
@@ -18,19 +20,21 @@ Terms:
                  end with it. Only the endings of the checkout's own files
                  (``FILE_ENDINGS``) are checked: ``server.json`` is written by the app.
     former       a path gone that a doc names as gone ("moved from ..."): ``FORMER``.
+    link         ``[text](docs/DEPLOY.md#backups)``, ``[text](#settings)``: the file exists
+                 (beside the doc) and the anchor is one of its headings, as GitHub spells
+                 it (lower case, punctuation dropped, spaces as hyphens).
     command      ```make run```, ```make test WORKERS=1```: each target a rule of the
                  Makefile; ```manage.py serve```, ```fivetricks manage import_event NAME```:
                  a management command Django knows (ours or its own).
 
-Checked from the text and the source (``ast``), importing nothing, so a doc that names a
-module gone in a move fails here rather than misleading its reader.
+Checked from the text and the source (``ast``), importing no module of the project, so a
+doc that names a module gone in a move fails here rather than misleading its reader.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -55,6 +59,8 @@ DOTTED = re.compile(rf"(?<![\w./\-])((?:{_ROOTS})(?:\.[A-Za-z_]\w*)+)(?::([A-Za-
 _FOLDERS = "|".join(re.escape(folder) for folder in ROOT_FOLDERS)
 PATH = re.compile(rf"(?<![\w./\-$~])((?:{_FOLDERS})/[\w./\-]*)([<*{{]?)")
 BACKTICKED = re.compile(r"`([^`\s]+)`")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+HEADING = re.compile(r"#+ (.+)")
 MAKE = re.compile(r"`(?:time )?make ((?:[a-z][\w\-]* ?)+)")
 MANAGE = re.compile(r"(?:manage\.py|fivetricks manage) ([a-z_]+)")
 
@@ -136,18 +142,11 @@ def _imported_from(tree: ast.Module, module: str, name: str, modules: dict) -> s
 
 
 def _tracked(root: Path) -> list[str]:
-    """The checkout's files (git's list, so nothing ignored), and every folder above them."""
-    files = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    present = [name for name in files if (root / name).exists()]
-    folders = {str(Path(name).parent) + "/" for name in present}
-    folders |= {str(parent) + "/" for name in present for parent in Path(name).parents}
-    return present + sorted(folders - {"./"})
+    """The checkout's own files: those at its root and under ``ROOT_FOLDERS`` (so no
+    virtualenv, data folder or build output), as paths from the root."""
+    files = [path for path in root.iterdir() if path.is_file()]
+    files += [path for folder in ROOT_FOLDERS for path in (root / folder).rglob("*")]
+    return [path.relative_to(root).as_posix() for path in files if path.is_file()]
 
 
 def path_problem(path: str, root: Path) -> str | None:
@@ -169,10 +168,35 @@ def _looks_like_short_path(token: str) -> bool:
 
 
 def short_path_problem(token: str, tracked: list[str]) -> str | None:
-    """Why ``token`` (see Terms: short path) matches no file or folder, or None."""
+    """Why ``token`` (see Terms: short path) matches no file, or None."""
     if any(name == token or name.endswith("/" + token) for name in tracked):
         return None
-    return "no file or folder ends with it"
+    return "no file ends with it"
+
+
+def anchors(doc: Path) -> set[str]:
+    """The anchors of a Markdown file's headings (see Terms: link)."""
+    found, fenced = set(), False
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        fenced ^= line.startswith("```")
+        if not fenced and (heading := HEADING.fullmatch(line)):
+            words = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower())
+            found.add(words.replace(" ", "-"))
+    return found
+
+
+def link_problems(line: str, doc: Path):
+    """Each link on one line of ``doc`` to a file or heading that is not there, with why."""
+    for match in LINK.finditer(line):
+        target = match.group(1)
+        if ":" in target:
+            continue  # https:, mailto:: another site's business
+        path, _, anchor = target.partition("#")
+        linked = (doc.parent / path) if path else doc
+        if not linked.exists():
+            yield f"{target} (no such file)"
+        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+            yield f"{target} (no such heading)"
 
 
 def make_targets(root: Path = REPO_ROOT) -> set[str]:
@@ -227,6 +251,7 @@ def problems(root: Path = REPO_ROOT) -> list[str]:
         for problem in [
             *line_problems(line, root, modules, tracked),
             *command_problems(line, targets),
+            *link_problems(line, doc),
         ]
     ]
 
@@ -239,7 +264,7 @@ def test_every_module_name_and_path_the_docs_point_at_is_there():
     ("broken", "why"),
     [
         ("`tournament.serving.nowhere`", "tournament.serving has no nowhere"),
-        ("tables.writes.screen_play.hold_seat", "tables.writes.screen_play has no hold_seat"),
+        ("tables.writes.screen_play.take_a_seat", "tables.writes.screen_play has no take_a_seat"),
         (
             "`tables.models.Deal.no_such_field`",
             "tables.models.screen_play.Deal has no no_such_field",
@@ -248,7 +273,7 @@ def test_every_module_name_and_path_the_docs_point_at_is_there():
         ("`tournament.movement`", "tournament has no movement"),
         ("(`tables/views/nowhere.py`)", "no such file or folder"),
         ("tournament/gone/.", "no such file or folder"),
-        ("`nowhere_at_all.py`", "no file or folder ends with it"),
+        ("`nowhere_at_all.py`", "no file ends with it"),
         ("`tournament.NoSuchModel`", "tournament.models has no NoSuchModel"),
     ],
 )
@@ -272,6 +297,19 @@ def test_a_name_or_path_that_is_not_there_is_named(broken, why):
 )
 def test_a_make_target_or_command_that_is_not_there_is_named(line, problem):
     assert list(command_problems(line, make_targets())) == [problem]
+
+
+@pytest.mark.parametrize(
+    ("link", "problem"),
+    [
+        ("[a](docs/NOWHERE.md)", "docs/NOWHERE.md (no such file)"),
+        ("[a](docs/DEPLOY.md#no-such-heading)", "docs/DEPLOY.md#no-such-heading (no such heading)"),
+        ("[a](#cards-on-screens)", "#cards-on-screens (no such heading)"),
+    ],
+)
+def test_a_link_to_a_file_or_heading_that_is_not_there_is_named(link, problem):
+    line = f"{link}, [b](docs/DEPLOY.md#backups), [c](#layout), [d](https://example.org/#x)"
+    assert list(link_problems(line, REPO_ROOT / "README.md")) == [problem]
 
 
 def test_a_placeholder_what_the_app_makes_or_a_former_name_is_not_checked():
