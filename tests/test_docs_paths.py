@@ -286,8 +286,8 @@ def test_a_name_or_path_that_is_not_there_is_named(broken, why):
 @pytest.mark.parametrize(
     ("line", "problem"),
     [
-        ("`make chek`", "make chek (no such target)"),
-        ("`make smoke-package smoke-bundel`", "make smoke-bundel (no such target)"),
+        ("`make checks`", "make checks (no such target)"),
+        ("`make smoke-package smoke-window`", "make smoke-window (no such target)"),
         ("`make test WORKERS=1` then `manage.py serv`", "manage.py serv (no such command)"),
         (
             "`fivetricks manage export_events 12`",
