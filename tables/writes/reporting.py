@@ -285,7 +285,9 @@ def _report_key(client_key: str, table: Table, asked: Asked) -> ClientKey[GameRe
 
 
 def _invalid_key() -> Refused:
-    return Refused(_("This report has no valid key. Reload the page and report again."))
+    return Refused(
+        _("This report could not be matched to your table. Reload the page and report again.")
+    )
 
 
 def _repeated(stored: GameReport) -> ReportResult:
