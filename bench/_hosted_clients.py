@@ -17,7 +17,7 @@ Terms:
                 already stored is answered "stored" and stores nothing.
     move        a client of the killed server goes on against the survivor: a screen
                 reopens its live channel there after RECONNECT_SECONDS (the stream's own
-                retry, tables.views.live_channel) and fetches its live part, as a page
+                retry, tournament.serving.live_channel) and fetches its live part, as a page
                 whose stream came back does; a phone or projector polls there.
     failover    for a screen of the killed server, from the kill until its stream is open
                 again on the survivor.
@@ -48,7 +48,7 @@ from screen_room import (
 
 RESEND_SECONDS = 0.5  # about when an outbox tries again: at the next poll
 RESEND_GRACE_SECONDS = 10.0  # how long after the run a re-send may still go out
-RECONNECT_SECONDS = 1.0  # the stream's retry (tables.views.live_channel.RETRY_MILLISECONDS)
+RECONNECT_SECONDS = 1.0  # the stream's retry (tournament.serving.live_channel.RETRY_MILLISECONDS)
 # Between two games at a room event's table: faster than people play (a game takes
 # minutes), as bench/live_room.py's 4 reports a second at 125 tables (one every 31 s).
 GAME_SECONDS = (20.0, 40.0)

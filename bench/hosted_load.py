@@ -1,6 +1,7 @@
-"""A hosted load: ten events at once on one PostgreSQL served by two app servers, one of
-them killed at half time, to see what players lose when a server dies, and what the
-survivor holds.
+"""A hosted load: many events at once (by default 20 on screens and 2 in a room, of 50
+players each) on one PostgreSQL served by two app servers, one of them killed at half
+time, to see what players lose when a server dies, and what the survivor holds; before
+it, a ramp of screen events finds the largest load the two servers keep real-time.
 
 Terms:
     room event    an event whose cards are on the tables (bench/live_room.py): each table
@@ -35,6 +36,11 @@ Terms:
                   (the ceiling), and a probe's latency on the survivor during the load.
     errors        failed exchanges with a live server, unexpected answers, streams broken on
                   a live server. What the kill cut off is counted apart (``cut_off``).
+    ramp          before the run, steps of screen events alone on both servers (100, 250,
+                  500 and 1,000 players by default, ``--step-seconds`` each, no kill): card
+                  to table at each step (on either server), and the largest load whose
+                  99th percentile stayed under RAMP_GOAL_S without an error
+                  (``hosted_largest_load_under_0_3_s``; 0 when none did).
     machine       how busy the machine's cores were before the bench started anything
                   (``hosted_machine_busy_before``: other work, which a shared machine may
                   run out of this one's sight); the load generator's own CPU during the
@@ -74,14 +80,21 @@ from _setup import setup_django
 OPENING = 16  # screens opened at once before the run
 PROGRESS_SECONDS = 5.0
 LAG_SECONDS = 0.1  # how often the load generator checks its own lateness
+RAMP_GOAL_S = 0.3  # card to table at the 99th percentile (issue 41, item 7)
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60, help="the measured run")
     parser.add_argument("--players", type=int, default=50, help="per event")
-    parser.add_argument("--room-events", type=int, default=5)
-    parser.add_argument("--screen-events", type=int, default=5)
+    parser.add_argument("--room-events", type=int, default=2)
+    parser.add_argument("--screen-events", type=int, default=20)
+    parser.add_argument(
+        "--ramp",
+        default="100,250,500,1000",
+        help="players on screens in each step before the run (Terms: ramp); '' for none",
+    )
+    parser.add_argument("--step-seconds", type=float, default=20, help="each step of the ramp")
     parser.add_argument("--bare-seconds", type=float, default=3, help="the bare view, before")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", type=int, help="each server's (default: as make run)")
@@ -195,8 +208,11 @@ async def kill_at(pool: Pool, start: float, moment: float) -> None:
     await asyncio.to_thread(kill, victim)
 
 
-async def run_load(clients: Clients, pool: Pool, seconds: float, seed: int) -> dict[str, float]:
-    """The run: everything at once for ``seconds``, the kill at half time."""
+async def run_load(
+    clients: Clients, pool: Pool, seconds: float, seed: int, *, kill_one: bool = True
+) -> dict[str, float]:
+    """The run: everything at once for ``seconds``, the kill at half time (unless not
+    ``kill_one``: a step of the ramp)."""
     from live_room import app_poll_seconds
 
     await open_all(clients)
@@ -216,7 +232,9 @@ async def run_load(clients: Clients, pool: Pool, seconds: float, seed: int) -> d
         table_games(phones, seated, stop_at, random.Random(rng.random()))
         for phones, seated in clients.tables
     ]
-    tasks += [progress(clients, pool, start, stop_at), kill_at(pool, start, seconds / 2)]
+    tasks.append(progress(clients, pool, start, stop_at))
+    if kill_one:
+        tasks.append(kill_at(pool, start, seconds / 2))
     tasks.append(loop_lag(stop_at, lags))
     probe = asyncio.ensure_future(probe_bare(pool.survivor.port, stop_at, probes))
     await asyncio.gather(*tasks)
@@ -243,9 +261,11 @@ async def run_load(clients: Clients, pool: Pool, seconds: float, seed: int) -> d
     }
 
 
-def card_to_table(clients: Clients, pool: Pool) -> tuple[list[float], list[float]]:
+def card_to_table(
+    clients: Clients, pool: Pool, *, on_both: bool = False
+) -> tuple[list[float], list[float]]:
     """Card to table on the surviving server (see Terms), for the cards played before
-    the kill and after it."""
+    the kill and after it; ``on_both``: on either server (a step of the ramp, no kill)."""
     survivor = pool.survivor.port
     killed_at = pool.victim.killed_at or float("inf")
     players = {player.token: player for player in clients.players}
@@ -256,7 +276,8 @@ def card_to_table(clients: Clients, pool: Pool) -> tuple[list[float], list[float
             if sent is None or sent[1] == viewer or (table, game, card) in room.resent_cards:
                 continue
             watcher = players[viewer]
-            if watcher.port_at(sent[0]) != survivor or watcher.port_at(seen_at) != survivor:
+            on_survivor = watcher.port_at(sent[0]) == watcher.port_at(seen_at) == survivor
+            if not (on_both or on_survivor):
                 continue
             (after if sent[0] >= killed_at else before).append(seen_at - sent[0])
     return before, after
@@ -357,6 +378,39 @@ def print_summary(result: dict[str, float], tally: Tally, args: argparse.Namespa
     print("\n".join(lines))
 
 
+def ramp(args: argparse.Namespace, pool: Pool) -> dict[str, float]:
+    """Each step of the ramp (see Terms): its card to table, and the largest load whose
+    99th percentile stayed under RAMP_GOAL_S."""
+    from django.db import connections
+
+    found: dict[str, float] = {}
+    largest = 0
+    for step, players in enumerate(int(n) for n in args.ramp.split(",") if n.strip()):
+        events = max(1, players // args.players)
+        step_args = argparse.Namespace(
+            room_events=0, screen_events=events, players=args.players, seed=args.seed + step
+        )
+        clients = prepare(step_args, pool)
+        connections.close_all()
+        print(f"ramp: {events * args.players} players on screens for {args.step_seconds:.0f} s…")
+        asyncio.run(run_load(clients, pool, args.step_seconds, args.seed + step, kill_one=False))
+        waits, _after = card_to_table(clients, pool, on_both=True)
+        p99 = percentile(waits, 0.99)
+        played = len(clients.tally.acknowledged["play"])
+        print(
+            f"ramp: {events * args.players} players: {played} plays acknowledged, card to "
+            f"table p50 {percentile(waits, 0.5):.3f} s, p99 {p99:.3f} s "
+            f"({len(waits)} samples), {clients.tally.errors} errors",
+            flush=True,
+        )
+        found[f"hosted_ramp_{events * args.players}_card_to_table_p99_s"] = round(p99, 3)
+        found[f"hosted_ramp_{events * args.players}_plays_acknowledged"] = played
+        if waits and p99 < RAMP_GOAL_S and not clients.tally.errors:
+            largest = max(largest, events * args.players)
+    found["hosted_largest_load_under_0_3_s"] = largest
+    return found
+
+
 def main() -> None:
     args = parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -375,6 +429,7 @@ def main() -> None:
     extra = [*(["--workers", str(args.workers)] if args.workers else []),
              *(["--threads", str(args.threads)] if args.threads else [])]  # fmt: skip
     with app_servers(data_dir, 2, extra) as pool:
+        stepped = ramp(args, pool) if args.ramp.strip() else {}
         clients = prepare(args, pool)
         connections.close_all()  # the servers own the database during the run
         bare = bare_throughput(pool, args.bare_seconds)
@@ -387,6 +442,7 @@ def main() -> None:
     stored = count_stored(clients.screen_events, clients.room_events)
     result = figures(clients, pool, run, bare, stored, args)
     result["hosted_machine_busy_before"] = None if busy is None else round(busy, 2)
+    result.update(stepped)
     print_summary(result, clients.tally, args)
     print(json.dumps(result))
     # What the measure is for, never a time: a player told "stored" finds it stored, once.

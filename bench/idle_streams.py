@@ -3,7 +3,7 @@ stream while nothing happens at their tables (a study phase, a paused round, the
 between two tricks), measured as a share of one core.
 
 Terms:
-    idle stream   a player's stream (tables.views.live_channel) that is open and read, on
+    idle stream   a player's stream (tournament.serving.live_channel) that is open and read, on
                   a round in play where nobody plays: it gets only beats.
     core share    CPU seconds used over wall seconds, 1.0 being one core kept busy: the
                   server's processes (granian and its workers) and, on PostgreSQL

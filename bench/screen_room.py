@@ -3,7 +3,7 @@ keep-alive connection and the live channel's stream), playing Five Tricks at a h
 against the real server (`manage.py serve`: granian, ASGI, SQLite).
 
 Terms:
-    player        a virtual player: holds its stream (tables.views.live_channel), takes the
+    player        a virtual player: holds its stream (tournament.serving.live_channel), takes the
                   table's state it pushes, and fetches its live part (with its ETag) at any
                   other message or a new deal, as static/js/screen.js does; it also polls
                   every PUSHED_POLL_SECONDS, as poll.js does while the stream is open.

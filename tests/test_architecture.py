@@ -4,8 +4,9 @@ Terms:
     layer    where a module sits, read from the folder it is in (``LAYER_OF_FOLDER``):
              ``common/`` plumbing, ``rules/`` the pure rules of the game, ``models/``,
              ``reads/`` what screens read, ``writes/`` what changes the database, ``forms/``,
-             ``views/``; modules directly in an app folder and its Django-shaped folders
-             (``management/``, ``templatetags/``...) wire the rest together. A module may
+             ``views/`` and, beside them, ``serving/`` (what runs the server); modules
+             directly in an app folder and its Django-shaped folders (``management/``,
+             ``templatetags/``...) wire the rest together. A module may
              import from its own layer and the layers below it, never from a layer above.
              A module in a folder that no layer places is an error: the tree must say
              where everything goes.
@@ -41,6 +42,10 @@ LAYER_OF_FOLDER = {
     "writes": WRITES,
     "forms": FORMS,
     "views": VIEWS,
+    # What runs the server (the entry points, the bridge to Django, the live channel, a
+    # server's start and stop) answers requests as the views do: as high as they are, so
+    # a view may stop the server and the live channel may push what a view draws.
+    "serving": VIEWS,
     # Folders whose names Django or Python give: they wire the rest together.
     "management": WIRING,
     "templatetags": WIRING,
@@ -81,8 +86,7 @@ def layer_of(module: str) -> int | None:
     """The module's layer from its folder; None where no layer places the folder."""
     folder = folder_of(module)
     if folder is None:
-        # admin, apps, settings, urls, middleware, wsgi, and re-exports kept for callers
-        # outside the project: they wire the rest together.
+        # admin, apps, settings, urls, middleware, wsgi: they wire the rest together.
         return WIRING
     return LAYER_OF_FOLDER.get(folder)
 
@@ -283,6 +287,7 @@ def test_the_layers_are_read_from_the_folders():
     assert layer_of("tournament.rules.movement") == RULES
     assert layer_of("tables.writes.reporting") == WRITES
     assert layer_of("tournament.settings") == WIRING
+    assert layer_of("tournament.serving.live_channel") == VIEWS
     assert RULES_MODULES, "no rules found: the folder was renamed?"
 
 

@@ -36,7 +36,7 @@ Environment variables (all optional):
                           set; `manage.py serve` sets it for its workers (default 8000)
     FIVETRICKS_SERVER_PID `manage.py serve` sets it for its workers: its own process, which
                           the console's "Stop the server" button stops on a laptop (never
-                          on a hosted server; tournament.common.server_stop)
+                          on a hosted server; tournament.serving.server_stop)
     FIVETRICKS_STATIC_COLLECTED
                           `manage.py serve` sets it to "1" for its workers in a checkout,
                           once it has collected the static files: they then serve the
@@ -62,8 +62,9 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import SimpleLazyObject
 
-from tournament.common import network, server_stop
+from tournament.common import network
 from tournament.common.folders import make_folder
+from tournament.serving import server_stop
 
 if TYPE_CHECKING:
     from django_stubs_ext.settings import TemplatesSetting
@@ -122,7 +123,7 @@ PUBLIC_URL = os.environ.get("FIVETRICKS_PUBLIC_URL", "").rstrip("/")
 PORT = int(os.environ.get("FIVETRICKS_PORT", "8000"))
 BENCH = _env_flag("FIVETRICKS_BENCH")
 # The serving process the console's "Stop the server" button signals; None where the console
-# may not stop the server (not started by `serve`, or hosted: tournament.common.server_stop).
+# may not stop the server (not started by `serve`, or hosted: tournament.serving.server_stop).
 STOPPABLE_SERVER_PID = server_stop.stoppable_pid(os.environ, os.getppid())
 if hosts := os.environ.get("DJANGO_ALLOWED_HOSTS", "").strip():
     ALLOWED_HOSTS = [h.strip() for h in hosts.split(",") if h.strip()]
@@ -176,8 +177,8 @@ MIDDLEWARE = [
 # `make bench` measures the server against a bare view (bench/urls.py adds it); the
 # production URLconf knows nothing of the bench.
 ROOT_URLCONF = "bench.urls" if BENCH else "tournament.urls"
-WSGI_APPLICATION = "tournament.wsgi.application"
-ASGI_APPLICATION = "tournament.asgi.application"
+WSGI_APPLICATION = "tournament.serving.wsgi.application"
+ASGI_APPLICATION = "tournament.serving.asgi.application"
 
 TEMPLATES: list[TemplatesSetting] = [
     {

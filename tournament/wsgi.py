@@ -1,24 +1,7 @@
-"""WSGI entry point, served by granian (`manage.py serve`, `make run`) or any WSGI server.
+"""The WSGI application under the name 0.2.0's hosting guide gave it
+(`tournament.wsgi:application`), so a server set up then still starts: the application is
+tournament.serving.wsgi's (docs/DEPLOY.md names that one now)."""
 
-Each worker imports it once: the app is made, then warmed up before the first request
-(tournament.common.warm_up: templates compiled, catalogues read, the collector told to
-leave what the worker now holds alone). A worker also watches its main process, and stops
-when that one ends, even killed (tournament.common.parent_watch).
-"""
+from tournament.serving.wsgi import application
 
-import os
-
-from django.core.wsgi import get_wsgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-
-application = get_wsgi_application()
-
-from tournament.common.warm_up import warm_up  # noqa: E402  (needs the app set up)
-
-warm_up()
-
-from tournament.common.parent_watch import exit_with_parent  # noqa: E402
-
-# A worker whose main process was killed stops serving (tournament.common.parent_watch).
-exit_with_parent()
+__all__ = ["application"]

@@ -16,7 +16,8 @@
      #announce and taken away at the table's next change.
    - At each change of the table (a pushed state, an answer, a poll's live part) a screen
      reader hears what changed in one line (tableNews): another player's card, the vote
-     opened, the table disagreeing, the trick taken and by whom, "Your turn".
+     opened, the table disagreeing, the trick taken and by whom (a game's last one too,
+     named by the next deal's state), "Your turn".
    - A card tapped while another action waits is queued behind it, never instead of it.
    - Gestures and strokes on the pad (static/js/pad.js, through window.ftScreen.queue)
      travel the same outbox, each with the fields its form names (tables.views.silent_channel).
@@ -343,7 +344,7 @@
     var me = live() && live().dataset.me;
     var sameDeal = before.dataset.deal === after.dataset.deal;
     var sameTrick = sameDeal && before.dataset.trick === after.dataset.trick;
-    var said = [];
+    var said = sameDeal ? [] : lastTrickNews(before, after);
     var myName = textOf(after, '.seat[data-player="' + me + '"] .seat-name bdi');
     var had = {};
     if (sameTrick) before.querySelectorAll(".trick-card").forEach(function (item) { had[item.dataset.card] = true; });
@@ -362,6 +363,14 @@
       }
     });
     return said.concat(turnNews(before, after, me));
+  }
+  // The trick that ended the game before (a new deal no longer counts it): said when this
+  // screen showed that very trick in play, so once, never on a later swap or a reload.
+  function lastTrickNews(before, after) {
+    var was = after.dataset;
+    var showed = !!was.beforeDeal && before.dataset.deal === was.beforeDeal &&
+      before.dataset.trick === was.beforeTrick;
+    return showed ? [words("taken", { name: was.beforeTaker })] : [];
   }
   function turnNews(before, after, me) {
     var mine = after.dataset.toPlay === me && !!me;

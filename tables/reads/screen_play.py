@@ -14,11 +14,16 @@ Terms:
                  (tables.models.screen_play, Terms: sighting), or none ever. A screen that
                  is open is sighted at least every 30 seconds (its live channel's
                  heartbeat, its polls), and at once when it opens again or its stream
-                 comes back after a server restart (tables.views.live_channel), so an open
+                 comes back after a server restart (tournament.serving.live_channel), so an open
                  screen is never gone. The screen a seat view is drawn for never shows its
                  own player gone: it is there.
     disagreement a complete trick at which the players point at more than one card.
     stall        a complete trick not taken for the event's ``screen_stall_seconds``.
+    trick before the last trick taken in the table's deal before this one (tables.reads.
+                 screen_rows, Terms: deal before), by its deal, its number and its taker's
+                 name alone (the card is not said): a screen that showed that trick in
+                 play says who took it once, when the next game is dealt
+                 (static/js/screen.js).
     screen round the round whose seats hold cards: round 1 during study and practice, the
                  open round during a round; *play time* is the same until the clock runs
                  out (``play_round``).
@@ -36,7 +41,7 @@ from django.utils.translation import gettext_noop
 
 from tables.models import Deal, Play, Pointing, ScreenSeat, TakenTrick
 from tables.reads.game_claims import ClaimView, claim_alerts, claim_view
-from tables.reads.screen_rows import last_seen, people, plays_of, pointing_of, taken_of
+from tables.reads.screen_rows import last_seen, people, plays_of, pointing_of, taken_since
 from tables.reads.silent_channel import GestureView, PadView, gestures_showing, pad_view
 from tables.rules import screen_play as rules
 from tables.rules.scoring import game_winner
@@ -96,6 +101,15 @@ class TrickCard:
     pointer_ids: list[int]  # for the screen that marks its own pointing
 
 
+@dataclass(frozen=True)
+class TrickBefore:
+    """See Terms: trick before."""
+
+    deal_id: int
+    number: int
+    taker: str
+
+
 @dataclass
 class TableView:
     """A screen table's game in play, as one viewer sees it (``me`` None: the console)."""
@@ -116,6 +130,7 @@ class TableView:
     last_taken: tuple[str, CardView] | None = None
     pad: PadView | None = None
     claim: ClaimView | None = None  # the players point at who won (tables.reads.game_claims)
+    trick_before: TrickBefore | None = None  # see Terms
 
 
 def table_view(
@@ -127,7 +142,8 @@ def table_view(
     now = now or timezone.now()
     gestures = gestures_showing(deal.round_id, deal.table_id, now=now)
     plays = [(p.trick, p.player_id, p.card, p.played_at) for p in plays_of(deal.pk)]
-    taken = [(t.number, t.taker_id, t.card, t.taken_at) for t in taken_of(deal.pk)]
+    taken_rows, before = taken_since(deal)
+    taken = [(t.number, t.taker_id, t.card, t.taken_at) for t in taken_rows]
     seats = [int(p) for p in deal.seats]
     names, seen = people(seats)
     pointing = {row.player_id: row.card for row in pointing_of(deal.pk)}
@@ -142,7 +158,6 @@ def table_view(
     gone_before = now - timedelta(seconds=GONE_AFTER_SECONDS)
     trick = game.trick
     in_trick = dict(trick.plays) if trick else {}
-    pointed = trick.pointing if trick else {}
     complete_since = None
     if trick is not None and trick.complete:
         complete_since = max(at for t, _p, _c, at in plays if t == trick.number)
@@ -166,22 +181,13 @@ def table_view(
         )
         for player in seats
     ]
-    trick_cards = [
-        TrickCard(
-            card_view(card),
-            names.get(player, "?"),
-            sorted(names[p] for p, c in pointed.items() if c == card),
-            sorted(p for p, c in pointed.items() if c == card),
-        )
-        for player, card in (trick.plays if trick else ())
-    ]
     stall = timedelta(seconds=event.screen_stall_seconds)
     last = taken[-1] if taken else None
     return TableView(
         deal=deal,
         trick_number=trick.number if trick else None,
         seats=seat_views,
-        trick=trick_cards,
+        trick=trick_cards(trick, names),
         hand=[card_view(card) for card in game.hands.get(me, ())] if me else [],
         my_turn=trick is not None and trick.to_play == me and me is not None,
         to_play_id=trick.to_play if trick else None,
@@ -197,7 +203,31 @@ def table_view(
         last_taken=(names.get(last[1], "?"), card_view(last[2])) if last else None,
         pad=pad_view(deal.round_id, deal.table_id),
         claim=claim_view(deal, game, event=event, names=names, taken_at=last and last[3], now=now),
+        trick_before=trick_before(before, names),
     )
+
+
+def trick_cards(trick: rules.Trick[int] | None, names: dict[int, str]) -> list[TrickCard]:
+    """The cards in play, in the order played, each with who points at it."""
+    pointed = trick.pointing if trick else {}
+    return [
+        TrickCard(
+            card_view(card),
+            names.get(player, "?"),
+            sorted(names[p] for p, c in pointed.items() if c == card),
+            sorted(p for p, c in pointed.items() if c == card),
+        )
+        for player, card in (trick.plays if trick else ())
+    ]
+
+
+def trick_before(row: TakenTrick | None, names: dict[int, str]) -> TrickBefore | None:
+    """See Terms: trick before. Its taker sat at this table in this round, so is among
+    the deal's ``names``; else the deal before had other seats (practice dealt again when
+    they changed) and its trick is no news of this game."""
+    if row is None or row.taker_id not in names:
+        return None
+    return TrickBefore(row.deal_id, row.number, names[row.taker_id])
 
 
 def seat_is_free(player: Player, device: str, now: datetime | None = None) -> bool:

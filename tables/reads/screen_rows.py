@@ -7,9 +7,13 @@ Terms:
                (tables.reads.prepared says why: compiling an ORM query cost more than
                running it). Each card played and each pointing is read back by every
                write that follows it at its table and by every push of the table's state
-               (tables.views.live_channel), so these few queries run hundreds of times a
+               (tournament.serving.live_channel), so these few queries run hundreds of times a
                second in a busy room.
     current    the trick being played or pointed at: one more than the tricks taken.
+    deal before
+               the table's deal dealt just before a deal, in the same round: the game
+               whose last trick, once taken, ended it and dealt this one (or one ended
+               otherwise: by the organizer, the seats' change in practice).
 
 Nothing here writes.
 """
@@ -51,6 +55,17 @@ def _sql() -> dict[str, str]:
             f"SELECT * FROM {_table(TakenTrick)} WHERE {_column(TakenTrick, 'deal')} = %s "
             f"ORDER BY {_column(TakenTrick, 'number')}"
         ),
+        # The deal's taken tricks and the last one of the deal before it (see Terms), in
+        # one statement: a new deal's screens say who took the trick that ended the last.
+        "taken_since": (
+            f"SELECT * FROM {_table(TakenTrick)} WHERE {_column(TakenTrick, 'deal')} = %s "
+            f"UNION ALL SELECT * FROM (SELECT * FROM {_table(TakenTrick)} "
+            f"WHERE {_column(TakenTrick, 'deal')} = (SELECT {_column(Deal, 'id')} "
+            f"FROM {_table(Deal)} WHERE {_column(Deal, 'round')} = %s "
+            f"AND {_column(Deal, 'table')} = %s AND {_column(Deal, 'id')} < %s "
+            f"ORDER BY {_column(Deal, 'id')} DESC LIMIT 1) "
+            f"ORDER BY {_column(TakenTrick, 'number')} DESC LIMIT 1) AS deal_before"
+        ),
         "pointing": (
             f"SELECT * FROM {_table(Pointing)} WHERE {_column(Pointing, 'deal')} = %s "
             f"AND {_column(Pointing, 'trick')} = {taken_count} + 1 "
@@ -86,6 +101,16 @@ def plays_of(deal_id: int) -> list[Play]:
 def taken_of(deal_id: int) -> list[TakenTrick]:
     """The deal's taken tricks, by number."""
     return list(TakenTrick.objects.raw(_sql()["taken"], (deal_id,)))
+
+
+def taken_since(deal: Deal) -> tuple[list[TakenTrick], TakenTrick | None]:
+    """The deal's taken tricks, by number, and the last trick taken in the deal before it
+    (see Terms; None when there is none, or it took no trick). One query."""
+    asked = (deal.pk, deal.round_id, deal.table_id, deal.pk)
+    rows = list(TakenTrick.objects.raw(_sql()["taken_since"], asked))
+    own = sorted((row for row in rows if row.deal_id == deal.pk), key=lambda row: row.number)
+    before = next((row for row in rows if row.deal_id != deal.pk), None)
+    return own, before
 
 
 def pointing_of(deal_id: int) -> list[Pointing]:

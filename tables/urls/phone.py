@@ -29,7 +29,8 @@ urlpatterns = [
     path("p/<str:token>/take/", screen.take_seat, name="screen_take"),
     path("p/<str:token>/free/", screen.let_go_of_seat, name="screen_free"),
     path("p/<str:token>/answer/", answers.screen_answer, name="screen_answer"),
-    # Served by tables.views.live_channel under ASGI; this view answers only elsewhere.
+    # The stream's one path: under ASGI the live channel serves it (tournament.serving
+    # .live_channel.stream_path reads it here); this view answers only elsewhere.
     path("p/<str:token>/stream/", screen.no_stream, name="screen_stream"),
     path("<str:token>/", phone.table_page, name="table"),
     path("<str:token>/answer/", answers.table_answer, name="table_answer"),

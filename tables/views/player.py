@@ -30,7 +30,7 @@ from tables.reads.debrief_answers import phone_question
 from tables.reads.screen_play import holds_other_seat, seat_is_free
 from tables.reads.screens import PlayerScreen, play_round_number, player_screen
 from tables.views.links import event_from_players_link
-from tables.writes.screen_play import hold_seat
+from tables.writes.screen_seats import hold_seat
 from tournament.common.inputs import positive_int
 from tournament.common.isolation import with_names
 from tournament.common.languages import pick_phone_language

@@ -6,7 +6,7 @@ Terms:
                    event's join link (/t/me/<players_token>/) leads here once a person
                    picks their name (tables.views.player).
     device         the phone id cookie (tournament.common.phone_ids). One device holds the seat
-                   (tables.writes.screen_play.hold_seat) and only it sees the hand: the
+                   (tables.writes.screen_seats.hold_seat) and only it sees the hand: the
                    first to open the link, then one that pressed "Play on this device"
                    once the holder freed the seat or was away for minutes.
     action         a card played, a pointing or a claim (who won the game: tables.writes.
@@ -55,15 +55,8 @@ from tables.reads.silent_channel import gesture_buttons, ink_choices, table_vide
 from tables.rules.rule_sheets import rule_sheet
 from tables.views.links import link_invalid
 from tables.writes.game_claims import point_at_winner
-from tables.writes.screen_play import (
-    SEEN_EVERY_SECONDS,
-    Done,
-    hold_seat,
-    note_seen,
-    play_card,
-    point_at_card,
-)
-from tables.writes.screen_seats import free_seat
+from tables.writes.screen_play import Done, play_card, point_at_card
+from tables.writes.screen_seats import SEEN_EVERY_SECONDS, free_seat, hold_seat, note_seen
 from tournament.common.busy import answer_action
 from tournament.common.languages import phone_language, pick_phone_language, speak
 from tournament.common.phone_ids import keep_phone_id, new_phone_id, phone_id
@@ -155,7 +148,7 @@ def _read_version(request: HttpRequest, token: str) -> str | None:
     )
     device = phone_id(request)
     # Twice the sighting's period: a screen whose live channel is open is sighted by its
-    # heartbeat (tables.views.live_channel) and its polls need not write too.
+    # heartbeat (tournament.serving.live_channel) and its polls need not write too.
     late = (
         last_seen is None or (timezone.now() - last_seen).total_seconds() > 2 * SEEN_EVERY_SECONDS
     )
@@ -436,7 +429,7 @@ def choose_language(request: HtmxRequest, player: Player) -> HttpResponse:
 @require_GET
 @never_cache
 def no_stream(request: HttpRequest, token: str) -> HttpResponse:
-    """The live channel's URL where no ASGI server routes it (tournament.asgi), as under
+    """The live channel's URL where no ASGI server routes it (tournament.serving.asgi), as under
     Django's own test or development server: 204 tells the page's EventSource to stop
     trying, and the page keeps polling."""
     return HttpResponse(status=204)

@@ -1,4 +1,4 @@
-"""The table's state that the live channel pushes (tables.views.live_channel) to every
+"""The table's state that the live channel pushes (tournament.serving.live_channel) to every
 screen at a table, rendered once for nobody in particular.
 
 Terms:

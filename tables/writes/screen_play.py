@@ -13,23 +13,29 @@ Terms:
                   scoring clause a game whose last trick is taken stays in play until its
                   players agree who won it (tables.writes.game_claims), so no screen names
                   a winner before the table does.
+    read first    a card or a pointing reads the player's table (the seat's holder, the
+                  deal in play and its plays) before its transaction, and under the locks
+                  only the event's and the table's versions: when neither moved, what it
+                  read stands, and the writer's lock (SQLite: one writer for the whole
+                  database) is held for the write alone; when one did, it reads again under
+                  them (tables.writes.table_lock, Terms: read first).
     client key    the key a screen makes for each action: the same key again with the same
                   action is a retry, answered as done and never stored twice; with another
                   action (another card, trick or deal) it is refused, and nothing changes
                   (tables.writes.store_once).
 
-Dealing is tables.writes.screen_deals. Every function locks the event's row first
-(Event.objects.lock), in one transaction, and bumps the table's version so its screens
-(and the console, the projector) hear of it.
+Dealing is tables.writes.screen_deals; holding a seat and presence,
+tables.writes.screen_seats. Every write locks the event's row first (Event.objects.lock),
+in one transaction (after reading first, for a card and a pointing), and bumps the
+table's version so its screens (and the console, the projector) hear of it.
 A refusal is a Refused whose words never say that a card is not allowed: turns are the
 same at every table, and which card may be played is never judged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -42,7 +48,6 @@ from tables.models import (
     Play,
     Pointing,
     ScreenSeat,
-    ScreenSighting,
     Table,
     TakenTrick,
 )
@@ -52,9 +57,8 @@ from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.writes.screen_deals import deal_after
 from tables.writes.screen_games import end_deal
-from tables.writes.screen_seats import tell_seat_moved
 from tables.writes.store_once import ClientKey, find_retry, store_once
-from tables.writes.table_lock import lock_table
+from tables.writes.table_lock import lock_table, locked_version
 from tournament.common.errors import Refused
 from tournament.models import Event, Phase, Player, Round, Seat
 
@@ -150,17 +154,75 @@ def _players_deal(event: Event, player: Player) -> tuple[Round, Deal]:
 
 
 def seated_deal(round_: Round, player: Player) -> Deal:
-    """The deal in play at the player's seat in ``round_``, in one query; the reason it
-    has none, refused."""
-    deal = Deal.objects.filter(
-        round=round_, ended_at__isnull=True, table__seats__round=round_, table__seats__player=player
-    ).first()
+    """The deal in play at the player's seat in ``round_``, with its table (and so the
+    table's version as the deal was read), in one query; the reason it has none, refused."""
+    deal = (
+        Deal.objects.filter(
+            round=round_,
+            ended_at__isnull=True,
+            table__seats__round=round_,
+            table__seats__player=player,
+        )
+        .select_related("table")
+        .first()
+    )
     if deal is None:
         if not Seat.objects.filter(round=round_, player=player).exists():
             raise Refused(_("You are not seated at a table in this round."))
         raise Refused(_("The next game is being dealt. Try again in a moment."))
     deal.round = round_
     return deal
+
+
+@dataclass
+class Seated:
+    """The player's table as a write read it (see Terms: read first)."""
+
+    shared_version: int  # the event's, when it was read
+    table_version: int  # the table's, read with the deal: at or before its plays
+    held: bool  # whether a device held the seat (refuse_unless_holder)
+    round_: Round
+    state: DealState
+
+    @property
+    def deal(self) -> Deal:
+        return self.state.deal
+
+
+def read_seated(event: Event, player: Player, device: str) -> Seated:
+    """Where ``player`` plays, as it stands (see Seated); the reason they may not act
+    there, refused."""
+    held = refuse_unless_holder(player, device)
+    round_, _practice = refuse_out_of_play(event)
+    deal = seated_deal(round_, player)
+    return Seated(event.shared_version, deal.table.version, held, round_, DealState.read(deal))
+
+
+def read_first(player: Player, device: str) -> Seated | None:
+    """The player's table read before the write's transaction (see Terms: read first);
+    None when that read refuses: the write reads again under the locks and says why, as
+    the table stands then."""
+    try:
+        return read_seated(player.event, player, device)
+    except Refused:
+        return None
+
+
+def seated_under_lock(event: Event, player: Player, device: str, first: Seated | None) -> Seated:
+    """The player's table under the event's lock (taken by the caller) and the table's:
+    what was read first when neither version moved since and a device held the seat,
+    else read again now (see Terms: read first)."""
+    if (
+        first is not None
+        and first.held
+        and first.shared_version == event.shared_version
+        and locked_version(first.deal.table_id) == first.table_version
+    ):
+        first.round_.event = event  # as it stands under the lock (the same version)
+        return first
+    held = refuse_unless_holder(player, device)
+    round_, deal = _players_deal(event, player)
+    return Seated(event.shared_version, deal.table.version, held, round_, DealState.read(deal))
 
 
 def refuse_unless_holder(player: Player, device: str) -> bool:
@@ -246,7 +308,6 @@ def _repeated(found: Play | Pointing) -> Done:
     return Done(found.deal, repeated=True)
 
 
-@transaction.atomic
 def play_card(
     *,
     player: Player,
@@ -261,13 +322,31 @@ def play_card(
     ``deal_id`` and ``trick``, when given, are what the player's screen showed: a move
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
-    event = Event.objects.lock(player.event_id, one_table=True)
+    # A retry is answered before any lock; what the table holds is read before it too.
     key = _action_key(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
     if (found := find_retry(key=key)) is not None:
         return _repeated(found)
-    held = refuse_unless_holder(player, device)
-    _round, deal = _players_deal(event, player)
-    game = DealState.read(deal).game
+    first = read_first(player, device)
+    with transaction.atomic():
+        event = Event.objects.lock(player.event_id, one_table=True)
+        seated = seated_under_lock(event, player, device, first)
+        # The table moved on since it was read: this key may be what moved it.
+        if seated is not first and (found := find_retry(key=key)) is not None:
+            return _repeated(found)
+        return _play(seated, player, card, client_key, device, deal_id, trick, now)
+
+
+def _play(
+    seated: Seated,
+    player: Player,
+    card: str,
+    client_key: str,
+    device: str,
+    deal_id: int | None,
+    trick: int | None,
+    now: datetime,
+) -> Done:
+    deal, held, game = seated.deal, seated.held, seated.state.game
     _refuse_moved_on(deal, game, deal_id=deal_id, trick=trick)
     if (problem := rules.play_problem(game, player.pk, card)) is not None:
         raise play_refusal(problem, game)
@@ -292,7 +371,6 @@ def play_card(
     return store_once(key=key, store=store, repeated=_repeated)
 
 
-@transaction.atomic
 def point_at_card(
     *,
     player: Player,
@@ -307,13 +385,30 @@ def point_at_card(
     deal ``deal_id``, when given); when everyone then points at one card, the trick is
     taken (and a game that ends counted)."""
     now = now or timezone.now()
-    event = Event.objects.lock(player.event_id, one_table=True)
+    # As play_card: a retry answered, and the table read, before any lock.
     key = _action_key(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id)
     if (found := find_retry(key=key)) is not None:
         return _repeated(found)
-    held = refuse_unless_holder(player, device)
-    round_, deal = _players_deal(event, player)
-    state = DealState.read(deal)
+    first = read_first(player, device)
+    with transaction.atomic():
+        event = Event.objects.lock(player.event_id, one_table=True)
+        seated = seated_under_lock(event, player, device, first)
+        if seated is not first and (found := find_retry(key=key)) is not None:
+            return _repeated(found)
+        return _point(seated, player, trick, card, client_key, device, deal_id, now)
+
+
+def _point(
+    seated: Seated,
+    player: Player,
+    trick: int,
+    card: str,
+    client_key: str,
+    device: str,
+    deal_id: int | None,
+    now: datetime,
+) -> Done:
+    round_, deal, held, state = seated.round_, seated.deal, seated.held, seated.state
     current = state.game.trick
     if (deal_id is not None and deal_id != deal.pk) or current is None or current.number != trick:
         raise Refused(_("That trick has already been taken."))
@@ -379,71 +474,7 @@ def take_trick(*, round_: Round, state: DealState, card: str, by, now: datetime)
     return Done(deal, taken=taken, game=recorded, table_version=bump_table(deal))
 
 
-# --- who holds a seat --------------------------------------------------------------------
-
-SEEN_EVERY_SECONDS = 15
-
-
-def hold_seat(*, player: Player, device: str, now: datetime | None = None) -> bool:
-    """``device`` holds ``player``'s seat from now on (see Terms: seat holder), and the
-    player is sighted. The caller checked that it may (tables.reads.screen_play:
-    seat_is_free). True when it took the seat from another device, whose screen is told
-    at once: the table's version changes."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        event = Event.objects.lock(player.event_id)
-        _sight([player.pk], now)
-        seat, made = ScreenSeat.objects.get_or_create(
-            player=player, defaults={"device": device, "seen_at": now}
-        )
-        if made or seat.device == device:
-            if not made:
-                ScreenSeat.objects.filter(pk=seat.pk).update(seen_at=now)
-            return False
-        seat.device, seat.seen_at = device, now
-        seat.save(update_fields=["device", "seen_at"])
-        tell_seat_moved(event, player)
-        return True
-
-
-def note_seen(*, player_ids: Iterable[int], now: datetime | None = None) -> int:
-    """A screen of each of these players showed up (its page, a fetch of its live part,
-    the live channel's stream opening or its heartbeat), whichever device it is on and
-    whether or not that device holds the seat: each player's sighting (made when
-    missing) and their seat holder's ``seen_at`` are kept when older than
-    SEEN_EVERY_SECONDS. No seat is taken. One queued writer (a statement outside a
-    transaction would meet SQLite's busy wait and slow the writers queued behind it),
-    four statements whatever the number of players. Returns how many were sighted."""
-    now = now or timezone.now()
-    ids = sorted(set(player_ids))
-    if not ids:
-        return 0
-    with transaction.atomic():
-        events = dict(Player.objects.filter(pk__in=ids).values_list("pk", "event_id"))
-        for event_id in sorted(set(events.values())):
-            Event.objects.lock(event_id)
-        stale = now - timedelta(seconds=SEEN_EVERY_SECONDS)
-        fresh = set(
-            ScreenSighting.objects.filter(player_id__in=events, last_seen__gte=stale).values_list(
-                "player_id", flat=True
-            )
-        )
-        due = sorted(pk for pk in events if pk not in fresh)
-        _sight(due, now)
-        ScreenSeat.objects.filter(player_id__in=ids, seen_at__lt=stale).update(seen_at=now)
-        return len(due)
-
-
-def _sight(player_ids: list[int], now: datetime) -> None:
-    """Sight these players now (see tables.models.screen_play, Terms: sighting): one
-    upsert. The caller holds their event's lock."""
-    if player_ids:
-        ScreenSighting.objects.bulk_create(
-            [ScreenSighting(player_id=pk, last_seen=now) for pk in player_ids],
-            update_conflicts=True,
-            unique_fields=["player"],
-            update_fields=["last_seen"],
-        )
+# --- a seat used -----------------------------------------------------------------------
 
 
 def _touch(deal: Deal, player: Player, device: str, now: datetime, *, held: bool) -> int | None:

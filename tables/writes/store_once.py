@@ -29,8 +29,10 @@ Terms:
                  An IntegrityError with no row of the key is another failure, raised as
                  it came.
 
-A write calls ``find_retry`` first, right after its lock, so that a retry is answered
-before anything that changed since (a trick taken, a round closed) would refuse it; then
+A write calls ``find_retry`` first, right after its lock (a card and a pointing, which
+read first, before it too, and again under it when their table moved on meanwhile:
+tables.writes.screen_play, Terms: read first), so that a retry is answered before
+anything that changed since (a trick taken, a round closed) would refuse it; then
 ``store_once`` around what it stores.
 """
 

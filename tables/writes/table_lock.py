@@ -13,6 +13,10 @@ Terms:
                  reason, never half in.
     SQLite       one writer at a time by design (IMMEDIATE transactions): nothing to lock,
                  and ``lock_table`` says so (False), so nothing is read twice.
+    read first   a card or a pointing reads the player's table before its transaction
+                 (tables.writes.screen_play: read_first), and under the locks only the
+                 table's version (``locked_version``) and the event's: when neither moved,
+                 what it read is what stands, and the lock is held for the write alone.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ from django.db import connection
 
 from tables.models import Table
 
+_VERSION_SQL = (
+    f'SELECT "{Table._meta.get_field("version").column}" FROM "{Table._meta.db_table}" '
+    f'WHERE "{Table._meta.pk.column}" = %s'
+)
 _LOCK_SQL = (
     f'SELECT 1 FROM "{Table._meta.db_table}" WHERE "{Table._meta.pk.column}" = %s FOR UPDATE'
 )
@@ -34,3 +42,14 @@ def lock_table(table_id: int) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(_LOCK_SQL, (table_id,))
     return True
+
+
+def locked_version(table_id: int) -> int | None:
+    """The table's version as it stands now, its row locked until the transaction ends
+    where rows lock (PostgreSQL; on SQLite the writer's lock, held since BEGIN, keeps it
+    so); None for a table that is gone."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(_VERSION_SQL + lock, (table_id,))
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])

@@ -1,7 +1,7 @@
 """The site as `manage.py serve` serves it, live channel included, for the browser tests
-that need the channel: tournament.asgi's routing (the streams to
-tables.views.live_channel, everything else to Django's WSGI application in a pool of
-threads, tournament.threaded_wsgi), over plain HTTP/1.1 on loopback, in a thread of the
+that need the channel: tournament.serving.asgi's routing (the streams to
+tournament.serving.live_channel, everything else to Django's WSGI application in a pool of
+threads, tournament.serving.bridge), over plain HTTP/1.1 on loopback, in a thread of the
 test's process, on the test's database.
 
 Terms:
@@ -30,14 +30,14 @@ from urllib.parse import unquote
 from django.core.wsgi import get_wsgi_application
 from django.db import connections
 
-from tables.views import live_channel
-from tournament.threaded_wsgi import ThreadedWSGI
+from tournament.serving import live_channel
+from tournament.serving.bridge import ThreadedWSGI
 
 THREADS = 4
 
 
 class ChannelServer:
-    """tournament.asgi's application, served over HTTP/1.1 (see Terms)."""
+    """tournament.serving.asgi's application, served over HTTP/1.1 (see Terms)."""
 
     def __init__(self, *, hold_streams: bool = False) -> None:
         self.hold_streams = hold_streams
@@ -50,6 +50,7 @@ class ChannelServer:
                 connections.close_all()
 
         self.site = ThreadedWSGI(closing, threads=THREADS)
+        self.stream_path = live_channel.stream_path()
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, name="channel-server", daemon=True)
@@ -73,7 +74,7 @@ class ChannelServer:
         self.loop.close()
 
     async def application(self, scope: dict, receive: Any, send: Any) -> None:
-        if found := live_channel.STREAM_PATH.fullmatch(scope["path"]):
+        if found := self.stream_path.fullmatch(scope["path"]):
             if self.hold_streams:
                 send = _holding(send)
             await live_channel.stream(scope, receive, send, found["token"])
@@ -145,8 +146,7 @@ class ChannelServer:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         # The channel's threads keep their connections, as a server's do: closed here.
-        for pool in (live_channel._DB, live_channel._WRITES):
-            pool.submit(connections.close_all).result()
+        live_channel.close_connections()
 
 
 def _holding(send: Any) -> Any:

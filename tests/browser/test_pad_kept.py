@@ -1,4 +1,4 @@
-"""A pushed table's state without the whole pad (tables.views.live_channel, Terms: pad
+"""A pushed table's state without the whole pad (tournament.serving.live_channel, Terms: pad
 kept), in a real browser with the channel played by the test (as
 test_screen_channel_client.py): a card's push leaves the pad's strokes on the screen, a
 stroke's push brings that stroke alone, and a screen showing another version of the pad

@@ -27,14 +27,14 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tables.reads import screen_play as screen_reads
-from tables.views import live_channel
 from tables.views import screen as screen_views
-from tables.writes import screen_play as screen_writes
+from tables.writes import screen_seats as screen_writes
 from tests.browser.channel_server import ChannelServer
 from tests.browser.conftest import LAPTOP, PHONE, pictures, sign_in, snap
 from tests.browser.test_screen_tables import play_trick
 from tests.screen_factories import deal_at, screen_event
 from tournament.models import Event, Player, Seat
+from tournament.serving import live_channel
 from tournament.views.organizer import tables as organizer_tables
 from tournament.writes.rounds import advance_phase, close_round
 from tournament.writes.signin import ensure_organizer

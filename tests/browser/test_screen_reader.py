@@ -19,11 +19,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from tables.models import Deal
 from tables.writes.screen_play import game_of
 from tests import factories
 from tests.browser.channel_server import channel_server
 from tests.browser.test_phones import PLAYERS
-from tests.screen_factories import deal_at, screen_event, short_hands
+from tests.screen_factories import deal_at, scoring_event, screen_event, short_hands
 from tournament.models import Player
 from tournament.writes.rounds import advance_phase
 from tournament.writes.signin import ensure_organizer
@@ -54,12 +55,25 @@ document.addEventListener("DOMContentLoaded", function () {
 def table_of_three(request, new_context, settings, monkeypatch):
     """Round 1's deal at a table of three with three cards each (the first trick taken
     leaves a game in play), and each player's screen by player id."""
+    yield from screens_at_one_table(request.param, new_context, settings, monkeypatch)
+
+
+@pytest.fixture(params=["live", "polled"])
+def scoring_table_of_three(request, new_context, settings, monkeypatch):
+    """The same at an event with a scoring clause: a game's last trick taken, its players
+    point at who won it, and only then is the next game dealt."""
+    yield from screens_at_one_table(
+        request.param, new_context, settings, monkeypatch, make_event=scoring_event
+    )
+
+
+def screens_at_one_table(path, new_context, settings, monkeypatch, *, make_event=screen_event):
     settings.ALLOWED_HOSTS = ["localhost"]
     short_hands(monkeypatch, cards=3)
-    event = screen_event(owner=ensure_organizer()[0], players=3, tables=1, round_minutes=30)
+    event = make_event(owner=ensure_organizer()[0], players=3, tables=1, round_minutes=30)
     for _step in range(3):  # study, practice, round 1
         event = advance_phase(event=event)
-    held = request.param == "polled"
+    held = path == "polled"
     with channel_server(hold_streams=held) as server:
         pages: dict[int, Page] = {}
         for player in event.players.all():
@@ -150,6 +164,93 @@ def test_a_screen_reader_hears_each_change_of_the_table_once_in_order(table_of_t
     assert all(place >= 0 for place in places), said
     assert places == sorted(places), said
     assert all(said.count(words) == 1 for words in expected), said
+
+
+def play_and_take(pages: dict[int, Page], deal, *, taken_by: int) -> int:
+    """Every player plays a card by keyboard, then all point at the card of the trick's
+    ``taken_by``-th player (0: its leader), each once the last one's vote is stored;
+    returns the taker."""
+    trick = game_of(deal).trick
+    assert trick is not None
+    while trick is not None and trick.to_play is not None:
+        play_by_keyboard(pages[trick.to_play], deal)
+        trick = game_of(deal).trick
+    assert trick is not None
+    taker, card = trick.plays[taken_by]
+    for player in deal.seats:
+        vote = pages[player].locator(f"#point-{card}")
+        expect(vote).to_be_visible(timeout=WAIT)
+        vote.click()
+        pages[player].wait_for_function(
+            "() => window.ftScreen.pending().length === 0", timeout=WAIT
+        )
+    return taker
+
+
+def test_the_last_trick_of_a_game_is_heard_once_with_the_next_game(table_of_three):
+    """The last trick's taking deals the next game, whose state no longer counts it: it
+    names that trick's taker, and each screen that showed the trick says it once."""
+    deal, pages = table_of_three
+    takers = [play_and_take(pages, deal, taken_by=place) for place in (0, 0, 1)]
+    assert takers[2] != takers[1]  # the last "Trick to" is its own, not the one before
+    after = Deal.objects.get(table=deal.table, ended_at__isnull=True)
+    assert after.number == deal.number + 1
+    for page in pages.values():
+        expect(page.locator(f'#table-state[data-deal="{after.pk}"]')).to_have_count(1, timeout=WAIT)
+        expect(page.locator("#announce")).to_contain_text(
+            f"Trick to {name_of(takers[2])}", timeout=WAIT
+        )
+    # The next game's first card: every screen hears it, and the last trick no more.
+    leader = to_play(after)
+    first = play_by_keyboard(pages[leader], after)
+    for player, page in pages.items():
+        if player != leader:
+            expect(page.locator("#announce")).to_contain_text(
+                f"{name_of(leader)} played", timeout=WAIT
+            )
+        expect(page.locator(f'.trick-card[data-card="{first}"]')).to_have_count(1, timeout=WAIT)
+        heard_tricks(page, takers)
+    # A screen loaded on the new game has nothing of the last one to say.
+    page = pages[takers[0]]
+    page.reload()
+    play_by_keyboard(pages[to_play(after)], after)
+    expect(page.locator(".trick-card")).to_have_count(2, timeout=WAIT)
+    assert not any("Trick to" in words for words in heard(page)), heard(page)
+
+
+def heard_tricks(page: Page, takers: list[int]) -> None:
+    """The page heard "Trick to …" once for each trick, in order, and no more."""
+    said = [words for words in heard(page) if "Trick to" in words]
+    assert len(said) == len(takers), said
+    assert all(
+        f"Trick to {name_of(taker)}" in words for taker, words in zip(takers, said, strict=True)
+    ), said
+
+
+def test_the_last_trick_before_the_players_point_at_the_winner_is_heard_once(
+    scoring_table_of_three,
+):
+    """At an event with a scoring clause the game stays in play while its players point at
+    who won it: its last trick is counted there, and the next game says it no more."""
+    deal, pages = scoring_table_of_three
+    takers = [play_and_take(pages, deal, taken_by=place) for place in (0, 0, 1)]
+    for page in pages.values():
+        expect(page.locator("form.claim")).to_have_count(1, timeout=WAIT)
+        expect(page.locator("#announce")).to_contain_text(
+            f"Trick to {name_of(takers[2])}", timeout=WAIT
+        )
+    for page in pages.values():
+        choice = page.locator(f"#claim-{takers[0]}")
+        expect(choice).to_be_visible(timeout=WAIT)
+        choice.click()
+        page.wait_for_function("() => window.ftScreen.pending().length === 0", timeout=WAIT)
+    after = Deal.objects.get(table=deal.table, ended_at__isnull=True)
+    for page in pages.values():
+        expect(page.locator(f'#table-state[data-deal="{after.pk}"]')).to_have_count(1, timeout=WAIT)
+    first = play_by_keyboard(pages[to_play(after)], after)
+    for page in pages.values():
+        expect(page.locator(f'.trick-card[data-card="{first}"]')).to_have_count(1, timeout=WAIT)
+        heard_tricks(page, takers)
 
 
 def test_a_refusal_is_said_once_and_goes_at_the_next_change(table_of_three):

@@ -26,7 +26,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tables.models import ScreenSeat
-from tables.writes.screen_play import game_of, hold_seat, play_card, point_at_card
+from tables.writes.screen_play import game_of, play_card, point_at_card
+from tables.writes.screen_seats import hold_seat
 from tables.writes.silent_channel import make_gesture
 from tests import factories
 from tests.browser.conftest import LAPTOP, PHONE, pictures, snap

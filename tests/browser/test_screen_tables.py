@@ -5,7 +5,7 @@ the guide's moves, and round 2 with every screen at its new table.
 
 The organizer's phases are driven by the writes (the console's buttons are tested
 elsewhere); the close goes through the console's close page, as a facilitator's would.
-Under pytest-django's live server there is no live channel (tournament.asgi serves it):
+Under pytest-django's live server there is no live channel (tournament.serving.asgi serves it):
 the screens poll, as they do when the channel is down.
 """
 

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import LAPTOP, pictures, sign_in, snap
-from tournament.common import server_stop
+from tournament.serving import server_stop
 from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db(transaction=True)

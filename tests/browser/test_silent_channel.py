@@ -5,7 +5,7 @@ its table's video link and, after the move, the new table's; the new table's pad
 empty, and the debrief shows the tricks' chart and the old table's pad at the end of its
 game.
 
-Under pytest-django's live server there is no live channel (tournament.asgi serves it):
+Under pytest-django's live server there is no live channel (tournament.serving.asgi serves it):
 the screens poll, as they do when the channel is down.
 """
 

@@ -36,7 +36,7 @@ SCREEN_FLOW = [
     "tables/writes/screen_organizer.py",
     "tables/reads/screen_play.py",
     "tables/views/screen.py",
-    "tables/views/live_channel.py",
+    "tournament/serving/live_channel.py",
     "templates/phone/screen.html",
     "templates/phone/_screen_table.html",
 ]

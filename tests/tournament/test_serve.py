@@ -23,10 +23,11 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.common import network, one_server
+from tournament.common import network
 from tournament.common.product import VERSION
-from tournament.common.server_stop import SERVER_PID_VARIABLE
 from tournament.management.commands import serve
+from tournament.serving import one_server
+from tournament.serving.server_stop import SERVER_PID_VARIABLE
 from tournament.staticfiles import minify
 
 REPO = Path(__file__).resolve().parents[2]
@@ -165,12 +166,12 @@ def test_serve_runs_granian_workers_on_wsgi_and_tells_them_the_port_and_its_pid(
     call_command("serve", "--port", "8123", stdout=out)
 
     (server,) = FakeGranian.made
-    assert server.target == "tournament.asgi:application"
+    assert server.target == "tournament.serving.asgi:application"
     assert server.options["interface"] == "asgi"
     assert server.options["address"] == "0.0.0.0"
     assert server.options["port"] == 8123
     assert server.options["workers"] == serve.default_workers()
-    # Django's threads are tournament.asgi's (FIVETRICKS_THREADS); granian's ASGI takes one.
+    # Django's threads are tournament.serving.asgi's (FIVETRICKS_THREADS); granian's ASGI takes one.
     assert server.options["blocking_threads"] == 1
     assert server.threads_seen_by_workers == str(serve.THREADS_PER_WORKER)
     assert server.port_seen_by_workers == "8123"

@@ -46,7 +46,7 @@ from django.views.decorators.http import condition
 POLL_INTERVAL_SECONDS = 0.5
 POLL_EVENT = "poll"  # the event static/js/poll.js sends on <body>
 STOP_POLLING = 286  # with an element that has no trigger left: its polls end there
-# A screen's live channel (tables.views.live_channel) sends a beat this often when it has
+# A screen's live channel (tournament.serving.live_channel) sends a beat this often when it has
 # nothing else to say; a page that hears nothing for two beats polls at the room's pace
 # again (static/js/screen.js): behind a proxy that holds the stream's events, the stream
 # looks open and says nothing.

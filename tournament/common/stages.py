@@ -14,7 +14,7 @@ Terms:
                   commit from the bump to the write's return, the commit and its sync.
                   X-Committed-At is the wall clock at the end, for the push's stages.
     push stages   the wall clock of each step of the live channel's push, sent with the
-                  pushed state as a comment line (``push_line``, tables.views.live_channel):
+                  pushed state as a comment line (``push_line``, tournament.serving.live_channel):
                   woke (the commit woke the watcher), read (the versions read), rendered
                   (the table's state drawn), sent (this stream's message written). The
                   bench takes wake = woke - committed, watch = read - woke, render =

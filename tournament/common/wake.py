@@ -1,7 +1,7 @@
 """Waking the live channels when a write commits, in this process and in every other.
 
 Terms:
-    sleeper   a callable registered by a live channel (tables.views.live_channel: its
+    sleeper   a callable registered by a live channel (tournament.serving.live_channel: its
               watchers), called from any thread to make it read the versions at once.
     wake      what a write that changes what screens show does (``wake_after_commit``):
               once its transaction commits, the screens hear of it now instead of at

@@ -16,17 +16,18 @@ Terms:
                alone, which passes it on once; on Windows it shares the console, which
                sends the Ctrl+C to every process on it. STOP_GRACE seconds after the signal
                a child still running is killed.
-    orphan     on Linux the child gets SIGTERM when the window's process dies, however it
-               dies (PR_SET_PDEATHSIG): a killed window never leaves a server behind.
+    orphan     the child's standard input is a pipe the window holds open, and the child
+               watches it (tournament.serving.parent_watch, Terms: parent's end): when the
+               window's process ends, however it ends, the child is asked to stop as
+               Ctrl+C asks it, on every platform. A killed window never leaves a server
+               behind.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
-import ctypes
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -36,12 +37,12 @@ import urllib.request
 from collections.abc import Sequence
 from typing import IO, Any
 
-from tournament.common import server_stop
+from tournament.serving import server_stop
+from tournament.serving.parent_watch import PARENT_PIPE_VARIABLE, SERVER_GRACE_SECONDS
 
 TAIL_LINES = 12
 HEALTH_INTERVAL = 0.25  # seconds between two health checks while preparing
-STOP_GRACE = 60.0  # seconds; a closing round's backup may take a while
-PR_SET_PDEATHSIG = 1
+STOP_GRACE = SERVER_GRACE_SECONDS  # a closing round's backup may take a while
 
 
 def own_program() -> list[str]:
@@ -63,11 +64,6 @@ def child_command(port: int, arguments: Sequence[str]) -> list[str]:
         str(port),
         *arguments,
     ]
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def answers_health(port: int, *, timeout: float = 1.0) -> bool:
@@ -96,15 +92,15 @@ class ServerProcess:
     def start(self) -> None:
         """Start the child and the threads that read its output and wait until it is ready."""
         environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+        environment[PARENT_PIPE_VARIABLE] = "stdin"  # see Terms: orphan
         options: dict[str, Any] = {}  # Popen keywords of several types
         if sys.platform != "win32":
             options["process_group"] = 0
-        if sys.platform.startswith("linux"):
-            options["preexec_fn"] = _die_with_parent
         self.started_at = time.monotonic()
         self.process = subprocess.Popen(
             self.command,
-            stdin=subprocess.DEVNULL,
+            # Never written to: its end, when this process ends, is the child's signal.
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env=environment,

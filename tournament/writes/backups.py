@@ -15,11 +15,9 @@ Terms:
                    none of it. What a stored backup cannot survive is the loss of the
                    database itself: that is the job of the host's PostgreSQL backups
                    (pg_dump, WAL archiving), as restoring a whole PostgreSQL database is.
-    backup         a copy of the whole SQLite database (every event in it), taken *online*
-                   with SQLite's backup API while phones keep reporting. It holds exactly
-                   what was committed when it began, never half of a write. A file copy
-                   could catch the database between two writes of one commit, or miss the
-                   commits still waiting in its write-ahead log, so it is never used.
+    backup         a copy of the whole SQLite database (every event in it), taken online
+                   while phones keep reporting (tournament.common.sqlite_files: online
+                   copy).
     backup folder  settings.BACKUP_DIR: FIVETRICKS_BACKUP_DIR, else ``backups/`` in the
                    data directory; made at the first backup. Backups hold everything the
                    database holds (sign-in sessions too), so the folder and its files are
@@ -61,9 +59,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import shutil
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -81,6 +77,13 @@ from django.utils.translation import gettext as _
 
 from tournament.common.disk import is_disk_full, note_disk_full
 from tournament.common.errors import Refused
+from tournament.common.sqlite_files import (
+    BUSY_TIMEOUT_SECONDS,
+    copy_database,
+    integrity_problems,
+    set_aside,
+    sqlite_uri,
+)
 from tournament.models import Event, StoredBackup
 from tournament.reads.records import export_event
 
@@ -88,7 +91,6 @@ KEEP_PER_EVENT = 10
 STAMP_FORMAT = "%Y%m%dT%H%M%S.%fZ"
 RESTORE_PREFIX = "before-restore"
 IN_MEMORY = ":memory:"
-BUSY_TIMEOUT_SECONDS = 20
 _NAME = re.compile(
     r"^event-(?P<event>\d+)-round-(?P<round>\d+)-(?P<stamp>\d{8}T\d{6}\.\d{6}Z)"
     r"-(?P<moment>[a-z-]+)\.(?:sqlite3|json)$"
@@ -214,57 +216,7 @@ def prune(directory: Path, *, event_id: int | None, keep: int = KEEP_PER_EVENT) 
     return deleted
 
 
-# --- copying a database ------------------------------------------------------------------
-
-
-def _uri(path: Path | str, mode: str) -> str:
-    # A URI with mode=rw never creates an empty database where a file is missing.
-    return f"{Path(path).absolute().as_uri()}?mode={mode}"
-
-
-def copy_database(source: Path | str, target: Path) -> None:
-    """Copy a live SQLite database file to ``target`` online (see Terms: backup).
-
-    The copy runs in one step, which reads one committed state of the source; with the
-    source in WAL mode, writers carry on meanwhile. It is written under a temporary name
-    and renamed when complete, so a crash never leaves half a copy under a backup's
-    name, and it is left in rollback-journal mode: one self-contained file.
-    """
-    partial_copy = target.with_name(f".{target.name}.partial")
-    partial_copy.unlink(missing_ok=True)
-    reader = sqlite3.connect(_uri(source, "rw"), uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-    try:
-        copy = sqlite3.connect(partial_copy)
-        try:
-            reader.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            copy.close()
-        os.chmod(partial_copy, 0o600)
-        os.replace(partial_copy, target)
-    except BaseException:
-        partial_copy.unlink(missing_ok=True)
-        raise
-    finally:
-        reader.close()
-
-
-def integrity_problems(path: Path, *, quick: bool = False) -> list[str]:
-    """What ``PRAGMA integrity_check`` (``quick_check`` if quick: the same but for
-    indexes, in a fraction of the time) finds wrong with an SQLite file, [] when sound.
-    A file SQLite cannot read at all is one problem, in SQLite's words."""
-    try:
-        database = sqlite3.connect(_uri(path, "ro"), uri=True)
-    except sqlite3.Error as error:
-        return [str(error)]
-    try:
-        check = "quick_check" if quick else "integrity_check"
-        rows = [row[0] for row in database.execute(f"PRAGMA {check}")]
-    except sqlite3.Error as error:
-        return [str(error)]
-    finally:
-        database.close()
-    return [] if rows == ["ok"] else rows
+# --- the live database and the backup folder ---------------------------------------------
 
 
 def _free_name(directory: Path, prefix: str, when: datetime, suffix: str) -> Path:
@@ -418,7 +370,7 @@ def _refuse_unless_ours(path: Path) -> None:
             _("%(path)s is not a sound SQLite database: %(problems)s")
             % {"path": path, "problems": "; ".join(problems[:5])}
         )
-    database = sqlite3.connect(_uri(path, "ro"), uri=True)
+    database = sqlite3.connect(sqlite_uri(path, "ro"), uri=True)
     try:
         tables = {row[0] for row in database.execute("SELECT name FROM sqlite_master")}
         if _OUR_TABLES - tables:
@@ -432,13 +384,6 @@ def _refuse_unless_ours(path: Path) -> None:
             _("%(path)s was made by a newer version of Five Tricks: update it first.")
             % {"path": path}
         )
-
-
-def _set_aside(live: Path, kept: Path) -> None:
-    """Move a live database SQLite cannot read, and its journals, to ``kept``."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        if (part := live.with_name(live.name + suffix)).exists():
-            shutil.move(part, kept.with_name(kept.name + suffix))
 
 
 def restore_database(
@@ -478,11 +423,13 @@ def restore_database(
     try:
         with _writing:
             kept = _free_name(_folder(directory), RESTORE_PREFIX, now or timezone.now(), ".sqlite3")
-            (_set_aside if broken else copy_database)(live, kept)
-            source = sqlite3.connect(_uri(backup, "ro"), uri=True)
+            (set_aside if broken else copy_database)(live, kept)
+            source = sqlite3.connect(sqlite_uri(backup, "ro"), uri=True)
             try:
                 mode = "rwc" if broken else "rw"
-                target = sqlite3.connect(_uri(live, mode), uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+                target = sqlite3.connect(
+                    sqlite_uri(live, mode), uri=True, timeout=BUSY_TIMEOUT_SECONDS
+                )
                 try:
                     source.backup(target)
                     target.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -20,7 +20,7 @@ The parts, each a module of this package:
 
 Import from here (``from tables.rules.variants import draw_variants``): this package's
 names are the ones the single module it replaced offered, whichever module now defines
-them, so callers inside and outside the project (``tables.variants``) keep working.
+them, so callers keep one import path.
 
 Standard library only: this package must stay importable without Django.
 """

@@ -10,17 +10,20 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.reads.screen_play import console_table, table_alerts, table_view
+from tables.reads.screen_play import card_view, console_table, table_alerts, table_view
 from tables.views.screen_pushed import pushed_table_state
-from tables.writes.screen_play import hold_seat, point_at_card
+from tables.writes.screen_play import point_at_card
+from tables.writes.screen_seats import hold_seat
 from tests import factories
 from tests.screen_factories import (
     deal_at,
     device_of,
     draw_and_gesture,
+    everyone_points,
     key,
     play_trick,
     screen_event,
+    short_hands,
 )
 from tournament.models import Player
 from tournament.reads.radar import build_radar
@@ -35,6 +38,36 @@ def test_a_players_view_holds_their_own_hand_and_the_consoles_none(organizer):
     mine = table_view(deal, event=event, me=me)
     assert [card.code for card in mine.hand] == list(deal.hands_by_player[me])
     assert table_view(deal, event=event, me=None).hand == []
+
+
+def test_the_next_games_view_names_who_took_the_last_trick_of_the_one_before(
+    organizer, monkeypatch, django_assert_num_queries
+):
+    short_hands(monkeypatch, cards=2)
+    event = factories.start_rounds(screen_event(owner=organizer))
+    first = deal_at(event, 1)
+    assert table_view(first, event=event, me=None).trick_before is None
+    for number in (1, 2):
+        deal, cards = play_trick(event, 1)
+        taker = deal.seats[number % len(deal.seats)]
+        everyone_points(deal, cards[taker])
+    after = deal_at(event, 1)
+    assert after.pk != first.pk
+    with django_assert_num_queries(7):  # as many as any game's view
+        view = table_view(after, event=event, me=after.seats[0])
+    assert view.trick_before is not None
+    assert (view.trick_before.deal_id, view.trick_before.number) == (first.pk, 2)
+    assert view.trick_before.taker == Player.objects.get(pk=taker).name
+    # The table's state says whose it was, never by which card.
+    state = pushed_table_state(after.table_id, "en")
+    assert state is not None
+    assert f'data-before-deal="{first.pk}" data-before-trick="2"' in state[1]
+    assert f'data-before-taker="{view.trick_before.taker}"' in state[1]
+    assert card_view(cards[taker]).label not in state[1]
+    # Once the new game takes a trick, the one before still names the last game's.
+    deal, cards = play_trick(event, 1)
+    everyone_points(deal, cards[deal.seats[0]])
+    assert table_view(after, event=event, me=None).trick_before == view.trick_before
 
 
 def _split_pointing(event, table_number):

@@ -1,4 +1,4 @@
-"""The live channel of screen tables (tables.views.live_channel), driven as an ASGI server
+"""The live channel of screen tables (tournament.serving.live_channel), driven as an ASGI server
 drives it: a stream opens, a card is played by a write this process is not told about (as
 through another app server on the same database), and the stream pushes the table's new
 state; a screen whose event changed is told to fetch its live part; a bad link or host is
@@ -7,12 +7,12 @@ refused."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connections
 
-from tables.views import live_channel
 from tables.writes.screen_play import game_of, play_card
 from tables.writes.silent_channel import draw_stroke, make_gesture
 from tests import factories
@@ -28,6 +28,7 @@ from tests.screen_factories import (
 from tournament.common import wake
 from tournament.models import Player, Seat
 from tournament.rules.movement import plan_moves
+from tournament.serving import live_channel
 from tournament.writes.rounds import ClockAction, advance_phase, change_clock, close_round
 
 # On PostgreSQL too: the watcher reads the counters another server's write bumps.
@@ -91,8 +92,7 @@ def playing(organizer, settings, monkeypatch):
     yield factories.start_rounds(screen_event(owner=organizer))
     # The channel's threads keep their connections open, as a server's do; closed here,
     # so the test database can be emptied and dropped.
-    for thread in (live_channel._DB, live_channel._WRITES):
-        thread.submit(connections.close_all).result()
+    live_channel.close_connections()
 
 
 def closing(function, *args, **kwargs):
@@ -145,12 +145,9 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
             live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
         )
         await screen.until("data: ")
-        told = screen.body.count("data: ")
         await asyncio.to_thread(closing, change_clock, event=playing, action=ClockAction.PAUSE)
-        async with asyncio.timeout(WAIT):  # in all: beats keep coming meanwhile
-            while screen.body.count("data: ") == told:
-                screen.arrived.clear()
-                await screen.arrived.wait()
+        paused = await asyncio.to_thread(closing, _shared_version, playing)
+        await screen.until(f"data: {paused}.")  # the key, not a beat ("data: 1")
         screen.leave.set()
         await asyncio.wait_for(task, WAIT)
         return screen.body
@@ -158,6 +155,44 @@ def test_a_change_of_the_event_asks_the_screen_to_fetch(playing):
     last = run(play()).strip().split("\n\n")[-1]
     assert last.startswith("data: ")  # a key: the screen fetches its live part
     assert "event: table" not in last
+
+
+def test_a_table_s_render_holds_up_neither_the_versions_nor_the_event_s_news(playing, monkeypatch):
+    """A render runs on a thread of its own: while one is slow, the watcher reads on and
+    a change of the event reaches the stream; the held table's state follows when ready."""
+    held, asked = threading.Event(), threading.Event()
+    drawn = live_channel.pushed_table_parts
+
+    def slow(*args, **kwargs):
+        if not asked.is_set():
+            asked.set()
+            held.wait(WAIT)
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(live_channel, "pushed_table_parts", slow)
+    watcher = Player.objects.get(pk=deal_at(playing, 1).seats[3])
+
+    async def play() -> tuple[str, bool]:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until("data: ")
+        card = await asyncio.to_thread(closing, _play_first_card, playing)
+        await asyncio.to_thread(asked.wait, WAIT)  # the card's render started, and waits
+        await asyncio.to_thread(closing, change_clock, event=playing, action=ClockAction.PAUSE)
+        paused = await asyncio.to_thread(closing, _shared_version, playing)
+        await screen.until(f"data: {paused}.")  # the key, not a beat ("data: 1")
+        still_held = not held.is_set()
+        held.set()
+        await screen.until(f'data-card="{card}"')
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+        return screen.body, still_held
+
+    body, still_held = run(play())
+    assert still_held  # the event's news came while the table's render was held
+    assert "event: table" in body
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ import time
 import pytest
 
 from tables.models import ScreenSeat, ScreenSighting
-from tables.views import live_channel
 from tests.screen_factories import deal_at
 from tests.tables.views.test_live_channel import WAIT, Screen, closing, playing, run, scope
 from tournament.models import Player
+from tournament.serving import live_channel
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

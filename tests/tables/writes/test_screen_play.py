@@ -7,7 +7,8 @@ import pytest
 
 from tables.models import Deal, DealEnd, Game, GameStatus, Play, Pointing, TakenTrick
 from tables.writes.screen_organizer import end_game_as_it_stands, play_for_player, settle_trick
-from tables.writes.screen_play import game_of, hold_seat, play_card, point_at_card
+from tables.writes.screen_play import game_of, play_card, point_at_card
+from tables.writes.screen_seats import hold_seat
 from tests import factories
 from tests.screen_factories import (
     deal_at,

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from tables.models import ScreenSeat, ScreenSighting
 from tables.reads.screen_play import GONE_AFTER_SECONDS, console_table, table_view
-from tables.writes.screen_play import SEEN_EVERY_SECONDS, note_seen, play_card
+from tables.writes.screen_play import play_card
+from tables.writes.screen_seats import SEEN_EVERY_SECONDS, note_seen
 from tests import factories
 from tests.matching import search
 from tests.screen_factories import deal_at, device_of, key, screen_event

@@ -10,6 +10,7 @@ it (the card committed first) or refuses it with its reason (the close committed
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.real_database import Side, run_scenarios
 from tests.tables.writes.test_reporting_races import held_open, race
 
 pytestmark = pytest.mark.postgres
+HOUR = timedelta(hours=1)
 
 
 def _screen_event_in_round_one():
@@ -118,7 +120,39 @@ def close_held_open_while_a_card_is_played() -> dict:
     }
 
 
+def card_held_open_while_the_screens_are_noted_as_there() -> dict:
+    """Presence (the live channel's heartbeat, a screen's fetch) while a card is held."""
+    from django.db import connection
+    from django.utils import timezone
+
+    from tables.models import ScreenSeat, ScreenSighting
+    from tables.writes import screen_play, screen_seats
+    from tournament.models import Player
+
+    _owner, event = _screen_event_in_round_one()
+    players = list(Player.objects.filter(event=event).values_list("pk", flat=True))
+    card = Side(_play_at(event, 1))
+    # Every seat last seen long ago, the card's player's too: the card updates its row.
+    ScreenSeat.objects.filter(player__event=event).update(seen_at=timezone.now() - HOUR)
+    presence = Side(lambda: screen_seats.note_seen(player_ids=players))
+    patcher, held, release = held_open(screen_play, "touch_seat")
+    with patcher:
+        waited = race(card, held, presence, release)
+    return {
+        "vendor": connection.vendor,
+        "errors": [side.error for side in (card, presence) if side.error],
+        "presence_waited": waited,
+        "card": card.result,
+        "sighted": ScreenSighting.objects.filter(player__event=event).count(),
+        "seats_seen_now": ScreenSeat.objects.filter(
+            player__event=event, seen_at__gt=timezone.now() - HOUR
+        ).count(),
+        "players": len(players),
+    }
+
+
 SCENARIOS = (
+    card_held_open_while_the_screens_are_noted_as_there,
     card_held_at_one_table_while_another_plays,
     card_held_open_while_the_round_closes,
     close_held_open_while_a_card_is_played,
@@ -154,3 +188,13 @@ def test_a_card_played_as_the_round_closes_is_refused_with_its_reason(raced):
     assert outcome["card"] != "stored"
     assert outcome["card"]  # a reason, said
     assert outcome["plays_in_the_closed_round"] == 0
+
+
+def test_noting_who_is_there_never_waits_for_a_card_on_postgresql(raced):
+    outcome = raced["card_held_open_while_the_screens_are_noted_as_there"]
+    assert outcome["errors"] == []
+    assert outcome["card"] == "stored"
+    assert outcome["sighted"] == outcome["players"]
+    assert outcome["seats_seen_now"] == 1  # the card's player's, seen by the card itself
+    # SQLite has one writer: there presence waits its turn, as every write does.
+    assert outcome["presence_waited"] == (outcome["vendor"] == "sqlite"), outcome

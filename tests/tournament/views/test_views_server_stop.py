@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from tests import factories
 from tests.tournament.writes.test_cofacilitators import join
-from tournament.common import server_stop
 from tournament.models import CoRole
+from tournament.serving import server_stop
 from tournament.writes.signin import ensure_organizer
 
 pytestmark = pytest.mark.django_db

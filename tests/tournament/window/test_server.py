@@ -1,11 +1,15 @@
 """The child server the window looks after, played by a small Python program: its output
-kept, readiness from /healthz, a graceful stop, and an unexpected end."""
+kept, readiness from /healthz, a graceful stop, an unexpected end, and a killed window."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +32,31 @@ signal.signal(signal.SIGINT, lambda *_: sys.exit(0))
 print("Five Tricks is running")
 server.serve_forever()
 """
+
+
+# The window's process: starts its child as the window does, passes on what the child
+# says (its pid first), then waits to be killed.
+WINDOW = """
+import sys, time
+from tournament.window.server import ServerProcess
+server = ServerProcess([sys.executable, "-c", sys.argv[1], sys.argv[2]], port=1, echo=sys.stdout)
+server.start()
+print(server.process.pid, flush=True)
+time.sleep(60)
+"""
+# The child server: watches its window as serve does; asked to stop, it writes so down.
+WATCHING = """
+import pathlib, signal, sys, time
+from tournament.serving.parent_watch import SERVER_GRACE_SECONDS, exit_with_parent
+def stop(*_):
+    pathlib.Path(sys.argv[1]).write_text("asked to stop")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+assert exit_with_parent(grace=SERVER_GRACE_SECONDS) is not None
+print("watching", flush=True)
+time.sleep(60)
+"""
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _free_port() -> int:
@@ -89,3 +118,26 @@ def test_a_window_needs_a_display_on_linux_but_not_elsewhere():
     assert not can_show({}, "linux")
     assert can_show({"DISPLAY": ":0"}, "linux") == can_show({}, "win32")
     assert can_show({"WAYLAND_DISPLAY": "wayland-0"}, "linux") == can_show({}, "darwin")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL; Windows ends the child at once")
+def test_a_killed_window_leaves_no_server_behind(tmp_path):
+    stopped = tmp_path / "stopped"
+    window = subprocess.Popen(
+        [sys.executable, "-c", WINDOW, WATCHING, str(stopped)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert window.stdout is not None
+    child = int(window.stdout.readline())
+    try:
+        assert window.stdout.readline() == "watching\n"
+        window.kill()  # no handler runs: only the operating system closes its pipe
+        window.wait(10)
+        _until(stopped.exists)
+        assert stopped.read_text() == "asked to stop"
+    finally:
+        window.stdout.close()
+        if not stopped.exists():
+            os.kill(child, signal.SIGKILL)

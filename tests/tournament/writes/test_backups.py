@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournament.common import wake
+from tournament.common.sqlite_files import integrity_problems
 from tournament.writes import backups
 from tournament.writes.backups import (
     KEEP_PER_EVENT,
@@ -25,8 +26,6 @@ from tournament.writes.backups import (
     BackupFailed,
     Moment,
     back_up,
-    copy_database,
-    integrity_problems,
     last_backup,
     list_backups,
 )
@@ -148,23 +147,6 @@ def test_the_last_backup_is_read_from_the_file_names(tmp_path):
     assert latest.taken_at == NOON + timedelta(minutes=30)
     assert last_backup(4, directory=tmp_path) is None
     assert last_backup(3, directory=tmp_path / "not-made-yet") is None
-
-
-def test_a_copy_holds_the_source_and_never_leaves_half_a_file(tmp_path):
-    source = small_database(tmp_path / "live.sqlite3")
-    copy_database(source, tmp_path / "copy.sqlite3")
-    assert rows(tmp_path / "copy.sqlite3", "SELECT count(*) FROM t") == [(3,)]
-    with pytest.raises(sqlite3.Error):
-        copy_database(tmp_path / "missing.sqlite3", tmp_path / "nothing.sqlite3")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite3", "live.sqlite3"]
-
-
-def test_integrity_problems_name_what_is_wrong(tmp_path):
-    good = small_database(tmp_path / "good.sqlite3")
-    assert integrity_problems(good) == []
-    text = tmp_path / "notes.sqlite3"
-    text.write_text("not a database at all, just some words " * 50)
-    assert integrity_problems(text) == ["file is not a database"]
 
 
 # --- the moments ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ Terms:
              (in a checkout; an installed package was collected when it was built),
              ensure the organizer account and, on an empty database, a rehearsal event.
     one server  a start refuses, before any set-up, a port in use or a data folder another
-             server holds (tournament.common.one_server), naming the running one; the
+             server holds (tournament.serving.one_server), naming the running one; the
              server then holds its data folder's lock and records its address there
              (signin_link reads it) until it stops.
     ready    /healthz answers 200 on this laptop: a worker has loaded the app and reached
@@ -19,8 +19,9 @@ Terms:
              --no-browser (the default) keeps it shut.
     window   the app's own window is `fivetricks`'s (tournament/cli.py); this command
              always serves in the terminal, and takes --no-window only so that one
-             command line (README) works on both.
-    worker   a granian process running the site (ASGI: tournament.asgi). One per core,
+             command line (README) works on both. Run by the window as its child, it
+             stops when the window's process ends (tournament.serving.parent_watch).
+    worker   a granian process running the site (ASGI: tournament.serving.asgi). One per core,
              except on Windows, where granian can run only one.
     thread   a worker's thread running one request at a time; Django's code holds the GIL,
              so a few per worker are enough to keep a slow page from holding up the polls.
@@ -55,11 +56,12 @@ from granian import Granian
 from granian.constants import Interfaces
 from granian.log import LogLevels
 
-from tournament.common import network, one_server, product, server_stop
+from tournament.common import network, product
 from tournament.common.product import made_by
 from tournament.middleware import HEALTH_PATH
 from tournament.models import Event
 from tournament.reads import room
+from tournament.serving import one_server, parent_watch, server_stop
 from tournament.writes.backups import Backup, backup_dir, integrity_problems, list_backups
 from tournament.writes.signin import ensure_organizer, sign_in_path
 
@@ -67,8 +69,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 # The whole site on ASGI: Django in a pool of threads, and the live channel of screen
-# tables as coroutines (tournament.asgi).
-ASGI_TARGET = "tournament.asgi:application"
+# tables as coroutines (tournament.serving.asgi).
+ASGI_TARGET = "tournament.serving.asgi:application"
 THREADS_PER_WORKER = 4
 PROGRESS_SECONDS = 5.0
 READY_POLL_SECONDS = 0.2
@@ -282,6 +284,8 @@ class Command(BaseCommand):
         workers = max(1, options["workers"] or default_workers())
         if sys.platform == "win32":
             workers = 1  # granian would fall back to one anyway; the banner must say so
+        # As the window's child, never outlive the window (see Terms: window).
+        parent_watch.exit_with_parent(grace=parent_watch.SERVER_GRACE_SECONDS)
         # Before any set-up: a second server must change nothing (see Terms: one server).
         if refusal := start_refusal(host, None if options["setup_only"] else port):
             raise CommandError(refusal)
@@ -339,13 +343,13 @@ class Command(BaseCommand):
         # Workers read the port from the environment to build phones' links (settings.PORT).
         os.environ["FIVETRICKS_PORT"] = str(port)
         # And this process's PID: the console's "Stop the server" button signals it, on the
-        # laptop only (tournament.common.server_stop), to stop granian and every worker.
+        # laptop only (tournament.serving.server_stop), to stop granian and every worker.
         os.environ[server_stop.SERVER_PID_VARIABLE] = str(os.getpid())
         # Workers import Django afresh, as they must on Windows and macOS: every platform
         # then runs the same way, and no worker inherits this process's database connection.
         multiprocessing.set_start_method("spawn", force=True)
         connections.close_all()
-        # The threads serving Django in each worker (tournament.asgi reads it).
+        # The threads serving Django in each worker (tournament.serving.asgi reads it).
         os.environ["FIVETRICKS_THREADS"] = str(max(1, threads))
         server = Granian(
             ASGI_TARGET,
@@ -353,7 +357,7 @@ class Command(BaseCommand):
             port=port,
             interface=Interfaces.ASGI,
             workers=workers,
-            # ASGI needs no blocking thread of granian's: Django runs in tournament.asgi's.
+            # ASGI needs no blocking thread of granian's: Django runs in tournament.serving.asgi's.
             blocking_threads=1,
             working_dir=settings.BASE_DIR,
             # Granian's own "Listening at 0.0.0.0" would send people to a useless address;

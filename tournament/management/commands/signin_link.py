@@ -2,7 +2,7 @@
 
 Terms:
     port   the running server's, as `serve` recorded it in the data folder
-           (tournament.common.one_server, Terms: server file); with no server running,
+           (tournament.serving.one_server, Terms: server file); with no server running,
            --port, else FIVETRICKS_PORT or 8000.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournament.common import one_server
 from tournament.reads.room import phone_base_url, room_settings
+from tournament.serving import one_server
 from tournament.writes.signin import DEFAULT_ORGANIZER, ensure_organizer, sign_in_path
 
 

@@ -3,7 +3,7 @@ the end of the event without a terminal.
 
 Terms:
     may stop     the server is stoppable (settings.STOPPABLE_SERVER_PID: started by `serve`
-                 on a laptop, not hosted; tournament.common.server_stop), the request comes
+                 on a laptop, not hosted; tournament.serving.server_stop), the request comes
                  from the laptop itself (loopback), and the signed-in user is the account
                  `serve` signs in (signin.DEFAULT_ORGANIZER, made by ensure_organizer) or a
                  superuser: another organizer account on the same laptop, or a
@@ -31,7 +31,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from tournament.common import server_stop
+from tournament.serving import server_stop
 from tournament.writes.cofacilitators import invitation_of
 from tournament.writes.signin import DEFAULT_ORGANIZER
 

@@ -3,8 +3,10 @@ moment its table changes, so a card played shows on the other screens at the tab
 instead of at the next poll.
 
 Terms:
-    stream     GET /t/p/<token>/stream/, answered ``text/event-stream`` by this module's
-               ASGI coroutine (tournament.asgi routes it here, before Django). Each event's
+    stream     GET /t/p/<token>/stream/ (the URLconf's phone:screen_stream, read by
+               stream_path), answered ``text/event-stream`` by this module's ASGI coroutine
+               (tournament.serving.asgi routes it here, before Django), its host checked
+               and its cookies read by Django's own code, as a page's. Each event's
                data is the table's key; the page then fetches its live part through
                Django as any poll does (tables.views.screen), so the channel carries no
                card and needs no rule of its own about what a screen may see.
@@ -31,13 +33,20 @@ Terms:
                by PostgreSQL's NOTIFY or, on SQLite, by the write-ahead log's change,
                looked at every LOG_LOOK_SECONDS without a query), or SAFETY_TICK_SECONDS
                at most. The versions are the truth: a wake says only "look".
+    render     a table's state drawn for its followers (``Render``), on the channel's
+               render threads (RENDER_THREADS; a table's renders one after the other, so
+               its states are pushed in order): the watcher asks and goes on reading the
+               versions; each table's followers are woken the moment their table's state
+               is ready, not after every changed table's. Streams woken while a render of
+               their table waits join it: under heavy play a table is drawn once for
+               several changes, as it stands when its render starts.
     beat       a stream with nothing else to say sends ``event: beat`` every
                STREAM_BEAT_SECONDS (tournament.common.polling): it keeps proxies from
                closing an idle stream, and tells the page its stream is alive (a comment
                line would reach no script). A page that hears neither a beat nor an event
                for two beats polls as if it had no stream (static/js/screen.js).
     heartbeat  every HEARTBEAT_SECONDS the watcher notes every player whose stream is
-               open as still there (tables.writes.screen_play.note_seen), in one write for
+               open as still there (tables.writes.screen_seats.note_seen), in one write for
                the process.
     arrival    a stream that opens (a screen opened, or back after a server restart: the
                browser reconnects within RETRY_MILLISECONDS) is noted at the watcher's
@@ -45,14 +54,17 @@ Terms:
                heartbeat: a screen that is open is never taken for gone, even when the
                server was away for a while.
 
-The database is read in one thread of the channel's own (``_DB``), with Django's ORM, so
-the event loop never waits on it and the thread keeps one persistent connection.
+The database is read in threads of the channel's own, with Django's ORM, so the event loop
+never waits on it and each thread keeps one persistent connection: ``_DB`` reads the
+versions and whom a stream follows, ``_RENDERS`` draw the tables' states, ``_WRITES``
+notes who is there.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import re
 import time
@@ -62,28 +74,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections
-from django.http.request import split_domain_port, validate_host
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import close_old_connections, connections
+from django.urls import reverse
 
 from tables.models import Table
 from tables.reads.screen_play import screen_round
 from tables.views.screen_pushed import PushedState, pushed_table_parts
-from tables.writes.screen_play import note_seen
+from tables.writes.screen_seats import note_seen
 from tournament.common import stages
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.polling import STREAM_BEAT_SECONDS
 from tournament.common.wake import LogWatch, listen_for_notices, register_sleeper
 from tournament.models import Event, Phase, Player, Seat, looks_like_token
+from tournament.serving.bridge import wsgi_environ
 
 SAFETY_TICK_SECONDS = 2.0
 LOG_LOOK_SECONDS = 0.05  # a stat of a file, on the event loop: no thread, no query
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 1000
 BEAT = b"event: beat\ndata: 1\n\n"  # an event's data may not be empty, or it is not fired
-STREAM_PATH = re.compile(r"/t/p/(?P<token>[A-Za-z0-9_-]{1,64})/stream/")
+STREAM_URL_NAME = "phone:screen_stream"  # tables/urls/phone.py
 
 logger = logging.getLogger(__name__)
 _DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
+# The tables' states are drawn on threads of their own: the versions' next read never
+# waits behind a render, and each table is pushed the moment its own render is done. On
+# PostgreSQL a render spends most of its time waiting for its nine queries' answers, so
+# several tables are drawn side by side (one table's renders still one after the other:
+# Terms, render); on SQLite a render is the interpreter's work alone, and one thread is as
+# fast as several.
+RENDER_THREADS = 1 if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else 3
+_RENDERS = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="live-channel-renders")
 # Presence is a write: it waits for the database's write lock, which must never hold up
 # the versions' reads and the pushes, so it has a thread of its own.
 _WRITES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-writes")
@@ -173,6 +196,7 @@ class Watcher:
         self.log = LogWatch()
         self.looking: asyncio.TimerHandle | None = None  # the next look at the log
         self.woke_at = 0.0  # when a write of this process first woke it since its last read
+        self.renders: dict[tuple[int, str], Render] = {}  # the latest asked, by table, language
 
     def add(self, follower: Follower) -> None:
         self.followers.add(follower)
@@ -211,11 +235,7 @@ class Watcher:
                 if key != follower.key:
                     follower.key = key
                     changed.append(follower)
-            read = time.time()
-            await self.push_states(changed)
-            for follower in changed:
-                follower.marks = (woke, read, time.time())
-                follower.woken.set()
+            self.push_states(changed, woke=woke, read=time.time())
             self.note_present(followers)
             await self.rest()
 
@@ -253,38 +273,72 @@ class Watcher:
         self.noting = asyncio.ensure_future(_in_db_thread(_seen, players, pool=_WRITES))
         self.noting.add_done_callback(_log_failure)
 
-    async def push_states(self, changed: list[Follower]) -> None:
-        """Render the state of each table whose followers saw only the table change, once
-        per language, for them to push (see Terms: state)."""
-        wanted: dict[tuple[int, str], set[int]] = {}
+    def push_states(self, changed: list[Follower], *, woke: float, read: float) -> None:
+        """Wake the streams whose event changed (they are sent the key) at once, and have
+        the state of each table whose followers saw only the table change rendered, once
+        per language, each table's followers woken when theirs is ready (see Terms:
+        state, render). Not awaited: the watcher reads again meanwhile."""
         for follower in changed:
-            if follower.table_id is not None and follower.key[0] == follower.told[0]:
-                told = wanted.setdefault((follower.table_id, follower.language), set())
-                told.add(follower.pad_told)
-        if not wanted:
-            return
+            if follower.table_id is None or follower.key[0] != follower.told[0]:
+                follower.marks = (woke, read, time.time())
+                follower.woken.set()
+                continue
+            wanted = (follower.table_id, follower.language)
+            render = self.renders.get(wanted)
+            if render is None or render.started:
+                after = render.task if render is not None else None
+                render = self.renders[wanted] = Render(woke=woke, read=read, after=after)
+                render.task = asyncio.ensure_future(self.render(wanted, render))
+                render.task.add_done_callback(_log_failure)
+            render.followers.add(follower)
+
+    async def render(self, wanted: tuple[int, str], render: Render) -> None:
+        table_id, language = wanted
+        if render.after is not None:  # the table's render before it: never out of order
+            await asyncio.wait({render.after})
         try:
-            states = await _in_db_thread(_render_states, wanted)
+            state = await _in_db_thread(_render_state, table_id, language, render, pool=_RENDERS)
         except Exception:  # the screens then fetch their live part, as without a state
             logger.warning("The live channel could not render a table.", exc_info=True)
-            return
-        for follower in changed:
-            follower.state = states.get((follower.table_id, follower.language))
+            state = None
+        if self.renders.get(wanted) is render:
+            del self.renders[wanted]
+        for follower in render.followers:
+            follower.state = state
+            follower.marks = (render.woke, render.read, time.time())
+            follower.woken.set()
+
+
+@dataclass(eq=False)
+class Render:
+    """A table's state asked for, in one language (see Terms: render). Streams join it
+    until its thread starts reading: it then reads the table as it stands, newer than
+    what they were woken for; a stream woken after that is drawn a render of its own,
+    which starts once this one is done, so a table's states are pushed in order."""
+
+    woke: float  # the marks of the round that asked first (tournament.common.stages)
+    read: float
+    followers: set[Follower] = field(default_factory=set)
+    started: bool = False  # set by the render's thread, before it reads
+    after: asyncio.Future | None = None  # the render of this table before, while it runs
+    task: asyncio.Future | None = None  # this one's, for the render after it to wait for
 
 
 def _log_failure(done: asyncio.Future) -> None:
     if not done.cancelled() and done.exception() is not None:
-        logger.warning("The live channel could not note who is there.", exc_info=done.exception())
+        logger.warning("The live channel's thread failed.", exc_info=done.exception())
 
 
-def _render_states(
-    wanted: dict[tuple[int, str], set[int]],
-) -> dict[tuple[int, str], PushedState]:
-    states = {}
-    for (table_id, language), told in wanted.items():
-        if (state := pushed_table_parts(table_id, language, told)) is not None:
-            states[(table_id, language)] = state
-    return states
+def _render_state(table_id: int, language: str, render: Render) -> PushedState | None:
+    render.started = True  # one assignment, seen by the loop at once (the interpreter's lock)
+    return pushed_table_parts(table_id, language, {f.pad_told for f in list(render.followers)})
+
+
+def close_connections() -> None:
+    """Close the channel's threads' connections (they keep them open, as a server's
+    threads do): tests do it so the test database can be emptied and dropped."""
+    for pool in (_DB, _RENDERS, _WRITES):
+        pool.submit(connections.close_all).result()
 
 
 _watchers: dict[asyncio.AbstractEventLoop, Watcher] = {}
@@ -312,14 +366,18 @@ register_sleeper(wake_watchers)
 # --- the ASGI coroutine -------------------------------------------------------------------
 
 
-def _host_allowed(scope: Scope) -> bool:
-    headers = dict(scope.get("headers") or [])
-    host = headers.get(b"host", b"").decode("latin-1")
-    domain, _port = split_domain_port(host)
-    allowed = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed:
-        allowed = [".localhost", "127.0.0.1", "[::1]"]
-    return bool(domain) and validate_host(domain, allowed)
+def stream_path() -> re.Pattern[str]:
+    """The streams' paths, as the URLconf draws them (see Terms: stream): the one
+    definition, so the ASGI entry routes here exactly what Django would route to the
+    stream's view."""
+    placeholder = "-token-"
+    before, after = reverse(STREAM_URL_NAME, args=[placeholder]).split(placeholder)
+    return re.compile(re.escape(before) + r"(?P<token>[^/]+)" + re.escape(after))
+
+
+def stream_request(scope: Scope) -> WSGIRequest:
+    """The stream's request as Django reads a page's (its host, its cookies), with no body."""
+    return WSGIRequest(wsgi_environ(scope, io.BytesIO()))
 
 
 async def _answer(send: Send, status: int, text: str) -> None:
@@ -343,10 +401,14 @@ async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None
     if scope.get("method") != "GET":
         await _answer(send, 405, "GET only")
         return
-    if not _host_allowed(scope):
+    request = stream_request(scope)
+    try:
+        request.get_host()  # ALLOWED_HOSTS, checked as for every page
+    except DisallowedHost:
         await _answer(send, 400, "Bad Request")
         return
-    follower = await _in_db_thread(_follow, token, _cookie(scope, PHONE_LANGUAGE_COOKIE))
+    language = request.COOKIES.get(PHONE_LANGUAGE_COOKIE, "")
+    follower = await _in_db_thread(_follow, token, language)
     if follower is None:
         await _answer(send, 404, "Not Found")
         return
@@ -410,16 +472,6 @@ async def _send_state(send: Send, follower: Follower) -> None:
     lines += [f"data: {line}" for line in html.strip().splitlines()]
     body = (stages.push_line(*follower.marks) + "\n".join(lines) + "\n\n").encode()
     await send({"type": "http.response.body", "body": body, "more_body": True})
-
-
-def _cookie(scope: Scope, name: str) -> str:
-    for header, value in scope.get("headers") or []:
-        if header == b"cookie":
-            for part in value.decode("latin-1").split(";"):
-                key, _sep, found = part.strip().partition("=")
-                if key == name:
-                    return found
-    return ""
 
 
 async def _send_key(send: Send, follower: Follower, *, retry: bool = False) -> None:

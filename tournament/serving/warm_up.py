@@ -20,7 +20,7 @@ Terms:
                 worker holds at start is kept for its life anyway). Sweeps then walk only
                 what requests made since.
 
-tournament.wsgi calls warm_up() once, in each worker, before the first request.
+tournament.serving.wsgi calls warm_up() once, in each worker, before the first request.
 """
 
 from __future__ import annotations

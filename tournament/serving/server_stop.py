@@ -19,7 +19,8 @@ Terms:
                    co-facilitator's laptop on the Wi-Fi has no business stopping the room.
     graceful stop  SIGINT to the main process, as Ctrl+C in its terminal: granian stops
                    listening, asks every worker to stop, and each worker first finishes the
-                   requests it is serving (a closing round, its backup), with no time limit.
+                   requests it is serving (a closing round, its backup), with no time limit,
+                   and ends its screens' streams (tournament.serving.stopping).
                    On Windows, where one process cannot send another a Ctrl+C, the Ctrl+C
                    goes to every process of the app's console window, as the key would.
     soon           STOP_DELAY seconds after the page saying "stopped" was rendered, in a

@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
-from tournament.common import server_stop
-from tournament.common.server_stop import SERVER_PID_VARIABLE, is_loopback, stoppable_pid
+from tournament.serving import server_stop
+from tournament.serving.server_stop import SERVER_PID_VARIABLE, is_loopback, stoppable_pid
 
 MAIN = 4321
 LAPTOP = {SERVER_PID_VARIABLE: str(MAIN)}

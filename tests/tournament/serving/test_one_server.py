@@ -1,11 +1,11 @@
-"""One server per room (tournament.common.one_server): the data folder's lock and the
+"""One server per room (tournament.serving.one_server): the data folder's lock and the
 address it records, and the port probe that granian's SO_REUSEPORT makes necessary."""
 
 from __future__ import annotations
 
 import socket
 
-from tournament.common import one_server
+from tournament.serving import one_server
 
 
 def test_a_held_data_folder_refuses_a_second_holder_and_tells_where_its_server_is(tmp_path):
