@@ -1,11 +1,11 @@
-/* Phone pages: the outbox (a report kept in localStorage until stored or refused, sent
-   again by itself), the locks after a report or a changed question, and the focus and
-   read-out after each swap. Why each works as it does: docs/ARCHITECTURE.md, "One report"
-   (the page weighs against its 30 KB budget, tests/tables/test_phone_weight.py). */
+/* Phone pages: a table's reports in the outbox (static/js/outbox.js: kept in localStorage
+   until stored or refused, sent again by itself), the locks after a report or a changed
+   question, and the focus and read-out after each swap. Why each works as it does:
+   docs/ARCHITECTURE.md, "One report" (the page weighs against its 30 KB budget,
+   tests/tables/test_phone_weight.py). */
 (function () {
   var LOCK_MS = 2000;
   var ANNOUNCE_DELAY_MS = 100;
-  var SEND_TIMEOUT_MS = 15000; // as htmx's
   var RETRY_FIRST_MS = 2000;
   var RETRY_MAX_MS = 10000;
   var SENT_SHOWN_MS = 10000;
@@ -13,7 +13,6 @@
   // tables.writes.reporting.RETAP_WINDOW (a test keeps them equal): the same name for the
   // next game this soon after the last report's answer is asked about before it counts.
   var RETAP_MS = 30000;
-  var STORE = "ft-outbox";
   var RECENT = "ft-recent"; // per table: the last report this phone saw stored
   var lockedUntil = 0;
   var asking = null; // a quick retap waiting for the player's answer: { entry, form }
@@ -149,31 +148,34 @@
 
 
   var outbox = document.getElementById("outbox");
-  var memory = []; // when the browser gives no storage
-  var sending = null;
   var ownKey = null; // the report tapped on this page: its answer replaces the page
-  var retryDelay = RETRY_FIRST_MS;
-  var nextTryAt = 0;
-  var retryTimer = null;
   var sent = []; // reports that had waited, now stored
   var refusedNotes = [];
-
-  function load() {
-    try {
-      var list = JSON.parse(localStorage.getItem(STORE) || "[]");
-      return Array.isArray(list) ? list : [];
-    } catch (error) {
-      return memory;
-    }
-  }
-  function store(list) {
-    var fresh = list.filter(function (entry) { return Date.now() - entry.at < KEEP_MS; });
-    memory = fresh;
-    try { localStorage.setItem(STORE, JSON.stringify(fresh)); } catch (error) { /* memory */ }
-  }
-  function forget(key) {
-    store(load().filter(function (entry) { return entry.key !== key; }));
-  }
+  // The reports of every table this phone reported at, one outbox ("ft-outbox").
+  var reports = outbox && window.ftOutbox.create({
+    name: "ft-outbox",
+    keepMs: KEEP_MS,
+    retryMs: RETRY_FIRST_MS,
+    retryMaxMs: RETRY_MAX_MS,
+    // This table's reports: a page sends only those.
+    select: function (entry) {
+      return entry.url.indexOf(outbox.getAttribute("data-table-url")) === 0;
+    },
+    // Answers (tables.views.report_answers): stored with its own key, or refused.
+    stored: function (response, entry) {
+      return response.ok && response.headers.get("X-Report-Stored") === entry.key;
+    },
+    refused: function (response) {
+      return response.status >= 400 && response.status < 500
+        && Boolean(response.headers.get("X-Report-Refused"));
+    },
+    sending: function () {
+      // A poll on its way would bring the page as it was before.
+      var live = document.getElementById("live");
+      if (window.htmx && live && live.hasAttribute("hx-get")) htmx.trigger(live, "htmx:abort");
+    },
+    answered: answered,
+  });
   function recent() {
     try { return JSON.parse(localStorage.getItem(RECENT) || "{}") || {}; } catch (e) { return {}; }
   }
@@ -189,7 +191,7 @@
     var winner = field(entry.fields, "winner");
     var last = recent()[entry.url];
     if (last && last.round !== entry.round) last = null;
-    waiting().forEach(function (e) {
+    reports.waiting().forEach(function (e) {
       if (e.url === entry.url && e.round === entry.round && (!last || +e.game >= +last.game)) {
         last = { game: e.game, winner: field(e.fields, "winner"), at: e.at };
       }
@@ -198,11 +200,6 @@
       && Date.now() - last.at < RETAP_MS);
   }
 
-  // This table's reports, oldest first: a page sends only those.
-  function waiting() {
-    var prefix = outbox.getAttribute("data-table-url");
-    return load().filter(function (entry) { return entry.url.indexOf(prefix) === 0; });
-  }
   function text(name, values) {
     var template = words(outbox.querySelector('[data-words="' + name + '"]'));
     return template.replace(/\{(\w+)\}/g, function (all, key) {
@@ -230,7 +227,7 @@
 
   function render() {
     var list = outbox.querySelector(".outbox-list");
-    var pending = waiting();
+    var pending = reports.waiting();
     list.textContent = "";
     function line(kind, sentence) {
       var item = document.createElement("li");
@@ -258,7 +255,7 @@
     var form = live && live.querySelector("form.report");
     if (!form) return;
     var round = form.querySelector("[name=round_number]").value;
-    var games = waiting().filter(function (e) { return e.round === round; })
+    var games = reports.waiting().filter(function (e) { return e.round === round; })
       .map(function (e) { return +e.game; });
     var box = live.querySelector(".confirm-box[data-confirm-game]");
     if (box && games.some(function (n) { return round + "." + n === box.getAttribute("data-confirm-game"); })) {
@@ -269,48 +266,13 @@
     // A game chosen to contest keeps its number ("Back to game k" is then shown).
     if (live.querySelector("#back-to-next") || +game.value > top) return;
     game.value = top + 1;
-    form.querySelector("[name=client_key]").value = newKey();
+    form.querySelector("[name=client_key]").value = window.ftOutbox.newKey();
     form.querySelector(".game-question").textContent = text("question", { number: top + 1 });
     live.setAttribute("data-asked", round + "." + (top + 1));
-  }
-  function newKey() {
-    var bytes = crypto.getRandomValues(new Uint8Array(16)); // 128 bits, as the server's
-    return btoa(String.fromCharCode.apply(null, bytes))
-      .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
   function say(words) {
     render();
     announce(words);
-  }
-
-  function post(entry) {
-    var controller = new AbortController();
-    var timer = setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
-    var body = new URLSearchParams();
-    entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
-    return fetch(entry.url, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "HX-Request": "true", "HX-Current-URL": location.href },
-      signal: controller.signal,
-    }).then(function (response) {
-      return response.text().then(function (html) {
-        var kind = "fault";
-        if (response.ok && response.headers.get("X-Report-Stored") === entry.key) {
-          kind = "stored";
-        } else if (response.status >= 400 && response.status < 500
-                   && response.headers.get("X-Report-Refused")) {
-          kind = "refused";
-        }
-        return { kind: kind, html: html, reload: response.headers.get("HX-Refresh") === "true" };
-      });
-    }).catch(function () {
-      return { kind: "fault" };
-    }).then(function (answer) {
-      clearTimeout(timer);
-      return answer;
-    });
   }
 
   // The answer's #live in place of the page's, unless a report sent in the background
@@ -339,25 +301,18 @@
       function (el) { el.disabled = false; });
   }
 
+  // What the outbox heard of a report (static/js/outbox.js: stored, refused, or kept).
   function answered(entry, answer) {
-    sending = null;
-    if (answer.kind === "fault") {
+    if (answer.kind === "fault" || answer.kind === "busy") {
       // Every report behind it waits too; the buttons take the next game meanwhile.
-      store(load().map(function (kept) { kept.shown = true; return kept; }));
+      reports.save(reports.all().map(function (kept) { kept.shown = true; return kept; }));
       release();
-      var wait = retryDelay;
-      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
-      nextTryAt = Date.now() + wait;
-      clearTimeout(retryTimer);
-      retryTimer = setTimeout(function () { flush(false); }, wait);
       if (!entry.shown) say(text("waiting", { report: entry.label }));
       else render();
       return;
     }
-    forget(entry.key);
     if (answer.kind === "stored") noteStored(entry);
-    retryDelay = RETRY_FIRST_MS;
-    if (answer.kind === "refused" && answer.reload) {
+    if (answer.kind === "refused" && answer.response.headers.get("HX-Refresh") === "true") {
       location.reload(); // the link changed: the 404 page says what to do
       return;
     }
@@ -376,49 +331,29 @@
     } else {
       render();
     }
-    flush(true);
-  }
-
-  function flush(now) {
-    if (!outbox || sending) return;
-    if (!now && Date.now() < nextTryAt) return;
-    var entry = waiting()[0];
-    if (!entry) return;
-    sending = entry;
-    var live = document.getElementById("live");
-    // A poll on its way would bring the page as it was before.
-    if (window.htmx && live && live.hasAttribute("hx-get")) htmx.trigger(live, "htmx:abort");
-    post(entry).then(function (answer) { answered(entry, answer); });
-  }
-  function retryNow() {
-    retryDelay = RETRY_FIRST_MS;
-    nextTryAt = 0;
-    flush(true);
   }
 
   // A report joins the outbox, never replacing one there: the same report again (a
   // retap of the same game and result) is that report; anything else queues behind it.
   function queue(entry, form) {
-    var list = load();
     var result = JSON.stringify(entry.fields.filter(function (pair) {
       return pair[0] !== "client_key" && pair[0] !== "retap_checked";
     }));
-    var same = list.filter(function (kept) {
+    var same = reports.all().filter(function (kept) {
       return kept.url === entry.url && kept.result === result;
     })[0];
     entry.result = result;
-    if (!same) list.push(entry);
-    store(list);
+    if (!same) reports.add(entry);
     // A key is one report (tables.writes.reporting refuses it with another): the form's
     // next tap gets its own, though a contested game's form keeps asking the same game.
     var key = form.querySelector("[name=client_key]");
-    if (key) key.value = newKey();
+    if (key) key.value = window.ftOutbox.newKey();
     ownKey = (same || entry).key;
     refusedNotes = [];
     sent = [];
     say(text("sending", { report: entry.label }));
     form.querySelectorAll("fieldset, button").forEach(function (el) { el.disabled = true; });
-    retryNow();
+    reports.retryNow();
   }
 
   function ask(entry, form) {
@@ -503,13 +438,13 @@
   });
 
   if (outbox) {
-    window.addEventListener("online", retryNow);
-    window.addEventListener("pageshow", retryNow);
+    window.addEventListener("online", reports.retryNow);
+    window.addEventListener("pageshow", reports.retryNow);
     document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "visible") retryNow();
+      if (document.visibilityState === "visible") reports.retryNow();
     });
     render();
-    retryNow();
+    reports.retryNow();
   }
 
 
@@ -518,13 +453,13 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status === 304)) {
       show("offline", false);
-      flush(false);
+      if (reports) reports.send(false);
     }
   });
   document.addEventListener("htmx:load", lockAfterReport);
   document.addEventListener("htmx:beforeRequest", function (event) {
     var polling = event.detail.elt.id === "live";
-    if (polling && (sending || performance.now() < lockedUntil)) {
+    if (polling && ((reports && reports.sending()) || performance.now() < lockedUntil)) {
       event.preventDefault(); // it would take the notice or the report away
       return;
     }

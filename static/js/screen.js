@@ -1,13 +1,15 @@
 /* A player's screen at a screen table (tables.views.screen): cards played, pointing and
    claims (who won the game, at an event with a scoring clause) sent with a client key,
    kept in an outbox until the server stores or refuses them.
-   - A tap makes one action with a new key, kept in localStorage ("ft-screen-outbox",
-     per link) before it is sent: a reload, a lost answer or no connection never loses it,
-     and the server stores a key once, so a retry never doubles it.
+   - A tap makes one action with a new key, kept in the page's outbox (static/js/outbox.js:
+     localStorage "ft-screen-outbox:<link>") before it is sent: a reload, a lost answer or
+     no connection never loses it, and the server stores a key once, so a retry never
+     doubles it.
    - An action is forgotten only when the answer says X-Action-Stored (stored, or stored
-     before) or X-Action-Refused (a reason, shown; never retried). Anything else leaves it
-     waiting: sent again when the connection comes back, at each poll, and at page load;
-     a server too busy to take it (X-Action-Busy) gets it again after its Retry-After.
+     before) or X-Action-Refused (a reason, shown; never retried), or the link no longer
+     works (404). Anything else leaves it waiting: sent again every RETRY_MS, when the
+     connection comes back, at each poll, and at page load; a server too busy to take it
+     (X-Action-Busy) gets it again after its Retry-After.
    - The answer replaces the play area (#screen-play), or the live part (#live) when the
      action was refused; the focus goes back to the same id (every focusable element has
      one), else near it (restoreFocus), and a refusal's reason is read out once from
@@ -47,23 +49,8 @@
 (function () {
   "use strict";
   var live = function () { return document.getElementById("live"); };
-  var sending = false;
-
-  function storeKey() {
-    var home = live() && live().getAttribute("data-home");
-    return home ? "ft-screen-outbox:" + home : null;
-  }
-  function readBox() {
-    try { return JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch (e) { return []; }
-  }
-  function writeBox(box) {
-    try { localStorage.setItem(storeKey(), JSON.stringify(box)); } catch (e) { /* private mode: in memory only */ }
-  }
-  function newKey() {
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-  }
+  // A move waiting is sent again this often: the table's play waits for it.
+  var RETRY_MS = 3000;
 
   // An answer holds the play area alone (#screen-play) or, refused, the whole live part.
   var deferred = null;
@@ -161,69 +148,55 @@
     if (note) note.hidden = !waiting;
   }
 
-  function send() {
-    if (sending) return;
-    var box = readBox();
-    if (!box.length) { showWaiting(false); return; }
-    var action = box[0];
-    var body = new URLSearchParams();
-    var fields = fieldsOf(action);
-    Object.keys(fields).forEach(function (name) { if (fields[name]) body.set(name, fields[name]); });
-    body.set("key", action.key);
-    sending = true;
-    var headers = { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" };
-    if (document.body.hasAttribute("data-pushed")) headers["X-Screen-Pushed"] = "1";
-    // An answer that never comes leaves the move waiting, to be sent again.
-    var abort = new AbortController();
-    var timer = setTimeout(function () { abort.abort(); }, 15000);
-    fetch(action.url, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: headers,
-      signal: abort.signal,
-    }).then(function (response) {
-      clearTimeout(timer);
-      // A link that no longer works (404, the player removed) is refused, never retried.
-      var settled = response.headers.get("X-Action-Stored") || response.headers.get("X-Action-Refused") ||
-        response.headers.get("X-Report-Refused") || response.status === 404;
-      return response.text().then(function (html) {
-        if (!settled && response.headers.get("X-Action-Busy")) {
-          // The server was too busy to take it (tournament.common.busy): it stays in the
-          // outbox, the player is told it waits, and it goes again with its key.
-          sending = false;
-          showWaiting(true);
-          setTimeout(send, 1000 * (Number(response.headers.get("Retry-After")) || 1));
-          return;
-        }
-        if (!settled) throw new Error("not settled");
-        writeBox(readBox().filter(function (kept) { return kept.key !== action.key; }));
-        sending = false;
-        // The table's version it was stored at (static/js/pad.js keeps a stroke's), if said.
-        action.tableVersion = response.headers.get("X-Table-Version");
-        if (html) swapLive(html);
-        else { shownAtOnce(action); awaitState(action.tableVersion); }
-        document.dispatchEvent(new CustomEvent("ft:sent", { detail: action }));
-        send();
-      });
-    }).catch(function () {
-      clearTimeout(timer);
-      sending = false;
-      showWaiting(true);
+  // The page's outbox (static/js/outbox.js), per personal link.
+  var box = window.ftOutbox.create({
+    name: "ft-screen-outbox:" + (live() ? live().getAttribute("data-home") : ""),
+    keyField: "key",
+    retryMs: RETRY_MS,
+    retryMaxMs: RETRY_MS,
+    headers: function () {
+      return document.body.hasAttribute("data-pushed") ? { "X-Screen-Pushed": "1" } : {};
+    },
+    stored: function (response) {
+      return response.ok && Boolean(response.headers.get("X-Action-Stored"));
+    },
+    // A link that no longer works (404, the player removed) is refused, never retried.
+    refused: function (response) {
+      return response.status === 404 || (response.status >= 400 && response.status < 500 &&
+        Boolean(response.headers.get("X-Action-Refused")));
+    },
+    answered: answered,
+  });
+  function answered(action, answer) {
+    var kept = answer.kind === "busy" || answer.kind === "fault";
+    if (kept || !box.waiting().length) showWaiting(kept);
+    if (kept) {
+      // Busy (tournament.common.busy): the player is told it waits; no answer at all: the
+      // connection is gone, too.
       var offline = document.getElementById("offline");
-      if (offline) offline.hidden = false;
-    });
+      if (offline && answer.kind === "fault") offline.hidden = false;
+      return;
+    }
+    // The table's version it was stored at (static/js/pad.js keeps a stroke's), if said.
+    action.tableVersion = answer.response.headers.get("X-Table-Version");
+    if (answer.html) swapLive(answer.html);
+    else { shownAtOnce(action); awaitState(action.tableVersion); }
+    document.dispatchEvent(new CustomEvent("ft:sent", { detail: action }));
   }
+  // Moves kept by an older page (card, trick and deal at the top level) get their
+  // fields, which the outbox sends.
+  var kept = box.all();
+  if (kept.some(function (action) { return !action.fields; })) {
+    box.save(kept.map(function (action) { action.fields = fieldsOf(action); return action; }));
+  }
+  function send() { box.send(true); }
 
   function queue(url, fields) {
-    var box = readBox();
-    var action = { url: url, fields: fields, key: newKey() };
-    box.push(action);
-    writeBox(box);
-    send();
+    var action = box.add({ url: url, fields: fields });
+    box.retryNow();
     return action;
   }
-  function pending() { return readBox(); }
+  function pending() { return box.all(); }
   function flush() {
     if (deferred === null) return;
     var html = deferred;
@@ -265,9 +238,6 @@
       { card: submitter.value, trick: shown.trick, deal: shown.deal });
     submitter.setAttribute("aria-busy", "true");
   });
-  // A move that waits is sent again every few seconds, besides when the browser says it
-  // is back online (it does not always).
-  setInterval(function () { if (readBox().length) send(); }, 3000);
 
   // The pushed channel (tables.views.live_channel): each message says the table changed,
   // and the live part is fetched as a poll would (a 304 when it was this page's own

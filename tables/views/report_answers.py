@@ -1,9 +1,9 @@
 """What a table's phone is answered when it reports a game (a one-tap winner,
 tables.views.phone, or the tricks of a game the clock cut off, tables.views.tricks).
 
-Answers say plainly what became of a report, so a phone's script (static/js/phone.js) can
-tell them from anything else that may come back (a proxy's error page, a captive portal's
-sign-in page, a 500).
+Answers say plainly what became of a report, so a phone's outbox (static/js/phone.js and
+static/js/outbox.js) can tell them from anything else that may come back (a proxy's error
+page, a captive portal's sign-in page, a 500).
 
 Terms:
     stored       the report is stored, or was already (same client key): the answer

@@ -240,9 +240,7 @@ def report_game(
     winner_id = None if winner is None else winner.pk
     asked = Asked(round_number, game_number, winner_id, _tricks_json(tricks), finished)
     key = _report_key(client_key, table, asked)
-    # The whole report in one transaction (store_once's, with the event's lock first): two
-    # requests with one key that both got past the lookup (a database without SQLite's
-    # write lock) leave the first one's report as the answer (tables.writes.store_once).
+    # One transaction, store_once's: a report of this key stored meanwhile is the answer.
     return store_once(
         key=key,
         store=lambda: _report_game(
@@ -285,7 +283,9 @@ def _report_key(client_key: str, table: Table, asked: Asked) -> ClientKey[GameRe
 
 
 def _invalid_key() -> Refused:
-    return Refused(_("This report has no valid key. Reload the page and report again."))
+    return Refused(
+        _("This report could not be matched to your table. Reload the page and report again.")
+    )
 
 
 def _repeated(stored: GameReport) -> ReportResult:

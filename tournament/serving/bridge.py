@@ -23,6 +23,10 @@ Terms:
     failed    an exception out of the WSGI application (Django's own turns its errors into
               pages: this is a fault of the application given): logged with its traceback
               and answered 500; the thread goes on serving.
+    first     a free thread takes the oldest action waiting (a POST: a card, a pointing, a
+              report; any method but GET and HEAD) before the oldest page or poll: under
+              load a player's move waits behind other moves, never behind a queue of page
+              renders and polls, which go on in the order they came.
     held      a request handed to the threads and not yet done, even one whose client
               went away meanwhile. At the server's graceful stop (ASGI's lifespan
               shutdown, which granian sends once it has stopped taking requests and
@@ -43,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import logging
 import queue
 import sys
@@ -54,6 +59,7 @@ from typing import IO, Any
 MAX_BODY_BYTES = 80 * 1024 * 1024
 SPOOL_BYTES = 2_621_440  # Django's FILE_UPLOAD_MAX_MEMORY_SIZE by default (2.5 MiB)
 PLAIN = [(b"content-type", b"text/plain; charset=utf-8")]
+ACT, LOOK, STOP = 0, 1, 2  # the ranks of the threads' queue (see Terms: first)
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -184,7 +190,8 @@ class ThreadedWSGI:
     ) -> None:
         self.app = app
         self.max_body, self.spool = max_body, spool
-        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.jobs: queue.PriorityQueue = queue.PriorityQueue()  # (rank, arrival, job)
+        self.arrivals = itertools.count()  # in the order they came, within a rank
         self.held = 0  # see Terms: held
         self.idle = threading.Condition()
         self.threads = [
@@ -213,13 +220,14 @@ class ThreadedWSGI:
         answered: asyncio.Future[Answer] = loop.create_future()
         with self.idle:
             self.held += 1
-        self.jobs.put((wsgi_environ(scope, body), loop, answered))
+        rank = LOOK if scope.get("method") in ("GET", "HEAD") else ACT  # see Terms: first
+        self.jobs.put((rank, next(self.arrivals), (wsgi_environ(scope, body), loop, answered)))
         await _send(send, await answered)
 
     def _work(self) -> None:
         """A thread's loop (see Terms: shallow): run each request, hand its answer back,
         until finish() ends it."""
-        while (job := self.jobs.get()) is not None:
+        while (job := self.jobs.get()[2]) is not None:
             try:
                 self._run(*job)
             finally:
@@ -268,7 +276,7 @@ class ThreadedWSGI:
         with self.idle:
             self.idle.wait_for(lambda: self.held == 0)
         for _thread in self.threads:
-            self.jobs.put(None)
+            self.jobs.put((STOP, next(self.arrivals), None))
         for thread in self.threads:
             thread.join()
 

@@ -301,6 +301,42 @@ def test_an_error_page_given_with_exc_info_replaces_the_started_answer(bridge, s
     assert answered(call(bridge, scope())) == (500, {b"x-error": b"1"}, b"sorry")
 
 
+def test_a_waiting_action_is_served_before_the_pages_and_polls_that_came_first(site):
+    running, release = threading.Event(), threading.Event()
+    served: list[str] = []
+
+    def busy_then_in_order(environ, start_response):
+        if not running.is_set():
+            running.set()
+            release.wait(WAIT)  # the one thread is busy while the others queue
+        served.append(f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    site.answer = busy_then_in_order
+    bridge = ThreadedWSGI(site, threads=1)
+
+    async def queue_up() -> None:
+        first = asyncio.ensure_future(_call(bridge, scope("/busy/"), body(b"")))
+        assert await asyncio.get_running_loop().run_in_executor(None, running.wait, WAIT)
+        waiting = [
+            asyncio.ensure_future(_call(bridge, scope(path, method=method), body(b"")))
+            for method, path in (("GET", "/poll/"), ("GET", "/page/"), ("POST", "/card/"))
+        ]
+        async with asyncio.timeout(WAIT):
+            while bridge.jobs.qsize() < len(waiting):  # all three queued behind the busy one
+                await asyncio.sleep(0.01)
+        release.set()
+        await asyncio.wait_for(asyncio.gather(first, *waiting), WAIT)
+
+    try:
+        run(queue_up())
+    finally:
+        release.set()
+        bridge.finish()
+    assert served == ["GET /busy/", "POST /card/", "GET /poll/", "GET /page/"]
+
+
 def test_at_a_graceful_stop_the_threads_finish_what_they_hold_first(site):
     running, release, finished = threading.Event(), threading.Event(), threading.Event()
 
