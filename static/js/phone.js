@@ -10,7 +10,7 @@
   var RETRY_MAX_MS = 10000;
   var SENT_SHOWN_MS = 10000;
   var KEEP_MS = 24 * 60 * 60 * 1000;
-  // tables.writes.reporting.RETAP_WINDOW (a test keeps them equal): the same name for the
+  // tables.writes.second_taps.RETAP_WINDOW (a test keeps them equal): the same name for the
   // next game this soon after the last report's answer is asked about before it counts.
   var RETAP_MS = 30000;
   var RECENT = "ft-recent"; // per table: the last report this phone saw stored

@@ -29,7 +29,7 @@
      beat is heard, and no longer after two beats of silence (a proxy holding its
      events) or an error; a live part's fetch still pending when the stream speaks is
      dropped and asked for again.
-   - The live channel (tables.views.live_channel) pushes the table's public state
+   - The live channel (tournament.serving.live_channel) pushes the table's public state
      ("table" events, #table-state, the same for every screen at the table): it is
      swapped in unless older than the one shown, this screen's marks are set (its seat,
      "your turn", where it points, its hand's cards enabled in its turn), and a new deal
@@ -239,7 +239,7 @@
     submitter.setAttribute("aria-busy", "true");
   });
 
-  // The pushed channel (tables.views.live_channel): each message says the table changed,
+  // The pushed channel (tournament.serving.live_channel): each message says the table changed,
   // and the live part is fetched as a poll would (a 304 when it was this page's own
   // change). A message that lands while a fetch is on its way asks again after it.
   var fetching = null; // the request of the live part on its way (htmx's xhr), if any
@@ -501,7 +501,7 @@
 
   // The stream counts as open once it is heard, not once it opens: behind a proxy that
   // holds its events it opens and says nothing. Each message or beat (every data-beat
-  // seconds, tables.views.live_channel) keeps <body data-pushed> (static/js/poll.js then
+  // seconds, tournament.serving.live_channel) keeps <body data-pushed> (static/js/poll.js then
   // polls seldom); two beats of silence take it away, and the page polls at the room's
   // pace again, saying nothing to the player.
   var silence = null;

@@ -30,7 +30,7 @@ Terms:
     sighting  a screen of the player seen by the server (``ScreenSighting``): its page
               opened from a browser that keeps cookies, its live part fetched, its live
               channel open. Whichever device it is, holder or not: a sighting says the
-              player has a screen open, and takes no seat (tables.writes.screen_play:
+              player has a screen open, and takes no seat (tables.writes.screen_seats:
               note_seen).
 """
 

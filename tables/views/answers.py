@@ -5,7 +5,7 @@ does, for players who have no projector to look at.
 
 Terms:
     asked        the question the projector shows, while it takes answers
-                 (tournament.reads.debrief_answers.PhoneQuestion).
+                 (tables.reads.debrief_answers.PhoneQuestion).
     answer page  /t/me/<players_token>/answer/: the asked question alone, for any phone in
                  the room, with no name to pick. Like the players' page it carries no
                  table's token, so it can never lead to a table's rules.

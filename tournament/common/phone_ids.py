@@ -6,7 +6,7 @@ Terms:
                  table and every personal link. It grants nothing: it tells two reports of
                  one phone apart from a confirmation (tables.writes.reporting), one answer
                  per phone to a debrief question (tables.writes.debrief_answers), which
-                 device holds a player's seat at a screen event (tables.writes.screen_play),
+                 device holds a player's seat at a screen event (tables.writes.screen_seats),
                  and how many phones reached a table (tables.writes.sightings). A phone
                  that refuses cookies gets a new id with each request and is judged as a
                  phone seen once.

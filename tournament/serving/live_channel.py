@@ -6,10 +6,12 @@ Terms:
     stream     GET /t/p/<token>/stream/ (the URLconf's phone:screen_stream, read by
                stream_path), answered ``text/event-stream`` by this module's ASGI coroutine
                (tournament.serving.asgi routes it here, before Django), its host checked
-               and its cookies read by Django's own code, as a page's. Each event's
-               data is the table's key; the page then fetches its live part through
-               Django as any poll does (tables.views.screen), so the channel carries no
-               card and needs no rule of its own about what a screen may see.
+               and its cookies read by Django's own code, as a page's. An event
+               carries either the table's public state (see Terms: state), which holds
+               no hand, or the key alone, and then the page fetches its live part
+               through Django as any poll does (tables.views.screen): the channel sends
+               nothing that the table's own screens do not all see, and needs no rule
+               of its own about what a screen may see.
     key        what a player's screen depends on that others change: the event's shared
                version and the version of the table the player sits at
                (tables.models.TableQuerySet.bump_version).
