@@ -21,6 +21,7 @@ from tests.screen_factories import deal_at, scoring_event, screen_event, short_h
 from tournament.common.phone_ids import signed_phone_id
 from tournament.models import Player
 from tournament.reads.radar import build_radar
+from tournament.writes.rounds import ClockAction, change_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +221,22 @@ def test_without_a_scoring_clause_a_game_counts_by_itself_as_before(organizer, m
     refused = _claim(browsers, deal, deal.seats[0], deal.seats[0])
     assert refused.status_code == 409
     assert "counts by itself" in refused.content.decode()
+
+
+@pytest.mark.parametrize("claims", [True, False])
+def test_the_console_says_what_time_up_means_at_the_event(organizer, signed_in, claims):
+    """With a scoring clause the players still point at who won a game cut off until the
+    close; without one, a game in play counts by its tricks: each console page says which."""
+    made = scoring_event if claims else screen_event
+    event = factories.start_rounds(made(owner=organizer))
+    change_clock(event=event, action=ClockAction.TIME_UP)
+    pages = [
+        signed_in.get(reverse(name, args=args)).content.decode()
+        for name, args in (
+            ("organizer:event", [event.pk]),
+            ("organizer:close_round", [event.pk, 1]),
+        )
+    ]
+    for name, page in zip(("console", "close"), pages, strict=True):
+        assert ("still point at who won" in page) is claims, name
+        assert "tricks taken so far" in page, name

@@ -33,6 +33,7 @@ from django.utils.http import urlencode
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
+from tables.reads.game_claims import uses_scoring_clause
 from tournament.common.polling import clock_text, etag_from_version, poll_trigger, quoted_etag
 from tournament.forms import MovePlayerForm, RosterForm, SetVariantForm, TablePlanForm
 from tournament.forms.room import HotspotForm
@@ -53,13 +54,17 @@ from tournament.views.organizer.records import records_panel
 
 
 def clock_context(event: Event) -> dict:
-    """The clock as every console page shows it (static/js/clock.js counts it down)."""
+    """The clock as every console page shows it (static/js/clock.js counts it down), and
+    what time up means at a screen event: at one with a scoring clause the players still
+    point at who won a game cut off until the close (tables.writes.game_claims)."""
     seconds = event.clock_seconds_left()
     return {
         "seconds_left": seconds,
         "clock_text": clock_text(seconds),
         "paused": event.clock_is_paused,
         "time_is_up": event.time_is_up(),
+        # Lazy: read (one query at most) only where a page says what time up means.
+        "claims_at_time_up": SimpleLazyObject(partial(uses_scoring_clause, event)),
     }
 
 
