@@ -78,7 +78,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest
-from django.db import close_old_connections, connections
+from django.db import close_old_connections, connection, connections
 from django.urls import reverse
 
 from tables.models import Table
@@ -173,9 +173,32 @@ def _follow(token: str, own_language: str = "") -> Follower | None:
 
 
 def _versions(event_ids: set[int], table_ids: set[int]) -> tuple[dict, dict]:
-    events = dict(Event.objects.filter(pk__in=event_ids).values_list("pk", "shared_version"))
-    tables = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
-    return events, tables
+    """The events' shared versions and the tables' versions, in one statement of SQL
+    written once: the watcher reads them at every wake, and each round trip and each
+    query the ORM compiles is a turn at the interpreter's lock, which the request and
+    render threads hold most of the time under load."""
+    found: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    parts, params = [], []
+    for kind, (sql, ids) in enumerate(((_EVENT_VERSIONS, event_ids), (_TABLE_VERSIONS, table_ids))):
+        if ids:
+            parts.append(sql % (kind, ", ".join(["%s"] * len(ids))))
+            params += sorted(ids)
+    if parts:
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            for kind, pk, version in cursor.fetchall():
+                found[kind][pk] = version
+    return found
+
+
+def _version_sql(model: type[Event] | type[Table], field: str) -> str:
+    meta = model._meta
+    column, pk = meta.get_field(field).column, meta.pk.column  # type: ignore[union-attr]
+    return f'SELECT %s, "{pk}", "{column}" FROM "{meta.db_table}" WHERE "{pk}" IN (%s)'
+
+
+_EVENT_VERSIONS = _version_sql(Event, "shared_version")
+_TABLE_VERSIONS = _version_sql(Table, "version")
 
 
 def _seen(player_ids: set[int]) -> None:
