@@ -9,7 +9,8 @@ CHROMIUM := /usr/bin/chromium
 # Reinstall whenever pyproject.toml changes.
 INSTALLED := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test check lint typecheck format install chromium poppler window wrk screenshots bench crash-test bench-hosted \
+.PHONY: run test check lint typecheck format install system-packages chromium poppler window wrk \
+	screenshots bench crash-test bench-hosted \
 	signin clean test-postgres postgresql messages gettext coverage package smoke-package \
 	bundle smoke-bundle
 
@@ -22,6 +23,12 @@ WORKERS ?= auto
 CORES := $(shell nproc 2>/dev/null || echo 1)
 TEST_WORKERS ?= $(if $(filter auto,$(WORKERS)),$(shell echo $$((2 * $(CORES)))),$(WORKERS))
 PYTEST := $(BIN)/python -m pytest -n $(WORKERS)
+# The test runs keep compiled modules (.pyc) even where PYTHONDONTWRITEBYTECODE is set (an
+# empty value turns it off): pytest caches each test module with its asserts rewritten only
+# where bytecode may be written, and without that cache each xdist worker compiled all the
+# test modules again on every run, about 6 s of CPU each (9.6 s to collect instead of 3.5);
+# the servers the tests start compiled the app's modules again too.
+test check test-postgres coverage screenshots: export PYTHONDONTWRITEBYTECODE :=
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py serve --port $(PORT)
@@ -109,6 +116,29 @@ messages: $(INSTALLED) gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=build --ignore=dist \
 		$(addprefix -l ,$(TRANSLATED_LANGUAGES))
 
+# Every Debian package below that is missing, in one apt-get run (one `apt-get update`
+# instead of one a package: most of the installs' time on a fresh machine); the targets
+# below then find them there. .ci/run times it as a stage of its own. Each entry is
+# COMMAND:PACKAGE; Tk is looked for in the Python the venv is (or will be) made from.
+INITDB := $(or $(lastword $(wildcard /usr/lib/postgresql/*/bin/initdb)),initdb)
+SYSTEM_PACKAGES := $(CHROMIUM):chromium pdftotext:poppler-utils msgfmt:gettext Xvfb:xvfb \
+	xwd:x11-apps xwininfo:x11-utils $(INITDB):postgresql
+TK_PYTHON = $(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON))
+system-packages:
+	@missing=""; \
+	for entry in $(SYSTEM_PACKAGES); do \
+	  command -v "$${entry%%:*}" >/dev/null 2>&1 || missing="$$missing $${entry##*:}"; \
+	done; \
+	$(TK_PYTHON) -c 'import tkinter' 2>/dev/null || missing="$$missing python3-tk"; \
+	if [ -z "$$missing" ]; then \
+	  echo "Every Debian package the tests use is installed."; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing Debian's$$missing…"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else \
+	  echo "Missing Debian packages:$$missing. Install them with: sudo apt-get install -y$$missing"; \
+	fi
+
 # GNU gettext for `make messages` and the catalogue checks of `make test`.
 gettext:
 	$(call apt_install,msgfmt,gettext,for the translation catalogues,the catalogue checks fail)
@@ -139,7 +169,7 @@ poppler:
 
 # The PostgreSQL server for make test-postgres (Debian's postgresql package).
 postgresql:
-	$(call apt_install,$(or $(lastword $(wildcard /usr/lib/postgresql/*/bin/initdb)),initdb),postgresql,for the PostgreSQL tests,make test-postgres cannot run)
+	$(call apt_install,$(INITDB),postgresql,for the PostgreSQL tests,make test-postgres cannot run)
 
 # Pictures of the screens for a person to look at, from the browser tests that take them
 # (with SCREENSHOTS=1 only; without it they check the same screens and write nothing).

@@ -25,6 +25,7 @@ import inspect
 import json
 import os
 import re
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -33,7 +34,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.messages import ERROR, get_messages
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
@@ -41,6 +42,7 @@ from hypothesis import strategies as st
 
 from tables.models import Game, GameReport
 from tests import factories
+from tests.built_once import built_once
 from tests.properties import examples
 from tournament.models import (
     CoFacilitator,
@@ -130,16 +132,29 @@ def post(client: Client, url: str, fields: list[tuple[str, str]], kind: str, htm
     return client.generic("POST", url, body, content_type=content_type, headers=headers)
 
 
-def fingerprint() -> dict[str, list[tuple]]:
-    rows = {}
+@cache
+def fingerprint_queries() -> tuple[tuple[str, str, tuple], ...]:
+    """(model, SQL, parameters) that read each model's rows in the fingerprint, made once:
+    a refused example reads them all again, and making the SQL took more than running it."""
+    queries = []
     for label in ("tournament", "tables"):
         for model in apps.get_app_config(label).get_models():
             fields = model._meta.concrete_fields
             columns = [f.attname for f in fields if f.name not in IGNORED_FIELDS]
             # _default_manager: each model's one manager, objects, as the type of any model has it.
-            rows[model._meta.label] = list(
-                model._default_manager.order_by("pk").values_list(*columns)
-            )
+            rows = model._default_manager.order_by("pk").values_list(*columns)
+            sql, params = rows.query.sql_with_params()
+            queries.append((model._meta.label, sql, params))
+    return tuple(queries)
+
+
+def fingerprint() -> dict[str, list[tuple]]:
+    """Every row of the app's tables (see Terms), as the database stores it."""
+    rows = {}
+    with connection.cursor() as cursor:
+        for label, sql, params in fingerprint_queries():
+            cursor.execute(sql, params)
+            rows[label] = cursor.fetchall()
     return rows
 
 
@@ -213,16 +228,13 @@ FIELD_NAMES = field_names()
 @pytest.fixture(scope="module", params=PHASES)
 def fuzzed(request, django_db_setup, django_db_blocker):
     """The organizer and an event in the phase, built once for the module's tests and
-    rolled back after the last of them."""
-    with django_db_blocker.unblock():
-        built = transaction.atomic()
-        built.__enter__()
+    rolled back after the last of them (tests/built_once.py)."""
+
+    def build():
         organizer = factories.make_organizer(get_user_model(), "fuzz")
-        event = event_in(request.param, organizer)
-    yield organizer, event
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        built.__exit__(None, None, None)
+        return organizer, event_in(request.param, organizer)
+
+    yield from built_once(django_db_blocker, build)
 
 
 @pytest.mark.django_db

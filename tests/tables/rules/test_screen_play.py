@@ -20,6 +20,7 @@ from tables.rules.screen_play import (
     play_problem,
     replay,
 )
+from tests.properties import examples
 from tournament.rules.cards import Suit
 
 SEATS = ("Ana", "Ben", "Cleo", "Dev", "Eli")
@@ -110,7 +111,7 @@ def test_only_agreement_takes_a_trick_and_the_taker_leads_next():
     assert game.trick.to_play == "Dev"
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 7), takers=st.data())
 def test_a_whole_game_ends_with_every_card_played(seed, players, takers):
     seats = [f"P{i}" for i in range(players)]

@@ -6,13 +6,16 @@ at 20 and 500 players."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tables.models import Deal, Pointing, TakenTrick
 from tests import factories
+from tests.built_once import built_once
 from tests.debrief_screens import (
     AGREED_AFTER,
     FIRST_DRAWING,
@@ -23,7 +26,7 @@ from tests.debrief_screens import (
     take_agreed,
 )
 from tests.screen_factories import screen_event
-from tournament.models import DebriefStep, Phase
+from tournament.models import DebriefStep, Event, Phase
 from tournament.reads.debrief import build_debrief
 from tournament.reads.debrief_replay import Choice, chosen_game, tricks_page
 from tournament.reads.debrief_report import build_report
@@ -39,9 +42,23 @@ pytestmark = pytest.mark.django_db
 REPORT_AT_A_SCREEN_EVENT = 16
 
 
+@pytest.fixture(scope="module")
+def story(django_db_setup, django_db_blocker) -> Iterator[Event]:
+    """The story event, built once for the module's tests (tests/built_once.py)."""
+    yield from built_once(
+        django_db_blocker, lambda: story_event(factories.make_organizer(get_user_model(), "ada"))
+    )
+
+
 @pytest.fixture
-def event(organizer):
-    return story_event(organizer)
+def organizer(story):
+    """The story's organizer, as the suite's organizer fixture is everywhere else."""
+    return get_user_model().objects.get(pk=story.owner_id)
+
+
+@pytest.fixture
+def event(story) -> Event:
+    return Event.objects.get(pk=story.pk)
 
 
 def test_each_table_rounds_tricks_are_told_in_order_with_their_seconds(event):

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.properties import examples
 from tournament.rules.clock import Clock
 
-PROPERTY = settings(database=None, max_examples=200, deadline=None)
+PROPERTY = settings(database=None, max_examples=examples(200), deadline=None)
 T0 = datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
 
 moments = st.integers(-3600, 3600).map(lambda seconds: T0 + timedelta(seconds=seconds))

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tables.models import Deal, TakenTrick
 from tests import factories
+from tests.built_once import built_once
 from tests.debrief_screens import AGREED_AFTER, SETTLED_AFTER, story_event
 from tests.screen_factories import screen_event
 from tests.tournament.writes.test_cofacilitators import join
@@ -29,9 +32,23 @@ def url(name: str, *args) -> str:
     return reverse(f"organizer:{name}", args=args)
 
 
+@pytest.fixture(scope="module")
+def story(django_db_setup, django_db_blocker) -> Iterator[Event]:
+    """The story event, built once for the module's tests (tests/built_once.py)."""
+    yield from built_once(
+        django_db_blocker, lambda: story_event(factories.make_organizer(get_user_model(), "ada"))
+    )
+
+
 @pytest.fixture
-def event(organizer) -> Event:
-    return story_event(organizer)
+def organizer(story):
+    """The story's organizer, as the suite's organizer fixture is everywhere else."""
+    return get_user_model().objects.get(pk=story.owner_id)
+
+
+@pytest.fixture
+def event(story) -> Event:
+    return Event.objects.get(pk=story.pk)
 
 
 def names_of(event: Event) -> list[str]:
