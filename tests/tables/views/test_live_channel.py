@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connections
@@ -186,6 +187,67 @@ def test_a_table_s_render_holds_up_neither_the_versions_nor_the_event_s_news(pla
     body, still_held = run(play())
     assert still_held  # the event's news came while the table's render was held
     assert "event: table" in body
+
+
+def test_a_table_s_renders_never_overlap_even_on_several_threads(playing, monkeypatch):
+    """On PostgreSQL several tables are drawn side by side; one table's renders run one
+    after the other, so its states are pushed in order."""
+    kept, renders = live_channel._RENDERS, ThreadPoolExecutor(max_workers=3)
+    monkeypatch.setattr(live_channel, "_RENDERS", renders)
+    held, asked = threading.Event(), threading.Event()
+    drawing: list[int] = []
+    overlapped: list[int] = []
+    drawn = live_channel.pushed_table_parts
+
+    def one_at_a_time(table_id, *args, **kwargs):
+        if table_id in drawing:
+            overlapped.append(table_id)
+        drawing.append(table_id)
+        try:
+            if not asked.is_set():
+                asked.set()
+                held.wait(WAIT)  # the first card's render, held while the second comes
+            return drawn(table_id, *args, **kwargs)
+        finally:
+            drawing.remove(table_id)
+
+    monkeypatch.setattr(live_channel, "pushed_table_parts", one_at_a_time)
+    watcher = Player.objects.get(pk=deal_at(playing, 1).seats[3])
+
+    async def play() -> None:
+        screen = Screen()
+        task = asyncio.create_task(
+            live_channel.stream(scope(watcher.token), screen.receive, screen.send, watcher.token)
+        )
+        await screen.until("data: ")
+        await asyncio.to_thread(closing, _play_first_card, playing)
+        await asyncio.to_thread(asked.wait, WAIT)
+        second = await asyncio.to_thread(closing, _play_first_card, playing)
+        held.set()
+        await screen.until(f'data-card="{second}"')
+        screen.leave.set()
+        await asyncio.wait_for(task, WAIT)
+
+    try:
+        run(play())
+    finally:
+        held.set()
+        _close_each_thread(renders, 3)
+        monkeypatch.setattr(live_channel, "_RENDERS", kept)
+    assert overlapped == []
+
+
+def _close_each_thread(pool: ThreadPoolExecutor, threads: int) -> None:
+    """Close the connection each of the pool's threads holds, then the pool."""
+    together = threading.Barrier(threads)
+
+    def close() -> None:
+        together.wait(WAIT)  # one call on each thread
+        connections.close_all()
+
+    for closing_one in [pool.submit(close) for _ in range(threads)]:
+        closing_one.result()
+    pool.shutdown()
 
 
 @pytest.mark.parametrize(
