@@ -58,8 +58,8 @@ Terms:
 
 The database is read in threads of the channel's own, with Django's ORM, so the event loop
 never waits on it and each thread keeps one persistent connection: ``_DB`` reads the
-versions and whom a stream follows, ``_RENDERS`` draw the tables' states, ``_WRITES``
-notes who is there.
+versions, ``_ARRIVALS`` whom a stream follows, ``_RENDERS`` draw the tables' states,
+``_WRITES`` notes who is there.
 """
 
 from __future__ import annotations
@@ -101,6 +101,10 @@ STREAM_URL_NAME = "phone:screen_stream"  # tables/urls/phone.py
 
 logger = logging.getLogger(__name__)
 _DB = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel")
+# Whom a stream follows is read on a thread of its own: when a room's screens all open at
+# once (the round starts, the server is back after a restart), 250 of those reads queued
+# the watcher's next read of the versions for seconds (bench/screen_room.py: watch p99).
+_ARRIVALS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-channel-arrivals")
 # The tables' states are drawn on threads of their own: the versions' next read never
 # waits behind a render, and each table is pushed the moment its own render is done. On
 # PostgreSQL a render spends most of its time waiting for its nine queries' answers, so
@@ -362,7 +366,7 @@ def _render_state(table_id: int, language: str, render: Render) -> PushedState |
 def close_connections() -> None:
     """Close the channel's threads' connections (they keep them open, as a server's
     threads do): tests do it so the test database can be emptied and dropped."""
-    for pool in (_DB, _RENDERS, _WRITES):
+    for pool in (_DB, _ARRIVALS, _RENDERS, _WRITES):
         pool.submit(connections.close_all).result()
 
 
@@ -433,7 +437,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None
         await _answer(send, 400, "Bad Request")
         return
     language = request.COOKIES.get(PHONE_LANGUAGE_COOKIE, "")
-    follower = await _in_db_thread(_follow, token, language)
+    follower = await _in_db_thread(_follow, token, language, pool=_ARRIVALS)
     if follower is None:
         await _answer(send, 404, "Not Found")
         return
@@ -474,7 +478,9 @@ async def _serve(send: Send, follower: Follower, gone: asyncio.Future) -> None:
             follower.woken.clear()
             if follower.key[0] != follower.told[0]:
                 # The event changed: the player may sit elsewhere now (a round closed).
-                moved = await _in_db_thread(_follow, follower.token, follower.language)
+                moved = await _in_db_thread(
+                    _follow, follower.token, follower.language, pool=_ARRIVALS
+                )
                 if moved is None:
                     return  # removed from the roster, or the link rotated
                 follower.table_id, follower.key = moved.table_id, moved.key
