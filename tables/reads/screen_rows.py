@@ -1,5 +1,6 @@
 """A screen table's rows as its hottest paths read them, by prepared SQL: the deal in
-play at a table, and a deal's plays, taken tricks and pointing.
+play at a table, a deal's plays, taken tricks and pointing, and the versions the live
+channel watches.
 
 Terms:
     prepared   SQL written once per process from the models' own table and column names
@@ -23,10 +24,10 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cache
 
-from django.db import models
+from django.db import connection, models
 
-from tables.models import Deal, Play, Pointing, ScreenSeat, ScreenSighting, TakenTrick
-from tournament.models import Player
+from tables.models import Deal, Play, Pointing, ScreenSeat, ScreenSighting, Table, TakenTrick
+from tournament.models import Event, Player
 
 
 def _column(model: type[models.Model], name: str) -> str:
@@ -72,6 +73,16 @@ def _sql() -> dict[str, str]:
             f"ORDER BY {_column(Pointing, 'id')}"
         ),
         "players": f"SELECT * FROM {_table(Player)} WHERE {_column(Player, 'id')} IN ",
+        # The events' shared versions and the tables' versions, in one statement (see
+        # versions_of): 0 or 1 says which, then the row's id and its version.
+        "event_versions": (
+            f"SELECT 0, {_column(Event, 'id')}, {_column(Event, 'shared_version')} "
+            f"FROM {_table(Event)} WHERE {_column(Event, 'id')} IN {{ids}}"
+        ),
+        "table_versions": (
+            f"SELECT 1, {_column(Table, 'id')}, {_column(Table, 'version')} "
+            f"FROM {_table(Table)} WHERE {_column(Table, 'id')} IN {{ids}}"
+        ),
         # A player's sightings and their seat holder's last action, the newest kept in
         # Python (see last_seen): one statement, each half by its own index.
         "seen": (
@@ -139,3 +150,22 @@ def last_seen(ids: list[int]) -> dict[int, datetime]:
         if row.player_id not in seen or row.last_seen > seen[row.player_id]:
             seen[row.player_id] = row.last_seen
     return seen
+
+
+def versions_of(*, event_ids: set[int], table_ids: set[int]) -> tuple[dict, dict]:
+    """The events' shared versions and the tables' versions, by id, in one statement:
+    the live channel's watcher reads them at every wake (tournament.serving.live_channel),
+    and each round trip and each query the ORM compiles is a turn at the interpreter's
+    lock, which request and render threads hold most of the time under load."""
+    found: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    parts, params = [], []
+    for name, ids in (("event_versions", event_ids), ("table_versions", table_ids)):
+        if ids:
+            parts.append(_sql()[name].format(ids=_in(sorted(ids))))
+            params += sorted(ids)
+    if parts:
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            for kind, pk, version in cursor.fetchall():
+                found[kind][pk] = version
+    return found

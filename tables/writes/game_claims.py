@@ -60,11 +60,13 @@ from tables.writes.screen_play import (
     DealState,
     Done,
     bump_table,
+    seated_deal,
+    touch_seat,
+)
+from tables.writes.screen_refusals import (
     foreign_key_refusal,
     refuse_unless_holder,
     reused_key_refusal,
-    seated_deal,
-    touch_seat,
 )
 from tables.writes.store_once import ClientKey, find_retry, store_once
 from tables.writes.table_lock import lock_table

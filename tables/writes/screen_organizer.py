@@ -38,9 +38,9 @@ from tables.writes.screen_play import (
     bump_table,
     deal_in_play,
     game_of,
-    play_refusal,
     take_trick,
 )
+from tables.writes.screen_refusals import play_refusal
 from tournament.common.errors import Refused
 from tournament.models import Event, Player, Round
 

@@ -29,11 +29,13 @@ tables.writes.screen_seats. Every write locks the event's row first (Event.objec
 in one transaction (after reading first, for a card and a pointing), and bumps the
 table's version so its screens (and the console, the projector) hear of it.
 A refusal is a Refused whose words never say that a card is not allowed: turns are the
-same at every table, and which card may be played is never judged.
+same at every table, and which card may be played is never judged
+(tables.writes.screen_refusals).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -52,15 +54,22 @@ from tables.models import (
     TakenTrick,
 )
 from tables.reads.game_claims import uses_scoring_clause
-from tables.reads.screen_play import deal_in_play_for, play_round
+from tables.reads.screen_play import deal_in_play_for
 from tables.reads.screen_rows import plays_of, pointing_of, taken_of
 from tables.rules import screen_play as rules
 from tables.writes.screen_deals import deal_after
 from tables.writes.screen_games import end_deal
+from tables.writes.screen_refusals import (
+    foreign_key_refusal,
+    play_refusal,
+    refuse_out_of_play,
+    refuse_unless_holder,
+    reused_key_refusal,
+)
 from tables.writes.store_once import ClientKey, find_retry, store_once
 from tables.writes.table_lock import lock_table, locked_version
 from tournament.common.errors import Refused
-from tournament.models import Event, Phase, Player, Round, Seat
+from tournament.models import Event, Player, Round, Seat
 
 
 @dataclass(frozen=True)
@@ -72,22 +81,6 @@ class Done:
     taken: TakenTrick | None = None
     game: Game | None = None
     table_version: int | None = None  # the table's version it stored at (not if repeated)
-
-
-# --- where play happens ----------------------------------------------------------------
-
-
-def refuse_out_of_play(event: Event) -> tuple[Round, bool]:
-    if not event.on_screens:
-        raise Refused(_("The cards of this event are on the tables, not on screens."))
-    if event.is_finished:
-        raise Refused(_("The event is over."))
-    where = play_round(event)
-    if where is None:
-        if event.phase == Phase.ROUND:
-            raise Refused(_("Time is up: the round is over. Wait for the organizer."))
-        raise Refused(_("Play starts when the organizer starts the study time."))
-    return where
 
 
 # --- reading a deal under the lock ---------------------------------------------------------
@@ -225,55 +218,7 @@ def seated_under_lock(event: Event, player: Player, device: str, first: Seated |
     return Seated(event.shared_version, deal.table.version, held, round_, DealState.read(deal))
 
 
-def refuse_unless_holder(player: Player, device: str) -> bool:
-    """Refuse a device that no longer holds the seat; whether any device holds it. A
-    request without the phone cookie (``device`` empty) is refused too: it never takes or
-    moves a seat, whoever holds it (the page's script always sends the cookie; a browser
-    that keeps none cannot hold a seat, as "Play on this device" says)."""
-    if not device:
-        raise Refused(_("This browser keeps no cookie, so it cannot hold a seat."))
-    holder = ScreenSeat.objects.filter(player=player).values_list("device", flat=True).first()
-    if holder is not None and holder != device:
-        raise Refused(
-            _("Your seat is open on another device. Press “Play on this device” to play here.")
-        )
-    return holder is not None
-
-
-def play_refusal(problem: str, game: rules.Game[int]) -> Refused:
-    if problem == rules.PlayProblem.NOT_YOUR_TURN and game.trick and game.trick.to_play:
-        name = Player.objects.filter(pk=game.trick.to_play).values_list("name", flat=True).get()
-        return Refused(_("Wait for your turn: %(name)s plays next.") % {"name": name})
-    messages = {
-        rules.PlayProblem.OVER: _("This game is over: the next one is being dealt."),
-        rules.PlayProblem.POINTING: _(
-            "Every card of this trick is down: point at the card that takes it."
-        ),
-        rules.PlayProblem.NOT_HELD: _("That card is no longer in your hand."),
-        rules.PlayProblem.SAT_OUT: _("You have no card left for this trick."),
-    }
-    return Refused(messages.get(problem, _("Wait for your turn.")))
-
-
 # --- a player's actions --------------------------------------------------------------------
-
-
-def foreign_key_refusal() -> Refused:
-    """The words for a key another player's action holds (keys are random: a forged or
-    mixed-up request), which say nothing of the move itself."""
-    return Refused(
-        _("This move could not be matched to your screen. Reload the page and try again.")
-    )
-
-
-def reused_key_refusal() -> Refused:
-    """The words for a key sent again with another action (see Terms: client key)."""
-    return Refused(
-        _(
-            "This key was already used for another move: nothing was changed. Reload the "
-            "page and try again."
-        )
-    )
 
 
 def _action_key(
@@ -322,8 +267,24 @@ def play_card(
     ``deal_id`` and ``trick``, when given, are what the player's screen showed: a move
     queued while the table moved on is refused, never played into another trick."""
     now = now or timezone.now()
-    # A retry is answered before any lock; what the table holds is read before it too.
-    key = _action_key(Play, client_key, player, card=card, trick=trick, deal_id=deal_id)
+    return _at_the_table(
+        player=player,
+        device=device,
+        key=_action_key(Play, client_key, player, card=card, trick=trick, deal_id=deal_id),
+        write=lambda seated: _play(seated, player, card, client_key, device, deal_id, trick, now),
+    )
+
+
+def _at_the_table(
+    *,
+    player: Player,
+    device: str,
+    key: ClientKey[Play | Pointing],
+    write: Callable[[Seated], Done],
+) -> Done:
+    """A card's or a pointing's way to its write (see Terms: read first): a retry
+    answered before any lock, the table read before it too, then under the event's and
+    the table's locks ``write`` with what stands."""
     if (found := find_retry(key=key)) is not None:
         return _repeated(found)
     first = read_first(player, device)
@@ -333,7 +294,7 @@ def play_card(
         # The table moved on since it was read: this key may be what moved it.
         if seated is not first and (found := find_retry(key=key)) is not None:
             return _repeated(found)
-        return _play(seated, player, card, client_key, device, deal_id, trick, now)
+        return write(seated)
 
 
 def _play(
@@ -385,17 +346,12 @@ def point_at_card(
     deal ``deal_id``, when given); when everyone then points at one card, the trick is
     taken (and a game that ends counted)."""
     now = now or timezone.now()
-    # As play_card: a retry answered, and the table read, before any lock.
-    key = _action_key(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id)
-    if (found := find_retry(key=key)) is not None:
-        return _repeated(found)
-    first = read_first(player, device)
-    with transaction.atomic():
-        event = Event.objects.lock(player.event_id, one_table=True)
-        seated = seated_under_lock(event, player, device, first)
-        if seated is not first and (found := find_retry(key=key)) is not None:
-            return _repeated(found)
-        return _point(seated, player, trick, card, client_key, device, deal_id, now)
+    return _at_the_table(
+        player=player,
+        device=device,
+        key=_action_key(Pointing, client_key, player, card=card, trick=trick, deal_id=deal_id),
+        write=lambda seated: _point(seated, player, trick, card, client_key, device, deal_id, now),
+    )
 
 
 def _point(

@@ -49,12 +49,12 @@ from tables.reads.screen_play import deal_in_play_for
 from tables.reads.screen_rows import plays_of, taken_of
 from tables.reads.silent_channel import pad_full_for_the_round, pad_totals
 from tables.rules import silent_channel as rules
-from tables.writes.screen_play import (
+from tables.writes.screen_play import touch_seat
+from tables.writes.screen_refusals import (
     foreign_key_refusal,
     refuse_out_of_play,
     refuse_unless_holder,
     reused_key_refusal,
-    touch_seat,
 )
 from tables.writes.store_once import ClientKey, find_retry, store_once
 from tables.writes.table_lock import lock_table

@@ -73,23 +73,24 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest
-from django.db import close_old_connections, connection, connections
+from django.db import close_old_connections, connections
 from django.urls import reverse
 
-from tables.models import Table
 from tables.reads.screen_play import screen_round
+from tables.reads.screen_rows import versions_of
 from tables.views.screen_pushed import PushedState, pushed_table_parts
 from tables.writes.screen_seats import note_seen
 from tournament.common import stages
 from tournament.common.languages import PHONE_LANGUAGE_COOKIE, known_language
 from tournament.common.polling import STREAM_BEAT_SECONDS
 from tournament.common.wake import LogWatch, listen_for_notices, register_sleeper
-from tournament.models import Event, Phase, Player, Seat, looks_like_token
+from tournament.models import Phase, Player, Seat, looks_like_token
 from tournament.serving.bridge import wsgi_environ
 
 SAFETY_TICK_SECONDS = 2.0
@@ -176,35 +177,6 @@ def _follow(token: str, own_language: str = "") -> Follower | None:
     return Follower(token, player.pk, event.pk, table_id, key, language)
 
 
-def _versions(event_ids: set[int], table_ids: set[int]) -> tuple[dict, dict]:
-    """The events' shared versions and the tables' versions, in one statement of SQL
-    written once: the watcher reads them at every wake, and each round trip and each
-    query the ORM compiles is a turn at the interpreter's lock, which the request and
-    render threads hold most of the time under load."""
-    found: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    parts, params = [], []
-    for kind, (sql, ids) in enumerate(((_EVENT_VERSIONS, event_ids), (_TABLE_VERSIONS, table_ids))):
-        if ids:
-            parts.append(sql % (kind, ", ".join(["%s"] * len(ids))))
-            params += sorted(ids)
-    if parts:
-        with connection.cursor() as cursor:
-            cursor.execute(" UNION ALL ".join(parts), params)
-            for kind, pk, version in cursor.fetchall():
-                found[kind][pk] = version
-    return found
-
-
-def _version_sql(model: type[Event] | type[Table], field: str) -> str:
-    meta = model._meta
-    column, pk = meta.get_field(field).column, meta.pk.column  # type: ignore[union-attr]
-    return f'SELECT %s, "{pk}", "{column}" FROM "{meta.db_table}" WHERE "{pk}" IN (%s)'
-
-
-_EVENT_VERSIONS = _version_sql(Event, "shared_version")
-_TABLE_VERSIONS = _version_sql(Table, "version")
-
-
 def _seen(player_ids: set[int]) -> None:
     note_seen(player_ids=player_ids)
 
@@ -247,9 +219,11 @@ class Watcher:
             woke, self.woke_at = self.woke_at or time.time(), 0.0
             try:
                 events, tables = await _in_db_thread(
-                    _versions,
-                    {f.event_id for f in followers},
-                    {f.table_id for f in followers if f.table_id is not None},
+                    partial(
+                        versions_of,
+                        event_ids={f.event_id for f in followers},
+                        table_ids={f.table_id for f in followers if f.table_id is not None},
+                    )
                 )
             except Exception:  # the database away for a moment: try again, say it once
                 logger.warning("The live channel could not read the versions.", exc_info=True)
