@@ -3,14 +3,13 @@ answer words, the scale and a round, one changes its answer, the projector count
 draws the cloud, the organizer hides a word and closes a question, and the printable
 report shows the result.
 
-Pictures (always written, to be looked at): /tmp/shots-i25-core/, or with SCREENSHOTS=1
-./screenshots/debrief/: the phone's question at 390 px, the word cloud and the round
-chart at 1920x1080.
+With SCREENSHOTS=1 (`make screenshots`) its pictures go to ./screenshots/debrief/: the
+phone's question at 390 px, the word cloud and the round chart at 1920x1080, the report's
+answers. Without it the same checks run and nothing is written.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from playwright.sync_api import expect
 
 from tables.writes.debrief_answers import answer_question
 from tests import factories
-from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, SCREENSHOTS, pictures, sign_in
+from tests.browser.conftest import LAPTOP, PHONE, PROJECTOR, pictures, sign_in, snap
 from tournament.models import DebriefAnswer, DebriefQuestion
 from tournament.rules.debrief_questions import AnswerKind
 from tournament.writes.debrief_bank import show_question
@@ -33,11 +32,7 @@ WORDS = ["lost", "curious", "Lost", "tired", "lost", "amused"]
 
 @pytest.fixture
 def shots_dir(tmp_path) -> Path:
-    if SCREENSHOTS:
-        return pictures("debrief", tmp_path)
-    folder = Path(os.environ.get("DEBRIEF_SHOTS", "/tmp/shots-i25-core"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return pictures("debrief", tmp_path)
 
 
 def show(event, kind: str) -> DebriefQuestion:
@@ -75,7 +70,7 @@ def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
         phone.get_by_role("button", name="Send my answer").click()
         expect(phone.locator("#my-answer")).to_contain_text(word)
         expect(phone.locator("#announce")).to_contain_text("your answer is in")
-    phones[0].screenshot(path=str(shots_dir / "phone-words-390.png"), full_page=True)
+    snap(phones[0], shots_dir / "phone-words-390.png", full_page=True)
     phones[0].get_by_label("A word or a few").fill("hopeful")
     phones[0].get_by_role("button", name="Change my answer").click()
     expect(phones[0].locator("#my-answer")).to_contain_text("hopeful")
@@ -94,7 +89,7 @@ def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
     console.get_by_role("button", name="Hide “tired” from the projector").click()
     expect(cloud).not_to_contain_text("tired", timeout=LIVE_MS)
     expect(cloud).to_contain_text("Lost⁩ (2)")
-    projector.screenshot(path=str(shots_dir / "projector-word-cloud-1920x1080.png"))
+    snap(projector, shots_dir / "projector-word-cloud-1920x1080.png")
 
     # The scale: big buttons with faces.
     show(event, AnswerKind.SCALE)
@@ -103,7 +98,7 @@ def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
         expect(button.first).to_be_visible(timeout=LIVE_MS)
         button.first.click()
         expect(button.first).to_have_attribute("aria-pressed", "true")
-    phones[1].screenshot(path=str(shots_dir / "phone-scale-390.png"), full_page=True)
+    snap(phones[1], shots_dir / "phone-scale-390.png", full_page=True)
     expect(projector.locator("#answer-count")).to_have_text("6 answers", timeout=LIVE_MS)
 
     # Rounds, beside the first disputes; then the organizer closes the question.
@@ -113,12 +108,12 @@ def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
         expect(button).to_be_visible(timeout=LIVE_MS)
         button.click()
         expect(button).to_have_attribute("aria-pressed", "true")
-    phones[2].screenshot(path=str(shots_dir / "phone-rounds-390.png"), full_page=True)
+    snap(phones[2], shots_dir / "phone-rounds-390.png", full_page=True)
     console.reload()
     console.get_by_role("button", name="Show the answers").click()
     expect(projector.locator("#answers-chart svg")).to_be_visible(timeout=LIVE_MS)
     expect(projector.locator("#answer-count")).to_have_text("6 answers")
-    projector.screenshot(path=str(shots_dir / "projector-rounds-1920x1080.png"))
+    snap(projector, shots_dir / "projector-rounds-1920x1080.png")
     console.get_by_role("button", name="Close the question").click()
     expect(phones[3].locator("#answer-closed")).to_be_visible(timeout=LIVE_MS)
     assert sorted(
@@ -134,7 +129,7 @@ def test_six_phones_answer_three_kinds_and_the_projector_and_report_follow(
     expect(answers).to_contain_text("1 answer hidden by the organizer is left out")
     expect(answers.locator(".answer-words")).not_to_contain_text("tired")
     expect(answers.locator(".answer-words")).to_contain_text("hopeful (1)")
-    report.screenshot(path=str(shots_dir / "report-answers.png"), full_page=True)
+    snap(report, shots_dir / "report-answers.png", full_page=True)
 
 
 def test_a_word_typed_to_hide_survives_the_polls_and_clears_once_hidden(live_server, new_context):

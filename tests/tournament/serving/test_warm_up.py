@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.urls import clear_url_caches, get_resolver
 
@@ -24,16 +25,24 @@ def test_every_template_of_the_site_is_named():
     assert "base.html" in names
 
 
-def test_warm_up_compiles_them_all_and_freezes_what_the_process_holds():
+@pytest.fixture
+def nothing_frozen():
+    """The suite freezes what it loaded (tests/conftest.py): a test of the freeze starts
+    from nothing frozen, and the rest of the run gets the suite's collector back."""
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    gc.freeze()
+
+
+def test_warm_up_compiles_them_all_and_freezes_what_the_process_holds(nothing_frozen):
     clear_url_caches()  # a resolver that has mapped nothing yet
-    try:
-        assert warm_up() == len(template_names())
-        assert gc.get_freeze_count() > 10_000  # Django, the app, its templates
-        # Every language's URL names mapped: no phone's first page pays for it.
-        mapped = set(get_resolver()._reverse_dict)
-        assert mapped >= {code for code, _name in settings.LANGUAGES}
-    finally:
-        gc.unfreeze()  # the rest of the run keeps the collector as it was
+    assert gc.get_freeze_count() == 0
+    assert warm_up() == len(template_names())
+    assert gc.get_freeze_count() > 10_000  # Django, the app, its templates
+    # Every language's URL names mapped: no phone's first page pays for it.
+    mapped = set(get_resolver()._reverse_dict)
+    assert mapped >= {code for code, _name in settings.LANGUAGES}
 
 
 def test_each_server_worker_warms_up_when_it_loads_the_app(tmp_path):
@@ -58,15 +67,12 @@ def test_each_server_worker_warms_up_when_it_loads_the_app(tmp_path):
 
 
 def test_a_template_that_cannot_be_read_does_not_keep_the_server_from_starting(
-    tmp_path, settings, caplog
+    tmp_path, settings, caplog, nothing_frozen
 ):
     (tmp_path / "fine.html").write_text("<p>fine</p>")
     (tmp_path / "broken.html").write_bytes(b"\xff\xfe not text {% if %}")
     (tmp_path / ".DS_Store").write_bytes(b"\x00\x01\xff")
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
-    try:
-        assert template_names() == ["broken.html", "fine.html"]
-        assert warm_up() == 1
-    finally:
-        gc.unfreeze()
+    assert template_names() == ["broken.html", "fine.html"]
+    assert warm_up() == 1
     assert "Not compiled at start: broken.html" in caplog.text
