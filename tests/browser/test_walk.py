@@ -12,7 +12,10 @@ Terms:
                 English of each screen, to find English left on the walked one.
     screen      one page of one audience (urls_for), opened afresh at each step unless its
                 page is the one already checked there but for numbers (a screen that did
-                not change is not checked twice).
+                not change is not checked twice). A step's screens are loaded one after
+                another in one tab of each browser context (its viewport's, or the
+                organizer's), as a person follows links: a new tab for each screen cost
+                as much CPU as the checks. The tabs close at the end of the step.
 
 At each screen: no console error (an htmx syntax error in a trigger included), no axe-core
 violation, no sideways scroll, nothing cut off or spilling out of its box; the page speaks
@@ -241,6 +244,8 @@ class Walk:
         ]
         self.console = new_context(viewport=LAPTOP, locale=BROWSER_LOCALE[language]).new_page()
         self.contexts = {"console": self.console.context}
+        # The page each context checks screens in, and its watch (see Terms: screen).
+        self.checking: dict[str, tuple[Page, PageWatch]] = {}
 
     def url(self, path: str) -> str:
         return self.live_server.url + path
@@ -277,6 +282,10 @@ class Walk:
             if in_browser and seen not in self.checked:
                 self.checked.add(seen)
                 self.check_page(where, step, name, path, viewport)
+        # Closed between steps: they would poll on while the steps go on.
+        for page, _watch in self.checking.values():
+            page.close()
+        self.checking.clear()
 
     def check_words(self, where: str, html: str, english_html: str) -> None:
         """The page speaks the walk's language: its html lang, no sentence of the catalogue
@@ -297,14 +306,17 @@ class Walk:
         walk), nothing overflowing, the projector's fit, and no sentence of the catalogue
         left in English once its scripts have run."""
         if viewport is LAPTOP or name in CONSOLE_ON_A_PHONE:
-            page = self.console.context.new_page()
-            page.set_viewport_size(viewport)
+            key = "console"
         else:
             key = f"{viewport['width']}"
             if key not in self.contexts:
                 self.contexts[key] = self.new_context(viewport=viewport, locale="en-US")
+        if key not in self.checking:
             page = self.contexts[key].new_page()
-        watch = PageWatch(page)
+            self.checking[key] = (page, PageWatch(page))
+        page, watch = self.checking[key]
+        page.set_viewport_size({"width": viewport["width"], "height": viewport["height"]})
+        watch.errors.clear()
         response = page.goto(self.url(path))
         assert response is not None
         # Settled: no htmx request on its way (a page's first load of a part, say).
@@ -330,7 +342,6 @@ class Walk:
                 check_fit(page, where, "1080p")
             except AssertionError as error:
                 self.problems.append(f"{where}: {error}")
-        page.close()
 
     def print_check(self) -> None:
         """As printed: nothing may run off a page of the kit, on either paper."""
